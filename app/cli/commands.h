@@ -1,0 +1,8 @@
+#pragma once
+// One function per animpack subcommand; each parses its own arguments (argv[first..]).
+
+namespace animpack::cli {
+
+int inspectCommand(int argc, char** argv, int first);
+
+}  // namespace animpack::cli

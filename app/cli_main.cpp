@@ -1,0 +1,55 @@
+// animpack: the command-line batch tool (DESIGN §7).
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "app/cli/args.h"
+#include "app/cli/commands.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(int, char**, int);
+  const char* summary;
+};
+
+const Command kCommands[] = {
+    {"inspect", animpack::cli::inspectCommand, "show a file's skeleton, clips, meshes, unit and diagnostics"},
+};
+
+void printUsage(FILE* out) {
+  std::fprintf(out, "usage: animpack COMMAND [ARGS...]\n\nSkeletal-animation compression.\n\ncommands:\n");
+  for (const Command& c : kCommands) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  std::fprintf(out, "\n'animpack COMMAND --help' describes a command.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    printUsage(stderr);
+    return animpack::cli::kExitUsage;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    printUsage(stdout);
+    return animpack::cli::kExitOk;
+  }
+  if (name == "--version") {
+    std::printf("animpack %s\n", ANIMPACK_VERSION);
+    return animpack::cli::kExitOk;
+  }
+  for (const Command& c : kCommands)
+    if (name == c.name) {
+      try {
+        return c.run(argc, argv, 2);
+      } catch (const std::exception& e) {
+        return animpack::cli::failure(std::string("internal error: ") + e.what());
+      }
+    }
+  std::fprintf(stderr, "animpack: unknown command '%s'\n\n", name.c_str());
+  printUsage(stderr);
+  return animpack::cli::kExitUsage;
+}

@@ -1,0 +1,24 @@
+# `cmake --install` puts the runtime (headers + static library + CMake package) and the CLI in the
+# prefix, so a game build can find_package(animpack) and link animpack::runtime.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS animpack_runtime EXPORT animpackTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/animpack)
+file(GLOB ANIMPACK_RUNTIME_HEADERS ${PROJECT_SOURCE_DIR}/core/runtime/*.h)
+install(FILES ${ANIMPACK_RUNTIME_HEADERS} ${PROJECT_SOURCE_DIR}/core/runtime/FORMAT.md
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/animpack/core/runtime)
+install(TARGETS animpack RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET animpack-studio)
+  install(TARGETS animpack-studio RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/presets DESTINATION ${CMAKE_INSTALL_DATADIR}/animpack)
+
+install(EXPORT animpackTargets NAMESPACE animpack:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/animpack)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/animpackConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/animpackConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/animpack)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/animpackConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/animpackConfig.cmake ${PROJECT_BINARY_DIR}/animpackConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/animpack)

@@ -1,0 +1,17 @@
+# One warnings target every animpack target links (STYLE item 19).
+add_library(animpack_warnings INTERFACE)
+target_compile_options(animpack_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow)
+# GCC 12's -Wrestrict reports false positives inside std::string concatenation at -O2 (GCC bug 105651).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  target_compile_options(animpack_warnings INTERFACE -Wno-restrict)
+endif()
+if(ANIMPACK_WERROR)
+  target_compile_options(animpack_warnings INTERFACE -Werror)
+endif()
+
+# Sanitizers apply to everything built in this tree (the sanitizer build only builds core and its tests).
+if(ANIMPACK_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+  add_compile_definitions(ANIMPACK_SANITIZE=1)
+endif()

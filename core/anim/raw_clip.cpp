@@ -1,0 +1,37 @@
+#include "core/anim/raw_clip.h"
+
+#include <cmath>
+
+namespace animpack::core {
+
+std::size_t RawClip::animatedJointCount() const {
+  std::size_t n = 0;
+  for (std::uint8_t k : keyedChannels) n += k != 0;
+  return n;
+}
+
+Status RawClip::validate(const Skeleton& skeleton) const {
+  const std::string label = "clip '" + name + "'";
+  if (jointCount != skeleton.jointCount())
+    return Error{label + " has " + std::to_string(jointCount) + " joints, the skeleton " + std::to_string(skeleton.jointCount())};
+  if (frameCount == 0) return Error{label + " has no frames"};
+  if (!(sampleRate > 0) || !std::isfinite(sampleRate)) return Error{label + " has an invalid sample rate"};
+  if (!std::isfinite(startTime)) return Error{label + " has a non-finite start time"};
+  if (samples.size() != std::size_t(frameCount) * jointCount) return Error{label + " sample count disagrees with frames x joints"};
+  if (keyedChannels.size() != jointCount) return Error{label + " keyed-channel mask has the wrong size"};
+  for (std::uint32_t f = 0; f < frameCount; ++f)
+    for (std::uint32_t j = 0; j < jointCount; ++j)
+      if (!isFinite(at(j, f)))
+        return Error{label + " joint '" + skeleton.names[j] + "' frame " + std::to_string(f) + " is not finite"};
+  return Status::ok();
+}
+
+void makeRotationsContinuous(RawClip& clip) {
+  for (std::uint32_t f = 1; f < clip.frameCount; ++f)
+    for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
+      Quat& q = clip.at(j, f).rotation;
+      if (runtime::dot(q, clip.at(j, f - 1).rotation) < 0.f) q = runtime::negated(q);
+    }
+}
+
+}  // namespace animpack::core

@@ -1,0 +1,48 @@
+#pragma once
+// An imported animation clip resampled on a uniform grid (DESIGN §9 "Clips"): local transforms of
+// every joint at every frame, in file units.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/anim/skeleton.h"
+#include "core/base/status.h"
+#include "core/math/transform.h"
+
+namespace animpack::core {
+
+/// Bits of RawClip::keyedChannels.
+inline constexpr std::uint8_t kKeyedRotation = 1, kKeyedTranslation = 2, kKeyedScale = 4;
+
+struct RawClip {
+  std::string name;              ///< unique within the file (`name#index` for empty or duplicate names)
+  std::uint32_t clipIndex = 0;   ///< position among the file's animations
+  double startTime = 0;          ///< seconds on the source timeline of frame 0
+  double sampleRate = 30;        ///< frames per second
+  std::uint32_t frameCount = 0;
+  std::uint32_t jointCount = 0;
+  std::vector<Transform> samples;           ///< frame-major: samples[frame * jointCount + joint]
+  std::vector<std::uint8_t> keyedChannels;  ///< per joint: which channels the source animates
+
+  /// Seconds from the first to the last frame.
+  double duration() const { return frameCount > 1 ? double(frameCount - 1) / sampleRate : 0.0; }
+  std::span<const Transform> frame(std::uint32_t f) const {
+    return {samples.data() + std::size_t(f) * jointCount, jointCount};
+  }
+  std::span<Transform> frame(std::uint32_t f) { return {samples.data() + std::size_t(f) * jointCount, jointCount}; }
+  const Transform& at(std::uint32_t joint, std::uint32_t f) const { return samples[std::size_t(f) * jointCount + joint]; }
+  Transform& at(std::uint32_t joint, std::uint32_t f) { return samples[std::size_t(f) * jointCount + joint]; }
+  /// Joints with at least one animated channel in the source.
+  std::size_t animatedJointCount() const;
+
+  /// Checks counts against the skeleton, the sample rate and that every sample is finite.
+  Status validate(const Skeleton& skeleton) const;
+};
+
+/// Makes every joint's rotation track sign-continuous (q and -q are the same rotation: keep the
+/// one nearest the previous frame), so interpolation never takes the long way round.
+void makeRotationsContinuous(RawClip& clip);
+
+}  // namespace animpack::core

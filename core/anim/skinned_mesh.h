@@ -1,0 +1,30 @@
+#pragma once
+// A triangle mesh bound to the skeleton: up to four weighted joint influences per vertex.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/math/transform.h"
+#include "core/runtime/pose_ops.h"
+
+namespace animpack::core {
+
+using runtime::VertexInfluences;
+
+struct SkinnedMesh {
+  std::string name;
+  std::vector<Vec3> positions;               ///< bind-pose positions in the space inverseBind expects
+  std::vector<Vec3> normals;                 ///< unit normals, one per position
+  std::vector<std::uint32_t> indices;        ///< triangle list
+  std::vector<VertexInfluences> influences;  ///< one per vertex; empty for a static mesh
+  bool skinned = false;                      ///< weights come from bones (false: rigid or static)
+  std::int32_t rigidJoint = -1;              ///< the joint a bone-less mesh follows, or -1 (static)
+
+  std::size_t vertexCount() const { return positions.size(); }
+  /// Checks array sizes, index ranges, joint indices and that weights are normalised.
+  Status validate(std::size_t jointCount) const;
+};
+
+}  // namespace animpack::core

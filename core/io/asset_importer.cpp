@@ -1,0 +1,718 @@
+#include "core/io/asset_importer.h"
+
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/anim/raw_sampler.h"
+#include "core/runtime/clip_format.h"
+#include "core/runtime/hash.h"
+
+namespace animpack::core {
+namespace {
+
+constexpr const char* kFbxHelperTag = "_$AssimpFbx$_";
+constexpr double kFallbackTicksPerSecond = 30.0;
+constexpr double kMaxIrregularRate = 120.0;
+constexpr double kMergeSeconds = 1e-5;       // key times closer than this are one grid point
+constexpr std::uint64_t kMaxSamples = 400'000'000ull;  // joints x frames; ~16 GB of floats
+
+struct NodeInfo {
+  const aiNode* node = nullptr;
+  int parent = -1;
+  bool helper = false;
+  int joint = -1;
+  std::vector<int> children;
+  std::vector<int> chain;  // for joints: helper nodes above (outermost first), then the node itself
+};
+
+Mat34d toAffine(const aiMatrix4x4& m) {
+  Mat34d a;
+  const double rows[3][4] = {{m.a1, m.a2, m.a3, m.a4}, {m.b1, m.b2, m.b3, m.b4}, {m.c1, m.c2, m.c3, m.c4}};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) a.at(r, c) = rows[r][c];
+  return a;
+}
+
+bool finiteMatrix(const aiMatrix4x4& m) {
+  const float* p = &m.a1;
+  for (int i = 0; i < 16; ++i)
+    if (!std::isfinite(p[i])) return false;
+  return true;
+}
+
+std::string lowerExtension(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+std::optional<double> metadataNumber(const aiScene* scene, const char* key) {
+  if (!scene->mMetaData) return std::nullopt;
+  for (unsigned i = 0; i < scene->mMetaData->mNumProperties; ++i) {
+    if (scene->mMetaData->mKeys[i] != aiString(key)) continue;
+    const aiMetadataEntry& e = scene->mMetaData->mValues[i];
+    switch (e.mType) {
+      case AI_DOUBLE: return *static_cast<const double*>(e.mData);
+      case AI_FLOAT: return *static_cast<const float*>(e.mData);
+      case AI_INT32: return *static_cast<const std::int32_t*>(e.mData);
+      default: return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+/// COLLADA's <unit meter="..."/> from the file's asset block (Assimp folds it into the scene root).
+std::optional<double> colladaMeter(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(65536, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  static const std::regex unitRe(R"(<unit[^>]*meter\s*=\s*["']([^"']+)["'])");
+  std::smatch m;
+  if (!std::regex_search(head, m, unitRe)) return std::nullopt;
+  try {
+    const double v = std::stod(m[1].str());
+    if (v > 0 && std::isfinite(v)) return v;
+  } catch (...) {
+  }
+  return std::nullopt;
+}
+
+Vec3 toVec3(const aiVector3D& v) { return {v.x, v.y, v.z}; }
+Quat toQuat(const aiQuaternion& q) { return runtime::normalized({q.x, q.y, q.z, q.w}); }
+
+/// One channel's keys, sorted by time, with a lookup table per component (the "fast track" idea).
+struct ChannelSampler {
+  std::vector<double> times[3];  // rotation, translation (position), scale
+  std::vector<Quat> rotations;
+  std::vector<Vec3> positions;
+  std::vector<Vec3> scales;
+  KeyLookupTable tables[3];
+};
+
+float bracket(const ChannelSampler& s, int component, double t, std::size_t& i) {
+  const std::vector<double>& times = s.times[component];
+  i = s.tables[component].interval(t);
+  if (times.size() < 2) return 0.f;
+  const double t0 = times[i], t1 = times[i + 1];
+  // Frame times computed as start + f * step may miss a key time by rounding: snap to the key.
+  const double eps = 1e-6 * std::max(1.0, std::fabs(t));
+  return t <= t0 + eps ? 0.f : t >= t1 - eps ? 1.f : static_cast<float>((t - t0) / (t1 - t0));
+}
+
+Transform evaluate(const Transform& fallback, const ChannelSampler* s, double t) {
+  Transform out = fallback;
+  if (!s) return out;
+  std::size_t i = 0;
+  if (!s->rotations.empty()) {
+    const float a = bracket(*s, 0, t, i);
+    out.rotation = a == 0.f ? s->rotations[i] : a == 1.f ? s->rotations[i + 1] : runtime::slerp(s->rotations[i], s->rotations[i + 1], a);
+  }
+  if (!s->positions.empty()) {
+    const float a = bracket(*s, 1, t, i);
+    out.translation = a == 0.f ? s->positions[i] : runtime::lerp(s->positions[i], s->positions[i + 1], a);
+  }
+  if (!s->scales.empty()) {
+    const float a = bracket(*s, 2, t, i);
+    out.scale = a == 0.f ? s->scales[i] : runtime::lerp(s->scales[i], s->scales[i + 1], a);
+  }
+  return out;
+}
+
+std::string formatSeconds(double s) {
+  std::ostringstream o;
+  o << s << " s";
+  return o.str();
+}
+
+/// Makes names unique: empty or repeated names become `name#index` (the first keeps its name).
+void uniquify(std::vector<std::string>& names, const std::string& emptyStem, std::vector<Diagnostic>& diags,
+              const char* what) {
+  std::set<std::string> taken(names.begin(), names.end());
+  std::set<std::string> used;
+  int renamed = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!names[i].empty() && used.insert(names[i]).second) continue;
+    const std::string stem = names[i].empty() ? emptyStem : names[i];
+    std::string candidate = stem + "#" + std::to_string(i);
+    for (int extra = 2; taken.count(candidate) || used.count(candidate); ++extra)
+      candidate = stem + "#" + std::to_string(i) + "_" + std::to_string(extra);
+    names[i] = candidate;
+    used.insert(candidate);
+    ++renamed;
+  }
+  if (renamed > 0)
+    diags.push_back({Diagnostic::Severity::Info, std::to_string(renamed) + " " + what +
+                                                     " with an empty or duplicate name renamed to name#index"});
+}
+
+Vec3 transformNormal(const Mat34d& m, Vec3 n) {
+  const Mat34d inv = m.inverse();
+  // Inverse-transpose of the linear part.
+  const double r[3] = {inv.at(0, 0) * n.x + inv.at(1, 0) * n.y + inv.at(2, 0) * n.z,
+                       inv.at(0, 1) * n.x + inv.at(1, 1) * n.y + inv.at(2, 1) * n.z,
+                       inv.at(0, 2) * n.x + inv.at(1, 2) * n.y + inv.at(2, 2) * n.z};
+  const double len = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+  return len > 0 ? Vec3{float(r[0] / len), float(r[1] / len), float(r[2] / len)} : n;
+}
+
+Vec3 transformPoint(const Mat34d& m, Vec3 p) {
+  const double in[3] = {p.x, p.y, p.z};
+  double out[3];
+  m.transformPoint(in, out);
+  return {float(out[0]), float(out[1]), float(out[2])};
+}
+
+bool nearlyEqual(const Mat34d& a, const Mat34d& b, double tol) {
+  for (int i = 0; i < 12; ++i)
+    if (std::fabs(a.m[i] - b.m[i]) > tol * std::max(1.0, std::fabs(a.m[i]))) return false;
+  return true;
+}
+
+bool isIdentity(const Mat34d& a, double tol) { return nearlyEqual(a, Mat34d::identity(), tol); }
+
+class Importer {
+ public:
+  Importer(std::filesystem::path path, const ImportOptions& options) : m_path(std::move(path)), m_options(options) {}
+
+  Expected<ImportedAsset> run();
+
+ private:
+  Error fail(const std::string& what) const { return Error{"cannot import '" + m_path.string() + "': " + what}; }
+  void note(Diagnostic::Severity severity, std::string message) {
+    m_asset.diagnostics.push_back({severity, std::move(message)});
+  }
+  void flatten(const aiNode* node, int parent);
+  Status buildSkeleton();
+  Status importClip(unsigned index);
+  void importMeshes();
+  void detectUnit();
+
+  std::filesystem::path m_path;
+  ImportOptions m_options;
+  const aiScene* m_scene = nullptr;
+  ImportedAsset m_asset;
+  std::vector<NodeInfo> m_nodes;
+  std::unordered_map<std::string, int> m_nodeByName;   // first node in depth-first order, as Assimp
+  std::vector<int> m_jointNode;                        // joint -> node
+  std::vector<Mat34d> m_nodeObject;                    // node rest transform in object space
+  bool m_rootIsJoint = false;
+};
+
+void Importer::flatten(const aiNode* node, int parent) {
+  const int index = static_cast<int>(m_nodes.size());
+  NodeInfo info;
+  info.node = node;
+  info.parent = parent;
+  info.helper = std::string_view(node->mName.C_Str()).find(kFbxHelperTag) != std::string_view::npos;
+  m_nodes.push_back(info);
+  if (parent >= 0) m_nodes[parent].children.push_back(index);
+  m_nodeByName.emplace(node->mName.C_Str(), index);
+  for (unsigned i = 0; i < node->mNumChildren; ++i) flatten(node->mChildren[i], index);
+}
+
+Status Importer::buildSkeleton() {
+  // Marked: mesh bones and animated nodes. An animated helper marks the node it belongs to.
+  std::vector<bool> marked(m_nodes.size(), false);
+  auto realNode = [&](int n) {
+    // A helper chain hangs above its real node: follow single children down to the first non-helper.
+    while (n >= 0 && m_nodes[n].helper) n = m_nodes[n].children.empty() ? -1 : m_nodes[n].children.front();
+    return n;
+  };
+  auto mark = [&](const aiString& name) {
+    const auto it = m_nodeByName.find(name.C_Str());
+    if (it == m_nodeByName.end()) return false;
+    const int n = realNode(it->second);
+    if (n >= 0) marked[n] = true;
+    return n >= 0;
+  };
+  for (unsigned m = 0; m < m_scene->mNumMeshes; ++m)
+    for (unsigned b = 0; b < m_scene->mMeshes[m]->mNumBones; ++b)
+      if (!mark(m_scene->mMeshes[m]->mBones[b]->mName))
+        note(Diagnostic::Severity::Warning, "bone '" + std::string(m_scene->mMeshes[m]->mBones[b]->mName.C_Str()) +
+                                                "' of mesh '" + m_scene->mMeshes[m]->mName.C_Str() + "' names no node; ignored");
+  std::set<std::string> missingChannels;
+  for (unsigned a = 0; a < m_scene->mNumAnimations; ++a)
+    for (unsigned c = 0; c < m_scene->mAnimations[a]->mNumChannels; ++c)
+      if (!mark(m_scene->mAnimations[a]->mChannels[c]->mNodeName))
+        missingChannels.insert(m_scene->mAnimations[a]->mChannels[c]->mNodeName.C_Str());
+  for (const std::string& name : missingChannels)
+    note(Diagnostic::Severity::Warning, "animation channel '" + name + "' targets no node; ignored");
+
+  // Joints: marked nodes and all their non-helper ancestors up to (excluding) the scene root,
+  // unless the root is itself a bone or animated.
+  std::vector<bool> isJoint(m_nodes.size(), false);
+  for (std::size_t n = 0; n < m_nodes.size(); ++n) {
+    if (!marked[n]) continue;
+    for (int p = static_cast<int>(n); p >= 0; p = m_nodes[p].parent) {
+      if (p == 0 && !marked[0]) break;
+      if (!m_nodes[p].helper) isJoint[p] = true;
+    }
+  }
+  m_rootIsJoint = isJoint[0];
+  int helpers = 0;
+  std::vector<std::string> names;
+  for (std::size_t n = 0; n < m_nodes.size(); ++n) {
+    if (!isJoint[n]) continue;
+    const int joint = static_cast<int>(m_jointNode.size());
+    m_nodes[n].joint = joint;
+    m_jointNode.push_back(static_cast<int>(n));
+    // Chain: helpers between the parent joint (or the scene root) and this node, outermost first.
+    std::vector<int> chain{static_cast<int>(n)};
+    int p = m_nodes[n].parent;
+    while (p > 0 && m_nodes[p].helper) {
+      chain.push_back(p);
+      p = m_nodes[p].parent;
+    }
+    std::reverse(chain.begin(), chain.end());
+    helpers += static_cast<int>(chain.size()) - 1;
+    m_nodes[n].chain = chain;
+    names.emplace_back(m_nodes[n].node->mName.C_Str());
+  }
+  if (m_jointNode.empty()) return fail("nothing to compress: the file has no animated node and no bone");
+  if (m_jointNode.size() > runtime::kMaxJoints)
+    return fail(std::to_string(m_jointNode.size()) + " joints; animpack supports at most " + std::to_string(runtime::kMaxJoints));
+  if (helpers > 0)
+    note(Diagnostic::Severity::Info, "folded " + std::to_string(helpers) +
+                                         " FBX pivot helper nodes ($AssimpFbx$) into their joints");
+  uniquify(names, "joint", m_asset.diagnostics, "joints");
+
+  // Object-space rest transforms of every node (exact matrices, helpers included).
+  m_nodeObject.assign(m_nodes.size(), Mat34d::identity());
+  for (std::size_t n = 0; n < m_nodes.size(); ++n) {
+    if (!finiteMatrix(m_nodes[n].node->mTransformation))
+      return fail("node '" + std::string(m_nodes[n].node->mName.C_Str()) + "' has a non-finite transform");
+    const Mat34d local = toAffine(m_nodes[n].node->mTransformation);
+    if (n == 0) m_nodeObject[0] = m_rootIsJoint ? local : Mat34d::identity();
+    else m_nodeObject[n] = m_nodeObject[m_nodes[n].parent] * local;
+  }
+
+  Skeleton& sk = m_asset.skeleton;
+  sk.names = names;
+  double worstShear = 0;
+  for (std::size_t j = 0; j < m_jointNode.size(); ++j) {
+    const NodeInfo& info = m_nodes[m_jointNode[j]];
+    int parentNode = info.parent;
+    while (parentNode >= 0 && m_nodes[parentNode].joint < 0) parentNode = m_nodes[parentNode].parent;
+    sk.parents.push_back(parentNode >= 0 ? m_nodes[parentNode].joint : -1);
+    Mat34d local = Mat34d::identity();
+    for (int c : info.chain) local = local * toAffine(m_nodes[c].node->mTransformation);
+    double residual = 0;
+    sk.restLocal.push_back(decompose(local, &residual));
+    worstShear = std::max(worstShear, residual);
+    sk.inverseBind.push_back(m_nodeObject[m_jointNode[j]].inverse().cast<float>());
+  }
+  if (worstShear > 1e-3)
+    note(Diagnostic::Severity::Warning, "some rest transforms have shear, which a TRS transform cannot hold (largest element error " +
+                                            std::to_string(worstShear) + ")");
+  return Status::ok();
+}
+
+Status Importer::importClip(unsigned index) {
+  const aiAnimation* anim = m_scene->mAnimations[index];
+  RawClip clip;
+  clip.name = anim->mName.C_Str();
+  clip.clipIndex = index;
+  const std::string label = "clip " + std::to_string(index) + " '" + clip.name + "'";
+  double tps = anim->mTicksPerSecond;
+  if (!(tps > 0) || !std::isfinite(tps)) {
+    tps = kFallbackTicksPerSecond;
+    note(Diagnostic::Severity::Warning, label + ": the file gives no ticks per second; assuming " +
+                                            std::to_string(int(kFallbackTicksPerSecond)) + " (override with sample_rate)");
+  }
+
+  // Channels by node, with NaN checks and lookup tables.
+  std::vector<ChannelSampler> samplers(anim->mNumChannels);  // never resized: tables point into it
+  std::unordered_map<int, const ChannelSampler*> byNode;
+  std::vector<double> allTimes;
+  for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+    const aiNodeAnim* ch = anim->mChannels[c];
+    const auto it = m_nodeByName.find(ch->mNodeName.C_Str());
+    if (it == m_nodeByName.end()) continue;
+    ChannelSampler& s = samplers[c];
+    const std::string where = label + ", node '" + std::string(ch->mNodeName.C_Str()) + "'";
+    bool unsorted = false;
+    auto collect = [&](auto* keys, unsigned count, int component, auto& values, const char* what) -> Status {
+      std::vector<unsigned> order(count);
+      for (unsigned k = 0; k < count; ++k) {
+        order[k] = k;
+        const double t = keys[k].mTime;
+        const auto& v = keys[k].mValue;
+        bool finite = std::isfinite(t) && std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, aiQuaternion>) {
+          finite = finite && std::isfinite(v.w);
+          if (finite && v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w < 1e-12f)
+            return fail(where + " has a zero-length rotation key (key " + std::to_string(k) + ")");
+        }
+        if (!finite) return fail(where + " has a NaN or infinite " + what + " key (key " + std::to_string(k) + ")");
+        if (k > 0 && t < keys[k - 1].mTime) unsorted = true;
+        allTimes.push_back(t);
+      }
+      std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return keys[a].mTime < keys[b].mTime; });
+      s.times[component].resize(count);
+      values.resize(count);
+      for (unsigned k = 0; k < count; ++k) {
+        s.times[component][k] = keys[order[k]].mTime;
+        if constexpr (std::is_same_v<std::decay_t<decltype(keys[0].mValue)>, aiQuaternion>) values[k] = toQuat(keys[order[k]].mValue);
+        else values[k] = toVec3(keys[order[k]].mValue);
+      }
+      return Status::ok();
+    };
+    if (auto st = collect(ch->mRotationKeys, ch->mNumRotationKeys, 0, s.rotations, "rotation"); !st) return Error{st.message()};
+    if (auto st = collect(ch->mPositionKeys, ch->mNumPositionKeys, 1, s.positions, "position"); !st) return Error{st.message()};
+    if (auto st = collect(ch->mScalingKeys, ch->mNumScalingKeys, 2, s.scales, "scale"); !st) return Error{st.message()};
+    if (unsorted) note(Diagnostic::Severity::Warning, where + " lists keys out of time order; they were sorted");
+    byNode.emplace(it->second, &s);
+  }
+  if (allTimes.empty()) {
+    note(Diagnostic::Severity::Warning, label + " has no key for any joint; imported as a one-frame rest pose");
+    allTimes.push_back(0);
+  }
+
+  // The key grid (DESIGN §9), in ticks: unique times, regular within 1 % of a step -> its rate;
+  // otherwise the smallest spacing, capped at 120 Hz.
+  std::sort(allTimes.begin(), allTimes.end());
+  std::vector<double> unique;
+  const double mergeTicks = kMergeSeconds * tps;
+  for (double t : allTimes)
+    if (unique.empty() || t - unique.back() > mergeTicks) unique.push_back(t);
+  const double start = unique.front(), end = unique.back();
+  clip.startTime = start / tps;
+  std::uint64_t frames = 1;
+  double rate = 0;
+  double stepTicks = 0;  // ticks between frames
+  if (m_options.sampleRate) {
+    rate = *m_options.sampleRate;
+    stepTicks = tps / rate;
+    frames = unique.size() > 1 ? static_cast<std::uint64_t>(std::ceil((end - start) / stepTicks - 1e-6)) + 1 : 1;
+  } else if (unique.size() == 1) {
+    rate = tps <= kMaxIrregularRate ? tps : kFallbackTicksPerSecond;
+    stepTicks = tps / rate;
+    note(Diagnostic::Severity::Info, label + " has a single key: imported as a one-frame clip (a pose)");
+  } else {
+    double step = unique[1] - unique[0];
+    for (std::size_t i = 2; i < unique.size(); ++i) step = std::min(step, unique[i] - unique[i - 1]);
+    bool regular = true;
+    for (double t : unique) {
+      const double k = (t - start) / step;
+      if (std::fabs(k - std::round(k)) > 0.01) {
+        regular = false;
+        break;
+      }
+    }
+    if (regular) {
+      // Fit the step to the whole span so rounding in single key times does not skew the rate.
+      const double steps = std::round((end - start) / step);
+      stepTicks = (end - start) / steps;
+      rate = tps / stepTicks;
+      frames = static_cast<std::uint64_t>(steps) + 1;
+    } else {
+      rate = std::min(tps / step, kMaxIrregularRate);
+      stepTicks = tps / rate;
+      frames = static_cast<std::uint64_t>(std::ceil((end - start) / stepTicks - 1e-6)) + 1;
+      note(Diagnostic::Severity::Info, label + ": keys are not on one regular grid; resampled at " + std::to_string(rate) + " Hz");
+    }
+    if (rate < 10.0)
+      note(Diagnostic::Severity::Info, label + ": its keys are " + formatSeconds(step / tps) + " apart, so it is sampled at only " +
+                                           std::to_string(rate) + " Hz (set sample_rate to sample it finer)");
+  }
+  if (frames * m_jointNode.size() > kMaxSamples)
+    return fail(label + " would need " + std::to_string(frames) + " frames; it is too long to import");
+  clip.sampleRate = rate;
+  clip.frameCount = static_cast<std::uint32_t>(frames);
+  clip.jointCount = static_cast<std::uint32_t>(m_jointNode.size());
+  clip.samples.resize(frames * m_jointNode.size());
+  clip.keyedChannels.assign(m_jointNode.size(), 0);
+
+  // Lookup tables at the frame rate, in ticks.
+  for (ChannelSampler& s : samplers)
+    for (int c = 0; c < 3; ++c) s.tables[c] = KeyLookupTable(s.times[c], rate / tps);
+
+  // Static fallbacks and channel pointers per chain node.
+  struct ChainNode {
+    Transform rest;
+    const ChannelSampler* sampler;
+  };
+  std::vector<std::vector<ChainNode>> chains(m_jointNode.size());
+  for (std::size_t j = 0; j < m_jointNode.size(); ++j) {
+    for (int n : m_nodes[m_jointNode[j]].chain) {
+      const auto it = byNode.find(n);
+      const ChannelSampler* s = it == byNode.end() ? nullptr : it->second;
+      chains[j].push_back({decompose(toAffine(m_nodes[n].node->mTransformation)), s});
+      if (s) {
+        clip.keyedChannels[j] |= (s->rotations.empty() ? 0 : kKeyedRotation) | (s->positions.empty() ? 0 : kKeyedTranslation) |
+                                 (s->scales.empty() ? 0 : kKeyedScale);
+      }
+    }
+  }
+  for (std::uint64_t f = 0; f < frames; ++f) {
+    const double ticks = std::min(start + double(f) * stepTicks, end);
+    for (std::size_t j = 0; j < m_jointNode.size(); ++j) {
+      const auto& chain = chains[j];
+      Transform& out = clip.at(static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(f));
+      if (chain.size() == 1) {
+        out = evaluate(chain[0].rest, chain[0].sampler, ticks);
+      } else {
+        Mat34d m = Mat34d::identity();
+        for (const ChainNode& c : chain) m = m * Mat34d::fromTransform(evaluate(c.rest, c.sampler, ticks));
+        out = decompose(m);
+      }
+    }
+  }
+  makeRotationsContinuous(clip);
+  if (auto st = clip.validate(m_asset.skeleton); !st) return fail(st.message());
+  m_asset.clips.push_back(std::move(clip));
+  return Status::ok();
+}
+
+void Importer::importMeshes() {
+  // The first node that instances each mesh.
+  std::vector<int> meshNode(m_scene->mNumMeshes, -1);
+  for (std::size_t n = 0; n < m_nodes.size(); ++n)
+    for (unsigned i = 0; i < m_nodes[n].node->mNumMeshes; ++i) {
+      const unsigned m = m_nodes[n].node->mMeshes[i];
+      if (m < m_scene->mNumMeshes && meshNode[m] < 0) meshNode[m] = static_cast<int>(n);
+    }
+  Skeleton& sk = m_asset.skeleton;
+  // Inverse bind matrices: the offset matrix of the first mesh that binds each bone.
+  std::vector<bool> bound(sk.jointCount(), false);
+  for (unsigned mi = 0; mi < m_scene->mNumMeshes; ++mi)
+    for (unsigned b = 0; b < m_scene->mMeshes[mi]->mNumBones; ++b) {
+      const aiBone* bone = m_scene->mMeshes[mi]->mBones[b];
+      const auto it = m_nodeByName.find(bone->mName.C_Str());
+      if (it == m_nodeByName.end() || m_nodes[it->second].joint < 0 || !finiteMatrix(bone->mOffsetMatrix)) continue;
+      const int joint = m_nodes[it->second].joint;
+      if (bound[joint]) continue;
+      bound[joint] = true;
+      sk.inverseBind[joint] = toAffine(bone->mOffsetMatrix).cast<float>();
+    }
+  int unweighted = 0;
+  for (unsigned mi = 0; mi < m_scene->mNumMeshes; ++mi) {
+    const aiMesh* mesh = m_scene->mMeshes[mi];
+    if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || mesh->mNumVertices == 0) continue;
+    SkinnedMesh out;
+    out.name = mesh->mName.length > 0 ? mesh->mName.C_Str() : "mesh#" + std::to_string(mi);
+    out.positions.resize(mesh->mNumVertices);
+    out.normals.resize(mesh->mNumVertices);
+    bool finite = true;
+    for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+      out.positions[v] = toVec3(mesh->mVertices[v]);
+      out.normals[v] = mesh->mNormals ? toVec3(mesh->mNormals[v]) : Vec3{0, 0, 1};
+      const Vec3& p = out.positions[v];
+      finite = finite && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+      if (!std::isfinite(out.normals[v].x) || !std::isfinite(out.normals[v].y) || !std::isfinite(out.normals[v].z))
+        out.normals[v] = {0, 0, 1};
+    }
+    if (!finite) {
+      note(Diagnostic::Severity::Warning, "mesh '" + out.name + "' has non-finite vertices; skipped");
+      continue;
+    }
+    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+      const aiFace& face = mesh->mFaces[f];
+      if (face.mNumIndices != 3) continue;
+      out.indices.insert(out.indices.end(), face.mIndices, face.mIndices + 3);
+    }
+    const int node = meshNode[mi];
+    // Nearest joint at or above the mesh's node, for rigid attachment and unweighted vertices.
+    int rigid = -1;
+    for (int n = node; n >= 0 && rigid < 0; n = m_nodes[n].parent) rigid = m_nodes[n].joint;
+
+    if (mesh->mNumBones > 0) {
+      out.skinned = true;
+      out.influences.assign(mesh->mNumVertices, VertexInfluences{});
+      std::vector<int> counts(mesh->mNumVertices, 0);
+      std::optional<Mat34d> difference;
+      bool consistent = true;
+      for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+        const aiBone* bone = mesh->mBones[b];
+        const auto it = m_nodeByName.find(bone->mName.C_Str());
+        if (it == m_nodeByName.end() || m_nodes[it->second].joint < 0) continue;
+        const int joint = m_nodes[it->second].joint;
+        // This mesh may be bound in another space than the first mesh that used the bone: bring
+        // its vertices into that space, which works when one matrix relates all its bones.
+        const Mat34d d = sk.inverseBind[joint].cast<double>().inverse() * toAffine(bone->mOffsetMatrix);
+        if (!difference) difference = d;
+        else if (!nearlyEqual(*difference, d, 1e-4)) consistent = false;
+        for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+          const aiVertexWeight& vw = bone->mWeights[w];
+          if (vw.mVertexId >= mesh->mNumVertices || !(vw.mWeight > 0.f)) continue;
+          VertexInfluences& inf = out.influences[vw.mVertexId];
+          int& n = counts[vw.mVertexId];
+          int slot = n < 4 ? n++ : -1;
+          if (slot < 0) {  // keep the four largest
+            slot = static_cast<int>(std::min_element(inf.weights.begin(), inf.weights.end()) - inf.weights.begin());
+            if (inf.weights[slot] >= vw.mWeight) continue;
+          }
+          inf.joints[slot] = static_cast<std::uint16_t>(joint);
+          inf.weights[slot] = vw.mWeight;
+        }
+      }
+      if (!consistent)
+        note(Diagnostic::Severity::Warning, "mesh '" + out.name + "' binds shared bones in a different pose from another mesh; it may deform wrongly");
+      else if (difference && !isIdentity(*difference, 1e-5)) {
+        for (auto& p : out.positions) p = transformPoint(*difference, p);
+        for (auto& n : out.normals) n = transformNormal(*difference, n);
+      }
+      for (std::size_t v = 0; v < out.influences.size(); ++v) {
+        VertexInfluences& inf = out.influences[v];
+        float sum = inf.weights[0] + inf.weights[1] + inf.weights[2] + inf.weights[3];
+        if (sum <= 0.f) {
+          ++unweighted;
+          inf = VertexInfluences{};
+          inf.joints[0] = static_cast<std::uint16_t>(std::max(rigid, 0));
+          inf.weights[0] = 1.f;
+          continue;
+        }
+        for (float& w : inf.weights) w /= sum;
+      }
+    } else if (rigid >= 0) {
+      // A bone-less mesh under a joint follows that joint rigidly.
+      out.rigidJoint = rigid;
+      const Mat34d toBind = sk.inverseBind[rigid].cast<double>().inverse() * m_nodeObject[m_jointNode[rigid]].inverse() *
+                            m_nodeObject[node];
+      for (auto& p : out.positions) p = transformPoint(toBind, p);
+      for (auto& n : out.normals) n = transformNormal(toBind, n);
+      VertexInfluences inf;
+      inf.joints[0] = static_cast<std::uint16_t>(rigid);
+      inf.weights[0] = 1.f;
+      out.influences.assign(out.positions.size(), inf);
+    } else {
+      // Static: placed in object space once.
+      const Mat34d toObject = node >= 0 ? m_nodeObject[node] : Mat34d::identity();
+      for (auto& p : out.positions) p = transformPoint(toObject, p);
+      for (auto& n : out.normals) n = transformNormal(toObject, n);
+    }
+    if (auto st = out.validate(sk.jointCount()); !st) {
+      note(Diagnostic::Severity::Warning, st.message() + "; mesh skipped");
+      continue;
+    }
+    m_asset.meshes.push_back(std::move(out));
+  }
+  if (unweighted > 0)
+    note(Diagnostic::Severity::Warning, std::to_string(unweighted) + " skinned vertices have no bone weight; they follow their mesh's node");
+}
+
+void Importer::detectUnit() {
+  const std::string& ext = m_asset.format;
+  if (m_options.unitToCm) {
+    m_asset.unitToCm = *m_options.unitToCm;
+    m_asset.unitSource = "settings override";
+  } else if (ext == "gltf" || ext == "glb") {
+    m_asset.unitToCm = 100;
+    m_asset.unitSource = "glTF (metres)";
+  } else if (ext == "fbx") {
+    const auto factor = metadataNumber(m_scene, "UnitScaleFactor");
+    m_asset.unitToCm = factor && *factor > 0 ? *factor : 1.0;
+    m_asset.unitSource = "FBX UnitScaleFactor=" + std::to_string(m_asset.unitToCm);
+  } else if (ext == "dae") {
+    const auto meter = colladaMeter(m_path);
+    m_asset.unitToCm = (meter ? *meter : 1.0) * 100.0;
+    m_asset.unitSource = "COLLADA <unit meter=" + std::to_string(meter ? *meter : 1.0) + ">";
+  } else {
+    m_asset.unitToCm = 1;
+    m_asset.unitSource = "assumed centimetres (the format carries no unit)";
+  }
+}
+
+Expected<ImportedAsset> Importer::run() {
+  std::error_code ec;
+  if (!std::filesystem::exists(m_path, ec)) return fail("no such file");
+  if (std::filesystem::is_directory(m_path, ec)) return fail("it is a directory, not a file");
+  const auto size = std::filesystem::file_size(m_path, ec);
+  if (ec) return fail("cannot read its size (" + ec.message() + ")");
+  if (size == 0) return fail("the file is empty");
+  {
+    std::ifstream probe(m_path, std::ios::binary);
+    if (!probe) return fail("cannot open it for reading");
+  }
+
+  Assimp::Importer importer;
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
+  importer.SetPropertyInteger(AI_CONFIG_PP_LBW_MAX_WEIGHTS, 4);
+  m_scene = importer.ReadFile(m_path.string(), aiProcess_Triangulate | aiProcess_LimitBoneWeights |
+                                                   aiProcess_GenSmoothNormals | aiProcess_SortByPType);
+  if (!m_scene || !m_scene->mRootNode) {
+    std::string why = importer.GetErrorString();
+    if (why.empty()) why = "Assimp could not read it";
+    return fail(why);
+  }
+  m_asset.file = m_path.string();
+  m_asset.format = lowerExtension(m_path);
+  m_asset.sourceHash = hashFile(m_path);
+  detectUnit();
+
+  flatten(m_scene->mRootNode, -1);
+  if (auto st = buildSkeleton(); !st) return Error{st.message()};
+  if (!m_rootIsJoint) {
+    const aiMatrix4x4& r = m_scene->mRootNode->mTransformation;
+    m_asset.sceneRootTransform = {r.a1, r.b1, r.c1, r.d1, r.a2, r.b2, r.c2, r.d2,
+                                  r.a3, r.b3, r.c3, r.d3, r.a4, r.b4, r.c4, r.d4};
+  } else {
+    note(Diagnostic::Severity::Info, "the scene root '" + std::string(m_scene->mRootNode->mName.C_Str()) +
+                                         "' is itself a bone or animated, so it is joint 0");
+  }
+  for (unsigned a = 0; a < m_scene->mNumAnimations; ++a)
+    if (auto st = importClip(a); !st) return Error{st.message()};
+  std::vector<std::string> clipNames;
+  for (const RawClip& c : m_asset.clips) clipNames.push_back(c.name);
+  uniquify(clipNames, "clip", m_asset.diagnostics, "clips");
+  for (std::size_t i = 0; i < clipNames.size(); ++i) m_asset.clips[i].name = clipNames[i];
+  if (m_asset.clips.empty())
+    note(Diagnostic::Severity::Info, "the file has bones but no animation: nothing to compress until clips are added");
+  for (unsigned m = 0; m < m_scene->mNumMeshes; ++m)
+    if (m_scene->mMeshes[m]->mNumAnimMeshes > 0) {
+      note(Diagnostic::Severity::Info, "morph targets are not compressed by animpack (mesh '" + std::string(m_scene->mMeshes[m]->mName.C_Str()) + "')");
+      break;
+    }
+  importMeshes();
+  if (auto st = m_asset.skeleton.validate(); !st) return fail(st.message());
+  return std::move(m_asset);
+}
+
+}  // namespace
+
+const char* severityName(Diagnostic::Severity severity) {
+  switch (severity) {
+    case Diagnostic::Severity::Info: return "info";
+    case Diagnostic::Severity::Warning: return "warning";
+    case Diagnostic::Severity::Error: return "error";
+  }
+  return "info";
+}
+
+std::uint64_t hashFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return 0;
+  std::uint64_t h = runtime::kFnvOffset;
+  std::vector<std::uint8_t> buffer(1 << 16);
+  while (in) {
+    in.read(reinterpret_cast<char*>(buffer.data()), static_cast<std::streamsize>(buffer.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got == 0) break;
+    h = runtime::fnv1a64(std::span(buffer.data(), got), h);
+  }
+  return h;
+}
+
+Expected<ImportedAsset> importAsset(const std::filesystem::path& path, const ImportOptions& options) {
+  if (options.sampleRate && (!(*options.sampleRate > 0) || !std::isfinite(*options.sampleRate) || *options.sampleRate > 10000))
+    return Error{"sample_rate must be a positive number of frames per second up to 10000"};
+  if (options.unitToCm && (!(*options.unitToCm > 0) || !std::isfinite(*options.unitToCm)))
+    return Error{"unit_to_cm must be a positive number"};
+  Importer importer(path, options);
+  return importer.run();
+}
+
+}  // namespace animpack::core

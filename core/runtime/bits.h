@@ -1,0 +1,27 @@
+#pragma once
+// Little-endian bit extraction from a byte buffer. Callers guarantee at least 8 readable bytes from
+// the byte holding the first bit (packs pad every bit-packed section by 8 bytes and the validator
+// checks every read position against the section size).
+
+#include <cstdint>
+#include <cstring>
+
+namespace animpack::runtime {
+
+/// Reads `count` (0..32) bits starting at bit `position` as an unsigned value.
+inline std::uint32_t readBits(const std::uint8_t* data, std::uint64_t position, unsigned count) {
+  std::uint64_t word;
+  std::memcpy(&word, data + (position >> 3), sizeof(word));
+  word >>= (position & 7u);
+  return count == 0 ? 0u : static_cast<std::uint32_t>(word & ((std::uint64_t(1) << count) - 1u));
+}
+
+/// Reads `count` (0..32) bits as a two's complement signed value.
+inline std::int32_t readSignedBits(const std::uint8_t* data, std::uint64_t position, unsigned count) {
+  if (count == 0) return 0;
+  const std::uint32_t raw = readBits(data, position, count);
+  const std::uint32_t signBit = 1u << (count - 1u);
+  return static_cast<std::int32_t>(raw ^ signBit) - static_cast<std::int32_t>(signBit);
+}
+
+}  // namespace animpack::runtime

@@ -1,0 +1,97 @@
+#pragma once
+// Binary layout of one compressed clip inside a pack (see FORMAT.md beside this file). Shared by the
+// compressor's writer and the runtime's validating reader. All integers little-endian.
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+namespace animpack::runtime {
+
+static_assert(std::endian::native == std::endian::little, "animpack packs are little-endian; port the readers");
+
+/// The three channels of a joint, in the order sub-tracks are stored.
+enum class Channel : std::uint8_t { Rotation = 0, Translation = 1, Scale = 2 };
+inline constexpr int kChannelCount = 3;
+
+/// How one sub-track (joint x channel) is stored.
+enum class TrackKind : std::uint8_t {
+  Default = 0,          ///< equals the skeleton's rest value: no data
+  Constant = 1,         ///< one value: rotation 48-bit smallest-three, vector 3 x float32
+  ConstantQ32 = 2,      ///< one rotation, 32-bit smallest-three
+  ConstantFloat = 3,    ///< one rotation, 4 x float32 (precision beyond 48 bits)
+  Keyed = 4,            ///< Catmull-Rom keys in the need-sorted key stream
+  Uniform = 5,          ///< every frame: spline through regular boundaries plus per-frame residuals
+};
+inline constexpr std::uint8_t kTrackKindCount = 6;
+
+inline constexpr std::uint32_t kClipHeaderSize = 80;
+/// One key: u16 frame, u16 joint (14 bits) | channel (2 bits), u16 payload[3]. DESIGN §2.D calls
+/// these "8-byte frames" but lists exactly this struct, which is 10 bytes; the struct is kept.
+inline constexpr std::uint32_t kKeySize = 10;
+inline constexpr std::uint32_t kSnapshotSize = 12;
+inline constexpr std::uint32_t kUniformParamSize = 32;
+inline constexpr std::uint32_t kUniformRefSize = 16;
+inline constexpr std::uint32_t kKeyedRotationParamSize = 4;
+inline constexpr std::uint32_t kKeyedVectorParamSize = 28;
+inline constexpr std::uint32_t kSegmentHeaderBytesPerTrack = 3;
+/// Bit-packed sections end with this much zero padding so 8-byte reads stay inside.
+inline constexpr std::uint32_t kBitPadding = 8;
+inline constexpr unsigned kMaxResidualBits = 31;
+inline constexpr unsigned kMaxBoundaryBits = 32;
+inline constexpr unsigned kMaxResidualShift = 15;
+inline constexpr std::uint32_t kMaxJoints = 16383;        // 14-bit joint index in a key
+inline constexpr std::uint32_t kMaxKeyedFrames = 65536;   // 16-bit key time
+inline constexpr std::uint8_t kUniformFlagReference = 1;  // rotation relative to a reference quaternion
+
+/// Clip header flags.
+inline constexpr std::uint32_t kClipFlagLoop = 1;
+
+/// Field offsets of the clip header.
+struct ClipHeaderLayout {
+  static constexpr std::uint32_t frameCount = 0;        // u32
+  static constexpr std::uint32_t sampleRate = 4;        // f32, Hz
+  static constexpr std::uint32_t jointCount = 8;        // u16
+  static constexpr std::uint32_t segmentLength = 10;    // u16, frames per uniform segment (0: none)
+  static constexpr std::uint32_t flags = 12;            // u32
+  static constexpr std::uint32_t uniformTrackCount = 16;
+  static constexpr std::uint32_t keyedTrackCount = 20;
+  static constexpr std::uint32_t keyCount = 24;
+  static constexpr std::uint32_t snapshotCount = 28;
+  static constexpr std::uint32_t kindsOffset = 32;      // 3 bytes per joint
+  static constexpr std::uint32_t constantsOffset = 36;
+  static constexpr std::uint32_t keyedParamsOffset = 40;
+  static constexpr std::uint32_t uniformParamsOffset = 44;
+  static constexpr std::uint32_t boundaryOffset = 48;
+  static constexpr std::uint32_t boundaryBytes = 52;    // including padding
+  static constexpr std::uint32_t segmentTableOffset = 56;
+  static constexpr std::uint32_t segmentDataOffset = 60;
+  static constexpr std::uint32_t segmentDataBytes = 64; // including padding
+  static constexpr std::uint32_t keysOffset = 68;
+  static constexpr std::uint32_t snapshotsOffset = 72;
+  static constexpr std::uint32_t totalSize = 76;
+};
+
+/// Boundary frames of the uniform segments: b_k = k * S for k < M, b_M = frames - 1.
+inline std::uint32_t uniformSegmentCount(std::uint32_t frames, std::uint32_t segmentLength) {
+  if (frames < 2 || segmentLength == 0) return 0;
+  return (frames - 1 + segmentLength - 1) / segmentLength;
+}
+
+template <typename T>
+inline T loadLE(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <typename T>
+inline void storeLE(std::uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+/// Packs joint and channel into a key's second field: low 14 bits joint, top 2 bits channel.
+inline std::uint16_t packJointChannel(std::uint32_t joint, Channel channel) {
+  return static_cast<std::uint16_t>((joint & 0x3fffu) | (std::uint32_t(channel) << 14));
+}
+
+}  // namespace animpack::runtime

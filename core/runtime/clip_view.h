@@ -1,0 +1,118 @@
+#pragma once
+// A validated, read-only view of one compressed clip (the bytes stay owned by the caller, usually a
+// Pack). Opening checks every count, offset, size, index, bit width and the key stream's sort order,
+// so the Player can decode without further bounds checks.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/runtime/clip_format.h"
+#include "core/runtime/math.h"
+#include "core/runtime/status.h"
+
+namespace animpack::runtime {
+
+/// Decoding parameters of one uniformly sampled sub-track.
+struct UniformTrackInfo {
+  std::uint32_t joint = 0;
+  Channel channel = Channel::Rotation;
+  bool hasReference = false;  ///< rotation stored relative to `reference`
+  Quat reference;
+  float minValue[3] = {};
+  float step[3] = {};
+  std::uint8_t width[3] = {};          ///< boundary bits per component
+  std::uint32_t boundaryBitOffset = 0; ///< position of this track inside a boundary row
+};
+
+/// Decoding parameters of one keyed sub-track.
+struct KeyedTrackInfo {
+  std::uint32_t joint = 0;
+  Channel channel = Channel::Rotation;
+  float minValue[3] = {};
+  float extent[3] = {};
+};
+
+/// One seek snapshot: replaying keys [replayStart, replayEnd) rebuilds every keyed track's window
+/// at `frame`; keys from replayEnd on are consumed by the normal forward scan.
+struct Snapshot {
+  std::uint32_t frame = 0;
+  std::uint32_t replayStart = 0;
+  std::uint32_t replayEnd = 0;
+};
+
+class ClipView {
+ public:
+  /// Validates `blob` against a skeleton's rest pose (which supplies default tracks).
+  static Expected<ClipView> open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose);
+
+  std::uint32_t jointCount() const { return static_cast<std::uint32_t>(m_basePose.size()); }
+  std::uint32_t frameCount() const { return m_frameCount; }
+  float sampleRate() const { return m_sampleRate; }
+  /// Seconds from the first to the last frame.
+  float duration() const { return m_frameCount > 1 ? float(m_frameCount - 1) / m_sampleRate : 0.f; }
+  bool loops() const { return (m_flags & kClipFlagLoop) != 0; }
+  std::uint32_t segmentLength() const { return m_segmentLength; }
+  std::uint32_t segmentCount() const { return m_segmentCount; }
+  std::size_t byteSize() const { return m_blob.size(); }
+
+  TrackKind kind(std::uint32_t joint, Channel channel) const { return m_kinds[joint * 3 + std::size_t(channel)]; }
+  /// Rest values overwritten by every constant track: the starting point of each decoded pose.
+  std::span<const Transform> basePose() const { return m_basePose; }
+  /// The skeleton's rest pose the clip was opened against.
+  std::span<const Transform> restPose() const { return m_restPose; }
+  std::span<const UniformTrackInfo> uniformTracks() const { return m_uniform; }
+  std::span<const KeyedTrackInfo> keyedTracks() const { return m_keyed; }
+  /// Keyed-track index of a (joint, channel), or -1.
+  std::int32_t keyedSlot(std::uint32_t jointChannel) const { return m_keyedSlot[jointChannel]; }
+  std::uint32_t keyCount() const { return m_keyCount; }
+  const std::uint8_t* keys() const { return m_keys; }
+  std::span<const Snapshot> snapshots() const { return m_snapshots; }
+
+  const std::uint8_t* boundaryBits() const { return m_boundary; }
+  std::uint32_t boundaryRowBits() const { return m_boundaryRowBits; }
+  /// First boundary frame of segment k (k <= segmentCount()).
+  std::uint32_t boundaryFrame(std::uint32_t k) const {
+    return k >= m_segmentCount ? m_frameCount - 1 : k * m_segmentLength;
+  }
+  /// Frames whose residuals segment k stores (the last segment also holds the final frame).
+  std::uint32_t segmentFrames(std::uint32_t k) const {
+    return k + 1 == m_segmentCount ? m_frameCount - k * m_segmentLength : m_segmentLength;
+  }
+  const std::uint8_t* segmentData(std::uint32_t k) const { return m_segmentData + m_segmentOffsets[k]; }
+
+  /// Sizes by section, for `animpack dump`.
+  struct Sections {
+    std::uint32_t header = 0, kinds = 0, constants = 0, keyedParams = 0, uniformParams = 0, boundaries = 0,
+                  segmentTable = 0, segmentData = 0, keys = 0, snapshots = 0;
+  };
+  const Sections& sections() const { return m_sections; }
+
+ private:
+  std::span<const std::uint8_t> m_blob;
+  std::uint32_t m_frameCount = 0;
+  float m_sampleRate = 0;
+  std::uint32_t m_flags = 0;
+  std::uint32_t m_segmentLength = 0;
+  std::uint32_t m_segmentCount = 0;
+  std::vector<TrackKind> m_kinds;
+  std::vector<Transform> m_basePose;
+  std::vector<Transform> m_restPose;
+  std::vector<UniformTrackInfo> m_uniform;
+  std::vector<KeyedTrackInfo> m_keyed;
+  std::vector<std::int32_t> m_keyedSlot;
+  std::vector<std::uint32_t> m_segmentOffsets;
+  std::vector<Snapshot> m_snapshots;
+  const std::uint8_t* m_boundary = nullptr;
+  std::uint32_t m_boundaryRowBits = 0;
+  const std::uint8_t* m_segmentData = nullptr;
+  const std::uint8_t* m_keys = nullptr;
+  std::uint32_t m_keyCount = 0;
+  Sections m_sections;
+};
+
+/// Decodes key i of a rotation track (payload v[3]) or a vector track over its range.
+Quat decodeRotationKey(const std::uint8_t* key);
+Vec3 decodeVectorKey(const std::uint8_t* key, const KeyedTrackInfo& track);
+
+}  // namespace animpack::runtime

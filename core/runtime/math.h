@@ -1,0 +1,181 @@
+#pragma once
+// Plain math types shared by the runtime and the rest of core: vectors, quaternions, TRS transforms
+// and column-major affine matrices. Standard library only.
+
+#include <cmath>
+#include <cstdint>
+
+namespace animpack::runtime {
+
+struct Vec3 {
+  float x = 0, y = 0, z = 0;
+};
+
+/// Unit quaternion (x, y, z, w); identity by default.
+struct Quat {
+  float x = 0, y = 0, z = 0, w = 1;
+};
+
+/// A local joint transform: scale first, then rotation, then translation.
+struct Transform {
+  Quat rotation;
+  Vec3 translation;
+  Vec3 scale{1, 1, 1};
+};
+
+inline Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+inline Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+inline Vec3 operator*(Vec3 a, float s) { return {a.x * s, a.y * s, a.z * s}; }
+inline float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline Vec3 cross(Vec3 a, Vec3 b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+inline float length(Vec3 a) { return std::sqrt(dot(a, a)); }
+inline Vec3 lerp(Vec3 a, Vec3 b, float t) { return a + (b - a) * t; }
+
+inline float dot(Quat a, Quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+inline Quat negated(Quat q) { return {-q.x, -q.y, -q.z, -q.w}; }
+inline Quat conjugate(Quat q) { return {-q.x, -q.y, -q.z, q.w}; }
+inline Quat normalized(Quat q) {
+  const float n2 = dot(q, q);
+  if (!(n2 > 0.f)) return {};
+  const float inv = 1.f / std::sqrt(n2);
+  return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
+}
+/// Hamilton product a*b: rotate by b first, then by a.
+inline Quat operator*(Quat a, Quat b) {
+  return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+          a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+inline Vec3 rotate(Quat q, Vec3 v) {
+  const Vec3 u{q.x, q.y, q.z};
+  const Vec3 t = cross(u, v) * 2.f;
+  return v + t * q.w + cross(u, t);
+}
+/// Normalised linear interpolation along the shortest path.
+inline Quat nlerp(Quat a, Quat b, float t) {
+  if (dot(a, b) < 0.f) b = negated(b);
+  return normalized({a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t});
+}
+/// Spherical linear interpolation along the shortest path.
+inline Quat slerp(Quat a, Quat b, float t) {
+  float d = dot(a, b);
+  if (d < 0.f) {
+    b = negated(b);
+    d = -d;
+  }
+  if (d > 0.9995f) return nlerp(a, b, t);
+  const float theta = std::acos(d);
+  const float s = 1.f / std::sin(theta);
+  const float wa = std::sin((1.f - t) * theta) * s;
+  const float wb = std::sin(t * theta) * s;
+  return normalized({a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb});
+}
+
+/// Column-major 3x4 affine matrix: columns 0..2 are the linear part, column 3 the translation.
+/// Templated on the scalar so the error metric can compose in double with the same code.
+template <typename S>
+struct Affine {
+  S m[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+
+  S& at(int row, int col) { return m[col * 3 + row]; }
+  S at(int row, int col) const { return m[col * 3 + row]; }
+
+  static Affine identity() { return {}; }
+
+  /// The matrix of a TRS transform: T * R * S.
+  static Affine fromTransform(const Transform& t) {
+    const S x = t.rotation.x, y = t.rotation.y, z = t.rotation.z, w = t.rotation.w;
+    const S sx = t.scale.x, sy = t.scale.y, sz = t.scale.z;
+    Affine a;
+    a.m[0] = (1 - 2 * (y * y + z * z)) * sx;
+    a.m[1] = (2 * (x * y + z * w)) * sx;
+    a.m[2] = (2 * (x * z - y * w)) * sx;
+    a.m[3] = (2 * (x * y - z * w)) * sy;
+    a.m[4] = (1 - 2 * (x * x + z * z)) * sy;
+    a.m[5] = (2 * (y * z + x * w)) * sy;
+    a.m[6] = (2 * (x * z + y * w)) * sz;
+    a.m[7] = (2 * (y * z - x * w)) * sz;
+    a.m[8] = (1 - 2 * (x * x + y * y)) * sz;
+    a.m[9] = t.translation.x;
+    a.m[10] = t.translation.y;
+    a.m[11] = t.translation.z;
+    return a;
+  }
+
+  template <typename T>
+  Affine<T> cast() const {
+    Affine<T> r;
+    for (int i = 0; i < 12; ++i) r.m[i] = static_cast<T>(m[i]);
+    return r;
+  }
+
+  /// Point transform (applies translation).
+  void transformPoint(const S in[3], S out[3]) const {
+    for (int r = 0; r < 3; ++r) out[r] = m[r] * in[0] + m[3 + r] * in[1] + m[6 + r] * in[2] + m[9 + r];
+  }
+  /// Direction transform (linear part only).
+  void transformVector(const S in[3], S out[3]) const {
+    for (int r = 0; r < 3; ++r) out[r] = m[r] * in[0] + m[3 + r] * in[1] + m[6 + r] * in[2];
+  }
+
+  S determinant3() const {
+    return m[0] * (m[4] * m[8] - m[7] * m[5]) - m[3] * (m[1] * m[8] - m[7] * m[2]) +
+           m[6] * (m[1] * m[5] - m[4] * m[2]);
+  }
+
+  /// Inverse of an invertible affine matrix; identity if singular.
+  Affine inverse() const {
+    const S det = determinant3();
+    if (det == S(0) || !std::isfinite(static_cast<double>(det))) return {};
+    const S inv = S(1) / det;
+    Affine r;
+    r.m[0] = (m[4] * m[8] - m[7] * m[5]) * inv;
+    r.m[1] = (m[7] * m[2] - m[1] * m[8]) * inv;
+    r.m[2] = (m[1] * m[5] - m[4] * m[2]) * inv;
+    r.m[3] = (m[6] * m[5] - m[3] * m[8]) * inv;
+    r.m[4] = (m[0] * m[8] - m[6] * m[2]) * inv;
+    r.m[5] = (m[3] * m[2] - m[0] * m[5]) * inv;
+    r.m[6] = (m[3] * m[7] - m[6] * m[4]) * inv;
+    r.m[7] = (m[6] * m[1] - m[0] * m[7]) * inv;
+    r.m[8] = (m[0] * m[4] - m[3] * m[1]) * inv;
+    const S t[3] = {m[9], m[10], m[11]};
+    S it[3];
+    r.transformVector(t, it);
+    r.m[9] = -it[0];
+    r.m[10] = -it[1];
+    r.m[11] = -it[2];
+    return r;
+  }
+
+  /// 4x4 column-major export (bottom row 0 0 0 1), e.g. for a GPU or QMatrix4x4(data, 4, 4).
+  void toMatrix4(S out[16]) const {
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 3; ++r) out[c * 4 + r] = m[c * 3 + r];
+      out[c * 4 + 3] = c == 3 ? S(1) : S(0);
+    }
+  }
+  static Affine fromMatrix4(const S in[16]) {
+    Affine a;
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 3; ++r) a.m[c * 3 + r] = in[c * 4 + r];
+    return a;
+  }
+};
+
+template <typename S>
+inline Affine<S> operator*(const Affine<S>& a, const Affine<S>& b) {
+  Affine<S> r;
+  for (int c = 0; c < 4; ++c) {
+    for (int row = 0; row < 3; ++row) {
+      S v = a.m[row] * b.m[c * 3] + a.m[3 + row] * b.m[c * 3 + 1] + a.m[6 + row] * b.m[c * 3 + 2];
+      if (c == 3) v += a.m[9 + row];
+      r.m[c * 3 + row] = v;
+    }
+  }
+  return r;
+}
+
+using Mat34 = Affine<float>;
+
+}  // namespace animpack::runtime

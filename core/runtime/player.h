@@ -1,0 +1,79 @@
+#pragma once
+// Decodes compressed clips into local joint transforms (DESIGN §2.D, §5). A Player is the small
+// per-instance context a game keeps per animated character: one cursor per clip it plays (the
+// primary clip and, for blending, a second one). Uniform tracks are decoded by direct indexing;
+// keyed tracks by a forward linear scan of the need-sorted key stream into a 4-key window per
+// track. Backward steps reuse the windows while they still cover the time; larger jumps restart
+// from the nearest seek snapshot, so any access order gives bit-identical results.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/runtime/clip_view.h"
+#include "core/runtime/math.h"
+
+namespace animpack::runtime {
+
+enum class BlendMode : std::uint8_t {
+  Naive,       ///< lerp translation and scale, nlerp rotation
+  Decomposed,  ///< revolution / stretch / spin (DESIGN §2.E): bone lengths survive the blend
+};
+
+class Player {
+ public:
+  Player() = default;
+
+  /// Samples `clip` at `seconds` from its first frame into `out` (jointCount transforms). Looping
+  /// clips wrap seamlessly; others clamp to their first and last frame.
+  void sample(const ClipView& clip, float seconds, std::span<Transform> out);
+  /// Samples at a fractional frame index, clamped to [0, frameCount - 1].
+  void sampleFrame(const ClipView& clip, float frame, std::span<Transform> out);
+  /// Samples two clips and blends them: weight 0 gives clip A, 1 clip B. Both clips must share
+  /// one skeleton (same joint count). The rest pose of A gives the reference bone directions.
+  void blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight,
+             BlendMode mode, std::span<Transform> out);
+
+  /// Heap bytes this player holds for its cursors (grows to the largest clips played).
+  std::size_t contextBytes() const;
+  /// Bytes of cursor state one keyed track costs (the per-instance cost of a clip is this times its
+  /// keyed tracks; uniform, constant and default tracks cost nothing).
+  static constexpr std::size_t bytesPerKeyedTrack();
+
+  /// Counters for benchmarks and tests: keys decoded and snapshot restarts since construction.
+  std::uint64_t keysDecoded() const { return m_keysDecoded; }
+  std::uint64_t seeks() const { return m_seeks; }
+
+ private:
+  struct Window {
+    float time[4];
+    float value[4][4];
+    std::uint32_t count;
+  };
+  struct Cursor {
+    const ClipView* clip = nullptr;
+    std::uint32_t next = 0;  // next key in the stream
+    float frame = -1.f;      // last sampled frame
+    std::vector<Window> windows;
+  };
+
+  void decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
+  void restart(Cursor& cursor, const ClipView& clip, float frame);
+  void consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional);
+  static bool evaluate(const Window& w, Channel channel, float frame, float lastFrame, Transform& out);
+
+  Cursor m_primary;
+  Cursor m_secondary;
+  std::vector<Transform> m_scratch;
+  std::uint64_t m_keysDecoded = 0;
+  std::uint64_t m_seeks = 0;
+};
+
+constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window); }
+
+/// Blends two local poses joint by joint (DESIGN §2.E). `restPose` gives each joint's reference
+/// bone direction for the decomposed mode.
+void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
+                std::span<const Transform> restPose, std::span<Transform> out);
+
+}  // namespace animpack::runtime

@@ -1,0 +1,171 @@
+#include "tests/support/test_rigs.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace animpack::test {
+namespace {
+
+core::Quat axisAngle(float x, float y, float z, float angle) {
+  const float s = std::sin(angle / 2);
+  return runtime::normalized({x * s, y * s, z * s, std::cos(angle / 2)});
+}
+
+core::Transform makeTransform(core::Vec3 t, core::Quat r = {}, core::Vec3 s = {1, 1, 1}) {
+  core::Transform x;
+  x.translation = t;
+  x.rotation = r;
+  x.scale = s;
+  return x;
+}
+
+struct ScratchDir {
+  std::filesystem::path path;
+  ScratchDir() {
+    path = std::filesystem::temp_directory_path() / ("animpack-tests-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+}  // namespace
+
+std::filesystem::path model(const std::string& relative) { return std::filesystem::path(ANIMPACK_ASSIMP_MODELS) / relative; }
+
+std::filesystem::path scratchDir() {
+  static ScratchDir dir;
+  return dir.path;
+}
+
+std::filesystem::path writeScene(const GltfScene& scene, const std::string& name) {
+  const auto path = scratchDir() / name;
+  writeGltf(scene, path);
+  return path;
+}
+
+core::Transform armatureRigKey(const GltfScene& scene, int node, int frame) {
+  core::Transform t = scene.nodes[std::size_t(node)].rest;
+  const float phase = 0.35f * static_cast<float>(frame);
+  const float unit = 1.f / scene.nodes[1].rest.scale.x;  // lengths inside the armature
+  switch (node) {
+    case 2:  // Hips: walks forward and bobs
+      t.translation = core::Vec3{0.f, 0.9f + 0.02f * std::sin(2 * phase), 0.04f * static_cast<float>(frame)} * unit;
+      t.rotation = axisAngle(0, 1, 0, 0.2f * std::sin(phase));
+      break;
+    case 3: t.rotation = axisAngle(1, 0, 0, 0.1f * std::sin(phase + 0.5f)); break;
+    case 4: t.rotation = axisAngle(0, 1, 0, 0.3f * std::sin(phase * 0.5f)); break;
+    case 5: t.rotation = axisAngle(1, 0, 0, 0.6f * std::sin(phase)); break;
+    case 6: t.rotation = axisAngle(1, 0, 0, 0.4f * std::max(0.f, std::sin(phase - 1.f))); break;
+    default: break;
+  }
+  return t;
+}
+
+GltfScene armatureRig(float armatureScale, int frames, float rate) {
+  GltfScene s;
+  // Offsets are given in file metres and divided by the armature's scale, so the character is
+  // 1.3 m tall in object space whatever the scale (as a Blender export is).
+  const float u = 1.f / armatureScale;
+  s.nodes = {{"Scene", -1, {}},
+             {"Armature", 0, makeTransform({0, 0, 0}, {}, {armatureScale, armatureScale, armatureScale})},
+             {"Hips", 1, makeTransform(core::Vec3{0, 0.9f, 0} * u)},
+             {"Spine", 2, makeTransform(core::Vec3{0, 0.25f, 0} * u)},
+             {"Head", 3, makeTransform(core::Vec3{0, 0.35f, 0.02f} * u)},
+             {"LeftLeg", 2, makeTransform(core::Vec3{0.1f, -0.05f, 0} * u)},
+             {"LeftFoot", 5, makeTransform(core::Vec3{0, -0.42f, 0.01f} * u)},
+             {"Body", 0, {}}};
+  GltfAnimation walk{"Walk", {}};
+  for (int node = 2; node <= 6; ++node) {
+    GltfChannel rot{node, 0, {}, {}};
+    GltfChannel pos{node, 1, {}, {}};
+    for (int f = 0; f < frames; ++f) {
+      const core::Transform t = armatureRigKey(s, node, f);
+      rot.times.push_back(static_cast<float>(f) / rate);
+      rot.values.push_back({t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w});
+      pos.times.push_back(static_cast<float>(f) / rate);
+      pos.values.push_back({t.translation.x, t.translation.y, t.translation.z, 0});
+    }
+    walk.channels.push_back(rot);
+    if (node == 2) walk.channels.push_back(pos);
+  }
+  s.animations.push_back(walk);
+  GltfAnimation wave{"Wave", {}};
+  GltfChannel head{4, 0, {}, {}};
+  for (int f = 0; f < 10; ++f) {
+    head.times.push_back(static_cast<float>(f) / rate);
+    const core::Quat q = axisAngle(0, 0, 1, 0.5f * std::sin(0.6f * static_cast<float>(f)));
+    head.values.push_back({q.x, q.y, q.z, q.w});
+  }
+  wave.channels.push_back(head);
+  s.animations.push_back(wave);
+
+  // A body mesh: a vertical strip of quads around the joints, skinned to Hips/Spine/Head/legs.
+  GltfSkinnedMesh mesh;
+  mesh.node = 7;
+  mesh.skinJoints = {2, 3, 4, 5, 6};
+  const std::vector<core::Mat34> restObject = [&] {
+    std::vector<core::Mat34> object(s.nodes.size());
+    for (std::size_t n = 0; n < s.nodes.size(); ++n) {
+      const core::Mat34 local = core::Mat34::fromTransform(s.nodes[n].rest);
+      object[n] = s.nodes[n].parent < 0 ? local : object[std::size_t(s.nodes[n].parent)] * local;
+    }
+    return object;
+  }();
+  for (int joint : mesh.skinJoints) mesh.inverseBinds.push_back(restObject[std::size_t(joint)].inverse());
+  for (std::size_t k = 0; k < mesh.skinJoints.size(); ++k) {
+    const core::Mat34& m = restObject[std::size_t(mesh.skinJoints[k])];
+    const float cx = m.m[9], cy = m.m[10], cz = m.m[11];
+    const float r = 0.08f;
+    const std::uint32_t base = static_cast<std::uint32_t>(mesh.positions.size());
+    for (int i = 0; i < 4; ++i) {
+      const float a = static_cast<float>(i) * 1.5707963f;
+      mesh.positions.push_back({cx + r * std::cos(a), cy, cz + r * std::sin(a)});
+      mesh.normals.push_back({std::cos(a), 0, std::sin(a)});
+      mesh.joints.push_back({static_cast<std::uint16_t>(k), static_cast<std::uint16_t>(k == 0 ? 1 : k - 1), 0, 0});
+      mesh.weights.push_back({0.75f, 0.25f, 0, 0});
+    }
+    mesh.indices.insert(mesh.indices.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
+  }
+  s.meshes.push_back(mesh);
+  return s;
+}
+
+GltfScene nanRig() {
+  GltfScene s;
+  s.nodes = {{"Root", -1, {}}, {"Bone", 0, {}}};
+  GltfChannel rot{1, 0, {0.f, 0.5f, 1.f}, {{0, 0, 0, 1}, {std::numeric_limits<float>::quiet_NaN(), 0, 0, 1}, {0, 0, 0, 1}}};
+  s.animations.push_back({"Broken", {rot}});
+  return s;
+}
+
+GltfScene manyJointsRig(int count) {
+  GltfScene s;
+  s.nodes.push_back({"Root", -1, {}});
+  GltfAnimation a{"Many", {}};
+  for (int i = 0; i < count; ++i) {
+    s.nodes.push_back({"n" + std::to_string(i), 0, makeTransform({static_cast<float>(i), 0, 0})});
+    a.channels.push_back({i + 1, 1, {0.f, 1.f}, {{0, 0, 0, 0}, {0, 1, 0, 0}}});
+  }
+  s.animations.push_back(a);
+  return s;
+}
+
+GltfScene staticRig() {
+  GltfScene s;
+  s.nodes = {{"Root", -1, {}}, {"Box", 0, makeTransform({1, 0, 0})}};
+  GltfSkinnedMesh mesh;
+  mesh.node = 1;
+  mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  mesh.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+  mesh.indices = {0, 1, 2};
+  s.meshes.push_back(mesh);
+  return s;
+}
+
+}  // namespace animpack::test

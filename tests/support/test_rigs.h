@@ -1,0 +1,32 @@
+#pragma once
+// Rigs the tests generate themselves (written as glTF), and paths to real test data.
+
+#include <filesystem>
+#include <string>
+
+#include "tests/support/gltf_writer.h"
+
+namespace animpack::test {
+
+/// A file under the assimp-testmodels directory (Debian package assimp-testmodels).
+std::filesystem::path model(const std::string& relative);
+/// A per-process scratch directory, created on first use and removed at exit.
+std::filesystem::path scratchDir();
+/// Writes `scene` to scratchDir()/name and returns the path.
+std::filesystem::path writeScene(const GltfScene& scene, const std::string& name);
+
+/// Scene -> Armature (x `armatureScale`, like Blender's FBX export) -> Hips -> Spine -> Head and
+/// Hips -> LeftLeg -> LeftFoot, plus a skinned "Body" mesh. One LINEAR clip "Walk" of `frames`
+/// keys at `rate` Hz animates Hips translation and every joint's rotation; a second clip "Wave"
+/// animates only the head. Lengths inside the armature are in its own units (file metres).
+GltfScene armatureRig(float armatureScale, int frames = 25, float rate = 25.f);
+/// Expected local transform of joint `node` (a GltfScene node index) in clip "Walk" at key `frame`.
+core::Transform armatureRigKey(const GltfScene& scene, int node, int frame);
+/// A single animated node whose second rotation key is NaN.
+GltfScene nanRig();
+/// `count` animated nodes under one root.
+GltfScene manyJointsRig(int count);
+/// Nodes and a mesh but no bone and no animation.
+GltfScene staticRig();
+
+}  // namespace animpack::test

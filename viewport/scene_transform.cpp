@@ -1,0 +1,22 @@
+#include "viewport/scene_transform.h"
+
+namespace animpack::viewport {
+
+QMatrix4x4 toQMatrix(const core::Mat34& m) {
+  float m16[16];
+  m.toMatrix4(m16);
+  return QMatrix4x4(m16, 4, 4);  // this constructor reads column-major
+}
+
+QMatrix4x4 toQMatrix(const std::array<float, 16>& columnMajor) { return QMatrix4x4(columnMajor.data(), 4, 4); }
+
+QMatrix4x4 displayTransform(const std::array<float, 16>& sceneRoot, UpAxis upAxis, double unitToCm) {
+  QMatrix4x4 up;
+  if (upAxis == UpAxis::ZUp) up.rotate(-90.f, 1.f, 0.f, 0.f);
+  else if (upAxis == UpAxis::XUp) up.rotate(90.f, 0.f, 0.f, 1.f);
+  QMatrix4x4 scale;
+  scale.scale(static_cast<float>(unitToCm));
+  return up * scale * toQMatrix(sceneRoot);
+}
+
+}  // namespace animpack::viewport
