@@ -9,7 +9,6 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -79,13 +78,29 @@ std::optional<double> colladaMeter(const std::filesystem::path& path) {
   std::string head(65536, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
-  static const std::regex unitRe(R"(<unit[^>]*meter\s*=\s*["']([^"']+)["'])");
-  std::smatch m;
-  if (!std::regex_search(head, m, unitRe)) return std::nullopt;
-  try {
-    const double v = std::stod(m[1].str());
-    if (v > 0 && std::isfinite(v)) return v;
-  } catch (...) {
+  // <unit name="meter" meter="0.0254"/>: find the element, then its meter attribute.
+  const std::size_t unit = head.find("<unit");
+  if (unit == std::string::npos) return std::nullopt;
+  const std::size_t close = head.find('>', unit);
+  const std::string element = head.substr(unit, close == std::string::npos ? std::string::npos : close - unit);
+  std::size_t attr = element.find(" meter");
+  while (attr != std::string::npos) {
+    std::size_t p = attr + 6;
+    while (p < element.size() && element[p] == ' ') ++p;
+    if (p < element.size() && element[p] == '=') {
+      ++p;
+      while (p < element.size() && element[p] == ' ') ++p;
+      if (p < element.size() && (element[p] == '"' || element[p] == '\'')) {
+        const std::size_t end = element.find(element[p], p + 1);
+        try {
+          const double v = std::stod(element.substr(p + 1, end - p - 1));
+          if (v > 0 && std::isfinite(v)) return v;
+        } catch (...) {
+        }
+      }
+      break;
+    }
+    attr = element.find(" meter", attr + 1);
   }
   return std::nullopt;
 }

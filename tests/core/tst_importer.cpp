@@ -167,6 +167,19 @@ class TestImporter : public QObject {
     QVERIFY(std::fabs(c.clips[0].sampleRate - 24.0) < 1e-3);
   }
 
+  void colladaUnitIsReadFromTheFile() {
+    std::ifstream in(model("Collada/box_nested_animation.dae"));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find("meter=\"1\"");
+    QVERIFY(at != std::string::npos);
+    text.replace(at, 9, "meter=\"0.0254\"");
+    const auto path = test::scratchDir() / "inches.dae";
+    std::ofstream(path) << text;
+    const ImportedAsset a = load(path);
+    QVERIFY(std::fabs(a.unitToCm - 2.54) < 1e-9);
+    QVERIFY(QString::fromStdString(a.unitSource).contains("0.0254"));
+  }
+
   void ticksPerSecondZeroFallsBack() {
     const ImportedAsset a = load(model("3DS/RotatingCube.3DS"));
     QVERIFY(hasDiagnostic(a, "no ticks per second"));

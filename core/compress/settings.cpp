@@ -1,0 +1,427 @@
+#include "core/compress/settings.h"
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/runtime/hash.h"
+
+namespace animpack::core {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Range {
+  double min, max;
+  bool minExclusive;
+};
+constexpr Range kPrecisionRange{1e-6, 1000.0, false};
+constexpr Range kShellRange{1e-4, 1e5, false};
+constexpr Range kSnapshotRange{0.05, 3600.0, false};
+constexpr Range kUnitRange{0.0, 1e6, true};
+constexpr Range kRateRange{0.0, 10000.0, true};
+
+std::string describe(const Range& r, const char* unit) {
+  std::ostringstream o;
+  o << (r.minExclusive ? "a number above " : "a number from ") << r.min << " to " << r.max << " " << unit;
+  return o.str();
+}
+
+Status checkRange(std::optional<double> v, const Range& r, const std::string& key, const char* unit) {
+  if (!v) return Status::ok();
+  const bool ok = std::isfinite(*v) && (r.minExclusive ? *v > r.min : *v >= r.min) && *v <= r.max;
+  if (ok) return Status::ok();
+  std::ostringstream o;
+  o << "key '" << key << "': expected " << describe(r, unit) << ", got " << *v;
+  return Error{o.str()};
+}
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string unknownKey(const std::string& path, const std::string& key, std::initializer_list<const char*> known) {
+  std::string message = "unknown key '" + path + key + "'";
+  std::string best;
+  std::size_t bestDistance = 4;
+  for (const char* k : known) {
+    const std::size_t d = editDistance(key, k);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = k;
+    }
+  }
+  if (!best.empty()) message += " (did you mean '" + best + "'?)";
+  return message;
+}
+
+class Parser {
+ public:
+  explicit Parser(std::string_view source) : m_source(source) {}
+
+  Error error(const std::string& message) const { return Error{std::string(m_source) + ": " + message}; }
+
+  Status number(const Json& value, const std::string& key, std::optional<float>& out) {
+    std::optional<double> d;
+    if (auto st = number(value, key, d); !st) return st;
+    if (d) out = static_cast<float>(*d);
+    return Status::ok();
+  }
+  Status number(const Json& value, const std::string& key, std::optional<double>& out) {
+    if (value.is_null()) {
+      out.reset();
+      return Status::ok();
+    }
+    if (!value.is_number()) return error("key '" + key + "': expected a number, got " + value.dump());
+    out = value.get<double>();
+    return Status::ok();
+  }
+  Status boolean(const Json& value, const std::string& key, std::optional<bool>& out) {
+    if (value.is_null()) return Status::ok();
+    if (!value.is_boolean()) return error("key '" + key + "': expected true or false, got " + value.dump());
+    out = value.get<bool>();
+    return Status::ok();
+  }
+  Status format(const Json& value, const std::string& key, std::optional<RotationFormat>& out) {
+    if (value.is_null()) return Status::ok();
+    if (value == "q48") out = RotationFormat::Q48;
+    else if (value == "q32") out = RotationFormat::Q32;
+    else return error("key '" + key + "': expected \"q48\" or \"q32\", got " + value.dump());
+    return Status::ok();
+  }
+
+  Status jointRules(const Json& value, const std::string& path, std::vector<std::pair<std::string, JointOverride>>& out) {
+    if (!value.is_object()) return error("key '" + path + "': expected an object of joint names or wildcards");
+    for (const auto& [pattern, body] : value.items()) {
+      const std::string key = path + "." + pattern;
+      if (pattern.empty()) return error("key '" + path + "': a joint name or wildcard is empty");
+      if (!body.is_object()) return error("key '" + key + "': expected an object with precision_cm, shell_cm or pinned");
+      JointOverride o;
+      for (const auto& [k, v] : body.items()) {
+        Status st;
+        if (k == "precision_cm") st = number(v, key + ".precision_cm", o.precisionCm);
+        else if (k == "shell_cm") st = number(v, key + ".shell_cm", o.shellCm);
+        else if (k == "pinned") st = boolean(v, key + ".pinned", o.pinned);
+        else return error(unknownKey(key + ".", k, {"precision_cm", "shell_cm", "pinned"}));
+        if (!st) return st;
+      }
+      out.emplace_back(pattern, o);
+    }
+    return Status::ok();
+  }
+
+  Status top(const Json& doc, CompressionSettings& s) {
+    if (!doc.is_object()) return error("expected a JSON object at the top level");
+    for (const auto& [k, v] : doc.items()) {
+      Status st;
+      if (k == "precision_cm") st = number(v, k, s.precisionCm);
+      else if (k == "shell_cm") st = number(v, k, s.shellCm);
+      else if (k == "rotation_format") st = format(v, k, s.rotationFormat);
+      else if (k == "snapshot_interval_s") st = number(v, k, s.snapshotIntervalS);
+      else if (k == "unit_to_cm") st = number(v, k, s.unitToCm);
+      else if (k == "sample_rate") st = number(v, k, s.sampleRate);
+      else if (k == "joints") st = jointRules(v, "joints", s.joints);
+      else if (k == "description") {
+        if (!v.is_string()) return error("key 'description': expected a string");
+        s.description = v.get<std::string>();
+      } else if (k == "clips") {
+        if (!v.is_object()) return error("key 'clips': expected an object of clip names or wildcards");
+        for (const auto& [pattern, body] : v.items()) {
+          const std::string key = "clips." + pattern;
+          if (pattern.empty()) return error("key 'clips': a clip name or wildcard is empty");
+          if (!body.is_object()) return error("key '" + key + "': expected an object");
+          ClipOverride c;
+          for (const auto& [ck, cv] : body.items()) {
+            Status cst;
+            const std::string sub = key + "." + ck;
+            if (ck == "precision_cm") cst = number(cv, sub, c.precisionCm);
+            else if (ck == "shell_cm") cst = number(cv, sub, c.shellCm);
+            else if (ck == "rotation_format") cst = format(cv, sub, c.rotationFormat);
+            else if (ck == "snapshot_interval_s") cst = number(cv, sub, c.snapshotIntervalS);
+            else if (ck == "unit_to_cm") cst = number(cv, sub, c.unitToCm);
+            else if (ck == "sample_rate") cst = number(cv, sub, c.sampleRate);
+            else if (ck == "joints") cst = jointRules(cv, sub, c.joints);
+            else
+              return error(unknownKey(key + ".", ck, {"precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s",
+                                                      "unit_to_cm", "sample_rate", "joints"}));
+            if (!cst) return cst;
+          }
+          s.clips.emplace_back(pattern, std::move(c));
+        }
+      } else {
+        return error(unknownKey("", k, {"precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
+                                        "sample_rate", "joints", "clips", "description"}));
+      }
+      if (!st) return st;
+    }
+    return Status::ok();
+  }
+
+ private:
+  std::string_view m_source;
+};
+
+Status validateJointRules(const std::vector<std::pair<std::string, JointOverride>>& rules, const std::string& path) {
+  for (const auto& [pattern, o] : rules) {
+    const std::string key = path + "." + pattern;
+    if (pattern.empty()) return Error{"key '" + path + "': a joint name or wildcard is empty"};
+    if (auto st = checkRange(o.precisionCm ? std::optional<double>(*o.precisionCm) : std::nullopt, kPrecisionRange, key + ".precision_cm", "cm"); !st) return st;
+    if (auto st = checkRange(o.shellCm ? std::optional<double>(*o.shellCm) : std::nullopt, kShellRange, key + ".shell_cm", "cm"); !st) return st;
+  }
+  return Status::ok();
+}
+
+std::optional<double> widen(std::optional<float> v) { return v ? std::optional<double>(*v) : std::nullopt; }
+
+Json jointRulesJson(const std::vector<std::pair<std::string, JointOverride>>& rules) {
+  Json j = Json::object();
+  for (const auto& [pattern, o] : rules) {
+    Json r = Json::object();
+    if (o.precisionCm) r["precision_cm"] = *o.precisionCm;
+    if (o.shellCm) r["shell_cm"] = *o.shellCm;
+    if (o.pinned) r["pinned"] = *o.pinned;
+    j[pattern] = r;
+  }
+  return j;
+}
+
+void mergeJoint(JointOverride& base, const JointOverride& over) {
+  if (over.precisionCm) base.precisionCm = over.precisionCm;
+  if (over.shellCm) base.shellCm = over.shellCm;
+  if (over.pinned) base.pinned = over.pinned;
+}
+
+void mergeJointRules(std::vector<std::pair<std::string, JointOverride>>& base,
+                     const std::vector<std::pair<std::string, JointOverride>>& over) {
+  for (const auto& [pattern, o] : over) {
+    auto it = std::find_if(base.begin(), base.end(), [&](const auto& r) { return r.first == pattern; });
+    if (it == base.end()) base.emplace_back(pattern, o);
+    else mergeJoint(it->second, o);
+  }
+}
+
+/// The most specific rule that sets a field: exact name first, then the longest matching wildcard.
+template <typename Get>
+auto lookup(const std::vector<std::pair<std::string, JointOverride>>& rules, std::string_view name, Get get)
+    -> decltype(get(std::declval<const JointOverride&>())) {
+  decltype(get(std::declval<const JointOverride&>())) best;
+  std::size_t bestLength = 0;
+  bool exact = false;
+  for (const auto& [pattern, o] : rules) {
+    const auto v = get(o);
+    if (!v) continue;
+    if (!isWildcard(pattern)) {
+      if (pattern == name && !exact) {
+        best = v;
+        exact = true;
+      }
+      continue;
+    }
+    if (!exact && wildcardMatch(pattern, name) && (pattern.size() > bestLength || !best)) {
+      best = v;
+      bestLength = pattern.size();
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+bool isWildcard(std::string_view pattern) { return pattern.find_first_of("*?") != std::string_view::npos; }
+
+bool wildcardMatch(std::string_view pattern, std::string_view name) {
+  // Iterative glob with backtracking to the last '*'.
+  std::size_t p = 0, n = 0, star = std::string_view::npos, mark = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+      ++p;
+      ++n;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+const char* rotationFormatName(RotationFormat format) { return format == RotationFormat::Q32 ? "q32" : "q48"; }
+
+Status CompressionSettings::validate() const {
+  if (auto st = checkRange(widen(precisionCm), kPrecisionRange, "precision_cm", "cm"); !st) return st;
+  if (auto st = checkRange(widen(shellCm), kShellRange, "shell_cm", "cm"); !st) return st;
+  if (auto st = checkRange(widen(snapshotIntervalS), kSnapshotRange, "snapshot_interval_s", "s"); !st) return st;
+  if (auto st = checkRange(unitToCm, kUnitRange, "unit_to_cm", "cm per unit"); !st) return st;
+  if (auto st = checkRange(sampleRate, kRateRange, "sample_rate", "Hz"); !st) return st;
+  if (auto st = validateJointRules(joints, "joints"); !st) return st;
+  for (const auto& [pattern, c] : clips) {
+    const std::string key = "clips." + pattern;
+    if (pattern.empty()) return Error{"key 'clips': a clip name or wildcard is empty"};
+    if (auto st = checkRange(widen(c.precisionCm), kPrecisionRange, key + ".precision_cm", "cm"); !st) return st;
+    if (auto st = checkRange(widen(c.shellCm), kShellRange, key + ".shell_cm", "cm"); !st) return st;
+    if (auto st = checkRange(widen(c.snapshotIntervalS), kSnapshotRange, key + ".snapshot_interval_s", "s"); !st) return st;
+    if (auto st = checkRange(c.unitToCm, kUnitRange, key + ".unit_to_cm", "cm per unit"); !st) return st;
+    if (auto st = checkRange(c.sampleRate, kRateRange, key + ".sample_rate", "Hz"); !st) return st;
+    if (auto st = validateJointRules(c.joints, key + ".joints"); !st) return st;
+  }
+  return Status::ok();
+}
+
+Expected<CompressionSettings> CompressionSettings::fromJson(std::string_view text, std::string_view source) {
+  Json doc;
+  try {
+    doc = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    return Error{std::string(source) + ": not valid JSON (" + e.what() + ")"};
+  }
+  CompressionSettings s;
+  Parser parser(source);
+  if (auto st = parser.top(doc, s); !st) return Error{st.message()};
+  if (auto st = s.validate(); !st) return Error{std::string(source) + ": " + st.message()};
+  return s;
+}
+
+Expected<CompressionSettings> CompressionSettings::load(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return Error{path.string() + ": is a directory, not a settings file"};
+  std::ifstream in(path);
+  if (!in) return Error{path.string() + ": cannot open the settings file"};
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return fromJson(buffer.str(), path.string());
+}
+
+std::string CompressionSettings::toJson() const {
+  Json j = Json::object();
+  if (!description.empty()) j["description"] = description;
+  if (precisionCm) j["precision_cm"] = *precisionCm;
+  if (shellCm) j["shell_cm"] = *shellCm;
+  if (rotationFormat) j["rotation_format"] = rotationFormatName(*rotationFormat);
+  if (snapshotIntervalS) j["snapshot_interval_s"] = *snapshotIntervalS;
+  if (unitToCm) j["unit_to_cm"] = *unitToCm;
+  if (sampleRate) j["sample_rate"] = *sampleRate;
+  if (!joints.empty()) j["joints"] = jointRulesJson(joints);
+  if (!clips.empty()) {
+    Json c = Json::object();
+    for (const auto& [pattern, o] : clips) {
+      Json r = Json::object();
+      if (o.precisionCm) r["precision_cm"] = *o.precisionCm;
+      if (o.shellCm) r["shell_cm"] = *o.shellCm;
+      if (o.rotationFormat) r["rotation_format"] = rotationFormatName(*o.rotationFormat);
+      if (o.snapshotIntervalS) r["snapshot_interval_s"] = *o.snapshotIntervalS;
+      if (o.unitToCm) r["unit_to_cm"] = *o.unitToCm;
+      if (o.sampleRate) r["sample_rate"] = *o.sampleRate;
+      if (!o.joints.empty()) r["joints"] = jointRulesJson(o.joints);
+      c[pattern] = r;
+    }
+    j["clips"] = c;
+  }
+  return j.dump(2);
+}
+
+void CompressionSettings::merge(const CompressionSettings& over) {
+  if (over.precisionCm) precisionCm = over.precisionCm;
+  if (over.shellCm) shellCm = over.shellCm;
+  if (over.rotationFormat) rotationFormat = over.rotationFormat;
+  if (over.snapshotIntervalS) snapshotIntervalS = over.snapshotIntervalS;
+  if (over.unitToCm) unitToCm = over.unitToCm;
+  if (over.sampleRate) sampleRate = over.sampleRate;
+  if (!over.description.empty()) description = over.description;
+  mergeJointRules(joints, over.joints);
+  for (const auto& [pattern, o] : over.clips) {
+    auto it = std::find_if(clips.begin(), clips.end(), [&](const auto& r) { return r.first == pattern; });
+    if (it == clips.end()) {
+      clips.emplace_back(pattern, o);
+      continue;
+    }
+    ClipOverride& c = it->second;
+    if (o.precisionCm) c.precisionCm = o.precisionCm;
+    if (o.shellCm) c.shellCm = o.shellCm;
+    if (o.rotationFormat) c.rotationFormat = o.rotationFormat;
+    if (o.snapshotIntervalS) c.snapshotIntervalS = o.snapshotIntervalS;
+    if (o.unitToCm) c.unitToCm = o.unitToCm;
+    if (o.sampleRate) c.sampleRate = o.sampleRate;
+    mergeJointRules(c.joints, o.joints);
+  }
+}
+
+std::uint64_t CompressionSettings::hash() const { return runtime::fnv1a64(toJson()); }
+
+std::uint64_t EffectiveSettings::hash() const {
+  using runtime::fnv1a64Value;
+  std::uint64_t h = fnv1a64Value(static_cast<std::uint32_t>(joints.size()), runtime::kFnvOffset);
+  for (const EffectiveJoint& j : joints) {
+    h = fnv1a64Value(j.precisionCm, h);
+    h = fnv1a64Value(j.shellCm, h);
+    h = fnv1a64Value(static_cast<std::uint8_t>(j.pinned), h);
+  }
+  h = fnv1a64Value(static_cast<std::uint8_t>(rotationFormat), h);
+  h = fnv1a64Value(snapshotIntervalS, h);
+  h = fnv1a64Value(unitToCm.value_or(-1.0), h);
+  h = fnv1a64Value(sampleRate.value_or(-1.0), h);
+  return h;
+}
+
+EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName) {
+  // The clip rule: an exact name, else the longest matching wildcard.
+  const ClipOverride* clip = nullptr;
+  std::size_t clipLength = 0;
+  for (const auto& [pattern, o] : settings.clips) {
+    if (!isWildcard(pattern) && pattern == clipName) {
+      clip = &o;
+      break;
+    }
+    if (isWildcard(pattern) && wildcardMatch(pattern, clipName) && (!clip || pattern.size() > clipLength)) {
+      clip = &o;
+      clipLength = pattern.size();
+    }
+  }
+  static const std::vector<std::pair<std::string, JointOverride>> kNoRules;
+  const auto& clipRules = clip ? clip->joints : kNoRules;
+
+  EffectiveSettings e;
+  e.rotationFormat = clip && clip->rotationFormat ? *clip->rotationFormat : settings.rotationFormat.value_or(RotationFormat::Q48);
+  e.snapshotIntervalS = clip && clip->snapshotIntervalS ? *clip->snapshotIntervalS : settings.snapshotIntervalS.value_or(kDefaultSnapshotIntervalS);
+  e.unitToCm = clip && clip->unitToCm ? clip->unitToCm : settings.unitToCm;
+  e.sampleRate = clip && clip->sampleRate ? clip->sampleRate : settings.sampleRate;
+  const float topPrecision = settings.precisionCm.value_or(kDefaultPrecisionCm);
+  const float topShell = settings.shellCm.value_or(kDefaultShellCm);
+
+  e.joints.resize(skeleton.jointCount());
+  const auto getPrecision = [](const JointOverride& o) { return o.precisionCm; };
+  const auto getShell = [](const JointOverride& o) { return o.shellCm; };
+  const auto getPinned = [](const JointOverride& o) { return o.pinned; };
+  for (std::size_t j = 0; j < skeleton.jointCount(); ++j) {
+    const std::string& name = skeleton.names[j];
+    const std::int32_t parent = skeleton.parents[j];
+    const EffectiveJoint* inherited = parent >= 0 ? &e.joints[std::size_t(parent)] : nullptr;
+    auto pick = [&](auto get, std::optional<float> clipValue, float top, float EffectiveJoint::*field) {
+      if (auto v = lookup(clipRules, name, get)) return *v;
+      if (clipValue) return *clipValue;
+      if (auto v = lookup(settings.joints, name, get)) return *v;
+      return inherited ? inherited->*field : top;
+    };
+    EffectiveJoint& out = e.joints[j];
+    out.precisionCm = pick(getPrecision, clip ? clip->precisionCm : std::nullopt, topPrecision, &EffectiveJoint::precisionCm);
+    out.shellCm = pick(getShell, clip ? clip->shellCm : std::nullopt, topShell, &EffectiveJoint::shellCm);
+    if (auto v = lookup(clipRules, name, getPinned)) out.pinned = *v;
+    else if (auto g = lookup(settings.joints, name, getPinned)) out.pinned = *g;
+  }
+  return e;
+}
+
+}  // namespace animpack::core

@@ -1,0 +1,105 @@
+#pragma once
+// Compression settings: the one JSON schema of DESIGN §9 shared by the CLI (--settings, presets)
+// and the studio's project files, with per-joint and per-clip overrides by exact name or wildcard.
+// Every field is optional so layers (preset, settings file, command-line flags, studio edits) can be
+// stacked with merge(); resolve() turns the stack into one value per joint for a clip.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/anim/skeleton.h"
+#include "core/base/status.h"
+
+namespace animpack::core {
+
+enum class RotationFormat : std::uint8_t {
+  Q48,  ///< 48-bit smallest-three (3 x 15 bits): ~4.3e-5 per component
+  Q32,  ///< 32-bit smallest-three (3 x 10 bits): used where it meets the precision and saves bytes
+};
+
+inline constexpr float kDefaultPrecisionCm = 0.01f;
+inline constexpr float kDefaultShellCm = 3.f;
+inline constexpr float kDefaultSnapshotIntervalS = 1.f;
+
+/// One entry of "joints": values that apply to the joints a name or wildcard matches.
+struct JointOverride {
+  std::optional<float> precisionCm;  ///< cm, max object-space error on the shell
+  std::optional<float> shellCm;      ///< cm, distance of the virtual vertices from the joint
+  std::optional<bool> pinned;        ///< recompute the track against compressed ancestors (no inheritance)
+};
+
+/// One entry of "clips": any top-level value, for the clips a name or wildcard matches.
+struct ClipOverride {
+  std::optional<float> precisionCm;
+  std::optional<float> shellCm;
+  std::optional<RotationFormat> rotationFormat;
+  std::optional<float> snapshotIntervalS;
+  std::optional<double> unitToCm;
+  std::optional<double> sampleRate;
+  std::vector<std::pair<std::string, JointOverride>> joints;
+};
+
+struct CompressionSettings {
+  std::optional<float> precisionCm;            ///< cm, default 0.01: max object-space error on the shell
+  std::optional<float> shellCm;                ///< cm, default 3: virtual-vertex distance from each joint
+  std::optional<RotationFormat> rotationFormat;///< default q48
+  std::optional<float> snapshotIntervalS;      ///< s, default 1: seek snapshot spacing
+  std::optional<double> unitToCm;              ///< cm per file unit; default: what the file declares
+  std::optional<double> sampleRate;            ///< Hz; default: the clip's key grid
+  std::vector<std::pair<std::string, JointOverride>> joints;  ///< name or wildcard -> override, file order
+  std::vector<std::pair<std::string, ClipOverride>> clips;    ///< name or wildcard -> override
+  std::string description;                     ///< what the settings are for (presets say when to use them)
+
+  /// Checks every value (ranges, patterns); errors name the key.
+  Status validate() const;
+  /// Parses the JSON schema; errors name `source` (a file name), the key and the problem.
+  static Expected<CompressionSettings> fromJson(std::string_view text, std::string_view source);
+  /// Reads and parses a settings file.
+  static Expected<CompressionSettings> load(const std::filesystem::path& path);
+  /// The JSON form (only the values that are set).
+  std::string toJson() const;
+  /// Stacks `over` on top: values it sets win; rules for the same pattern are replaced, new ones added.
+  void merge(const CompressionSettings& over);
+  /// FNV-1a of the canonical JSON.
+  std::uint64_t hash() const;
+  bool operator==(const CompressionSettings& other) const { return toJson() == other.toJson(); }
+};
+
+/// The values one joint is compressed with.
+struct EffectiveJoint {
+  float precisionCm = kDefaultPrecisionCm;
+  float shellCm = kDefaultShellCm;
+  bool pinned = false;
+  bool operator==(const EffectiveJoint&) const = default;
+};
+
+/// Settings resolved for one clip of one skeleton.
+struct EffectiveSettings {
+  std::vector<EffectiveJoint> joints;
+  RotationFormat rotationFormat = RotationFormat::Q48;
+  float snapshotIntervalS = kDefaultSnapshotIntervalS;
+  std::optional<double> unitToCm;
+  std::optional<double> sampleRate;
+
+  /// Covers every effective value.
+  std::uint64_t hash() const;
+  bool operator==(const EffectiveSettings&) const = default;
+};
+
+/// Applies the precedence of DESIGN §9, strongest first: the clip override (its joint rules, then
+/// its own values), the exact joint name, the longest matching wildcard, the parent joint's
+/// effective value, the defaults. `pinned` is never inherited.
+EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName);
+
+/// Glob match: `*` any run, `?` one character; everything else literal and case-sensitive.
+bool wildcardMatch(std::string_view pattern, std::string_view name);
+bool isWildcard(std::string_view pattern);
+
+const char* rotationFormatName(RotationFormat format);
+
+}  // namespace animpack::core
