@@ -17,6 +17,9 @@ struct Command {
 
 const Command kCommands[] = {
     {"inspect", animpack::cli::inspectCommand, "show a file's skeleton, clips, meshes, unit and diagnostics"},
+    {"compress", animpack::cli::compressCommand, "compress animation files into a pack, verified against the source"},
+    {"decode", animpack::cli::decodeCommand, "write a clip of a pack as per-frame JSON"},
+    {"dump", animpack::cli::dumpCommand, "show a pack's header, skeleton, clips, section sizes and track kinds"},
 };
 
 void printUsage(FILE* out) {

@@ -4,5 +4,8 @@
 namespace animpack::cli {
 
 int inspectCommand(int argc, char** argv, int first);
+int compressCommand(int argc, char** argv, int first);
+int decodeCommand(int argc, char** argv, int first);
+int dumpCommand(int argc, char** argv, int first);
 
 }  // namespace animpack::cli

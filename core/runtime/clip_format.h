@@ -25,17 +25,17 @@ enum class TrackKind : std::uint8_t {
 };
 inline constexpr std::uint8_t kTrackKindCount = 6;
 
-inline constexpr std::uint32_t kClipHeaderSize = 80;
+inline constexpr std::uint32_t kClipHeaderSize = 32;
 /// One key: u16 frame, u16 joint (14 bits) | channel (2 bits), u16 payload[3]. DESIGN §2.D calls
 /// these "8-byte frames" but lists exactly this struct, which is 10 bytes; the struct is kept.
 inline constexpr std::uint32_t kKeySize = 10;
 inline constexpr std::uint32_t kSnapshotSize = 12;
-inline constexpr std::uint32_t kUniformParamSize = 32;
+inline constexpr std::uint32_t kUniformParamSize = 24;
 inline constexpr std::uint32_t kUniformRefSize = 16;
 inline constexpr std::uint32_t kKeyedRotationParamSize = 4;
 inline constexpr std::uint32_t kKeyedVectorParamSize = 28;
 inline constexpr std::uint32_t kSegmentHeaderBytesPerTrack = 3;
-/// Bit-packed sections end with this much zero padding so 8-byte reads stay inside.
+/// A clip with uniform tracks ends with this much zero padding so 8-byte bit reads stay inside.
 inline constexpr std::uint32_t kBitPadding = 8;
 inline constexpr unsigned kMaxResidualBits = 31;
 inline constexpr unsigned kMaxBoundaryBits = 32;
@@ -43,34 +43,30 @@ inline constexpr unsigned kMaxResidualShift = 15;
 inline constexpr std::uint32_t kMaxJoints = 16383;        // 14-bit joint index in a key
 inline constexpr std::uint32_t kMaxKeyedFrames = 65536;   // 16-bit key time
 inline constexpr std::uint8_t kUniformFlagReference = 1;  // rotation relative to a reference quaternion
+inline constexpr std::uint8_t kUniformFlagFourComponents = 2;  // rotation stored as x, y, z, w (normalised at decode)
 
 /// Clip header flags.
-inline constexpr std::uint32_t kClipFlagLoop = 1;
+inline constexpr std::uint16_t kClipFlagLoop = 1;
 
-/// Field offsets of the clip header.
+/// Field offsets of the clip header. Sections follow the header in a fixed order, each starting
+/// at a multiple of 4 bytes; their sizes follow from the counts and the track kinds (FORMAT.md).
 struct ClipHeaderLayout {
-  static constexpr std::uint32_t frameCount = 0;        // u32
-  static constexpr std::uint32_t sampleRate = 4;        // f32, Hz
-  static constexpr std::uint32_t jointCount = 8;        // u16
-  static constexpr std::uint32_t segmentLength = 10;    // u16, frames per uniform segment (0: none)
-  static constexpr std::uint32_t flags = 12;            // u32
-  static constexpr std::uint32_t uniformTrackCount = 16;
-  static constexpr std::uint32_t keyedTrackCount = 20;
-  static constexpr std::uint32_t keyCount = 24;
-  static constexpr std::uint32_t snapshotCount = 28;
-  static constexpr std::uint32_t kindsOffset = 32;      // 3 bytes per joint
-  static constexpr std::uint32_t constantsOffset = 36;
-  static constexpr std::uint32_t keyedParamsOffset = 40;
-  static constexpr std::uint32_t uniformParamsOffset = 44;
-  static constexpr std::uint32_t boundaryOffset = 48;
-  static constexpr std::uint32_t boundaryBytes = 52;    // including padding
-  static constexpr std::uint32_t segmentTableOffset = 56;
-  static constexpr std::uint32_t segmentDataOffset = 60;
-  static constexpr std::uint32_t segmentDataBytes = 64; // including padding
-  static constexpr std::uint32_t keysOffset = 68;
-  static constexpr std::uint32_t snapshotsOffset = 72;
-  static constexpr std::uint32_t totalSize = 76;
+  static constexpr std::uint32_t frameCount = 0;         // u32
+  static constexpr std::uint32_t sampleRate = 4;         // f32, Hz
+  static constexpr std::uint32_t jointCount = 8;         // u16
+  static constexpr std::uint32_t segmentLength = 10;     // u16, frames per uniform segment (0: none)
+  static constexpr std::uint32_t flags = 12;             // u16
+  static constexpr std::uint32_t uniformTrackCount = 14; // u16
+  static constexpr std::uint32_t keyedTrackCount = 16;   // u16
+  static constexpr std::uint32_t reserved = 18;          // u16, zero
+  static constexpr std::uint32_t keyCount = 20;          // u32
+  static constexpr std::uint32_t snapshotCount = 24;     // u32
+  static constexpr std::uint32_t totalSize = 28;         // u32
 };
+
+/// Track kinds are stored as nibbles: sub-track i (joint * 3 + channel) in byte i / 2, low nibble first.
+inline std::uint32_t kindBytes(std::uint32_t joints) { return (joints * 3 + 1) / 2; }
+inline std::uint32_t align4(std::uint32_t v) { return (v + 3u) & ~3u; }
 
 /// Boundary frames of the uniform segments: b_k = k * S for k < M, b_M = frames - 1.
 inline std::uint32_t uniformSegmentCount(std::uint32_t frames, std::uint32_t segmentLength) {

@@ -18,10 +18,11 @@ struct UniformTrackInfo {
   std::uint32_t joint = 0;
   Channel channel = Channel::Rotation;
   bool hasReference = false;  ///< rotation stored relative to `reference`
+  std::uint8_t components = 3;  ///< 4: a rotation stored as x, y, z, w and normalised
   Quat reference;
-  float minValue[3] = {};
-  float step[3] = {};
-  std::uint8_t width[3] = {};          ///< boundary bits per component
+  float minValue[4] = {};
+  float step = 0;                      ///< quantization step of boundaries and residual units
+  std::uint8_t width[4] = {};          ///< boundary bits per component
   std::uint32_t boundaryBitOffset = 0; ///< position of this track inside a boundary row
 };
 
@@ -84,7 +85,7 @@ class ClipView {
   /// Sizes by section, for `animpack dump`.
   struct Sections {
     std::uint32_t header = 0, kinds = 0, constants = 0, keyedParams = 0, uniformParams = 0, boundaries = 0,
-                  segmentTable = 0, segmentData = 0, keys = 0, snapshots = 0;
+                  segmentTable = 0, segmentData = 0, keys = 0, snapshots = 0, padding = 0;
   };
   const Sections& sections() const { return m_sections; }
 

@@ -130,42 +130,41 @@ Expected<Pack> Pack::open(std::vector<std::uint8_t> bytes) {
     const std::uint8_t* e = d + tableOffset + i * kClipEntrySize;
     PackClip& clip = pack.m_clips[i];
     const std::string which = "clip " + std::to_string(i);
-    if (!readString(loadLE<std::uint32_t>(e + C::nameOffset), loadLE<std::uint32_t>(e + C::nameLength), clip.name) ||
-        !readString(loadLE<std::uint32_t>(e + C::sourceOffset), loadLE<std::uint32_t>(e + C::sourceLength), clip.sourceFile))
+    if (!readString(loadLE<std::uint32_t>(e + C::nameOffset), loadLE<std::uint16_t>(e + C::nameLength), clip.name) ||
+        !readString(loadLE<std::uint32_t>(e + C::sourceOffset), loadLE<std::uint16_t>(e + C::sourceLength), clip.sourceFile))
       return fail(which + " names out of bounds");
     clip.clipIndex = loadLE<std::uint32_t>(e + C::clipIndex);
-    const std::uint32_t flags = loadLE<std::uint32_t>(e + C::flags);
-    if ((flags & ~kClipFlagLoop) != 0) return fail(which + " has unknown flags");
-    clip.loop = (flags & kClipFlagLoop) != 0;
     clip.startTime = loadLE<double>(e + C::startTime);
-    clip.sampleRate = loadLE<float>(e + C::sampleRate);
-    clip.frameCount = loadLE<std::uint32_t>(e + C::frameCount);
     clip.dataOffset = loadLE<std::uint32_t>(e + C::dataOffset);
     clip.dataSize = loadLE<std::uint32_t>(e + C::dataSize);
     clip.settingsHash = loadLE<std::uint64_t>(e + C::settingsHash);
     clip.sourceHash = loadLE<std::uint64_t>(e + C::sourceHash);
-    if (loadLE<std::uint64_t>(e + C::reserved) != 0) return fail(which + " has reserved bytes set");
     if (!std::isfinite(clip.startTime)) return fail(which + " start time is not finite");
     if (!inBounds(size, clip.dataOffset, clip.dataSize)) return fail(which + " data out of bounds");
 
-    // Tolerances: unique (precision, shell, pinned) entries, then a u16 index per joint.
+    // Tolerances: u16 unique count, u8 index width (1 or 2), u8 zero; unique (precision, shell,
+    // pinned) entries; then an index per joint. Clips with equal tables share one.
     const std::uint64_t tolOffset = loadLE<std::uint32_t>(e + C::tolerancesOffset);
     const std::uint64_t tolSize = loadLE<std::uint32_t>(e + C::tolerancesSize);
-    if (!inBounds(size, tolOffset, tolSize) || tolSize < 4) return fail(which + " tolerances out of bounds");
-    const std::uint32_t unique = loadLE<std::uint32_t>(d + tolOffset);
-    if (unique == 0 || unique > jointCount || tolSize != 4 + std::uint64_t(unique) * kToleranceEntrySize + 2ull * jointCount)
+    if (!inBounds(size, tolOffset, tolSize) || tolSize < kToleranceHeaderSize) return fail(which + " tolerances out of bounds");
+    const std::uint32_t unique = loadLE<std::uint16_t>(d + tolOffset);
+    const std::uint32_t indexWidth = d[tolOffset + 2];
+    if (unique == 0 || unique > jointCount || (indexWidth != 1 && indexWidth != 2) || d[tolOffset + 3] != 0 ||
+        (indexWidth == 1 && unique > 256) ||
+        tolSize != kToleranceHeaderSize + std::uint64_t(unique) * kToleranceEntrySize + std::uint64_t(indexWidth) * jointCount)
       return fail(which + " tolerance table size is wrong");
     std::vector<JointTolerance> table(unique);
     for (std::uint32_t u = 0; u < unique; ++u) {
-      const std::uint8_t* p = d + tolOffset + 4 + std::size_t(u) * kToleranceEntrySize;
+      const std::uint8_t* p = d + tolOffset + kToleranceHeaderSize + std::size_t(u) * kToleranceEntrySize;
       table[u] = {loadLE<float>(p), loadLE<float>(p + 4), p[8] != 0};
       if (!(table[u].precisionCm > 0.f) || !(table[u].shellCm > 0.f) || !std::isfinite(table[u].precisionCm) ||
           !std::isfinite(table[u].shellCm) || p[8] > 1)
         return fail(which + " has an invalid precision or shell distance");
     }
     clip.tolerances.resize(jointCount);
+    const std::uint8_t* indices = d + tolOffset + kToleranceHeaderSize + std::size_t(unique) * kToleranceEntrySize;
     for (std::uint32_t j = 0; j < jointCount; ++j) {
-      const std::uint16_t index = loadLE<std::uint16_t>(d + tolOffset + 4 + std::size_t(unique) * kToleranceEntrySize + 2 * j);
+      const std::uint32_t index = indexWidth == 1 ? indices[j] : loadLE<std::uint16_t>(indices + 2 * j);
       if (index >= unique) return fail(which + " tolerance index out of range");
       clip.tolerances[j] = table[index];
     }
@@ -173,9 +172,12 @@ Expected<Pack> Pack::open(std::vector<std::uint8_t> bytes) {
     auto view = ClipView::open(std::span(d + clip.dataOffset, clip.dataSize), skel.restPose);
     if (!view) return fail(which + " ('" + clip.name + "'): " + view.message());
     clip.view = std::move(view.value());
-    if (clip.view.frameCount() != clip.frameCount || clip.view.sampleRate() != clip.sampleRate || clip.view.loops() != clip.loop)
-      return fail(which + " table entry disagrees with its data");
-    clip.ownBytes = static_cast<std::uint32_t>(kClipEntrySize + clip.name.size() + clip.sourceFile.size() + tolSize + clip.dataSize);
+    clip.frameCount = clip.view.frameCount();
+    clip.sampleRate = clip.view.sampleRate();
+    clip.loop = clip.view.loops();
+    // The clip's own bytes (DESIGN §9): its table entry and its data block. Names and tolerance
+    // tables are metadata, counted in the pack's size like the shared skeleton block.
+    clip.ownBytes = kClipEntrySize + clip.dataSize;
   }
   pack.m_bytes = std::move(bytes);
   return pack;

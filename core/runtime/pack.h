@@ -44,7 +44,7 @@ struct PackClip {
   std::vector<JointTolerance> tolerances;
   std::uint32_t dataOffset = 0;  ///< clip data position in the file
   std::uint32_t dataSize = 0;
-  std::uint32_t ownBytes = 0;    ///< table entry + names + tolerances + data: the clip's compressed size
+  std::uint32_t ownBytes = 0;    ///< table entry + data block: the clip's compressed size (DESIGN §9)
   ClipView view;
 };
 

@@ -13,8 +13,9 @@ inline constexpr std::uint32_t kPackHeaderSize = 64;
 inline constexpr std::uint32_t kPackChecksumStart = 32;  // the checksum covers [32, fileSize)
 inline constexpr std::uint32_t kSkeletonHeaderSize = 16;
 inline constexpr std::uint32_t kSkeletonJointSize = 52;
-inline constexpr std::uint32_t kClipEntrySize = 80;
-inline constexpr std::uint32_t kToleranceEntrySize = 12;
+inline constexpr std::uint32_t kClipEntrySize = 56;
+inline constexpr std::uint32_t kToleranceHeaderSize = 4;
+inline constexpr std::uint32_t kToleranceEntrySize = 9;
 inline constexpr std::uint32_t kPackAlignment = 8;
 
 struct PackHeaderLayout {
@@ -33,23 +34,21 @@ struct PackHeaderLayout {
   static constexpr std::uint32_t reserved = 60;
 };
 
+/// One entry of the clip table. Frame count, sample rate and the loop flag live in the clip's own
+/// header; a tolerance table may be shared by several clips.
 struct ClipEntryLayout {
-  static constexpr std::uint32_t nameOffset = 0;
-  static constexpr std::uint32_t nameLength = 4;
-  static constexpr std::uint32_t sourceOffset = 8;
-  static constexpr std::uint32_t sourceLength = 12;
-  static constexpr std::uint32_t clipIndex = 16;
-  static constexpr std::uint32_t flags = 20;
-  static constexpr std::uint32_t startTime = 24;     // f64 seconds
-  static constexpr std::uint32_t sampleRate = 32;    // f32 Hz
-  static constexpr std::uint32_t frameCount = 36;
-  static constexpr std::uint32_t dataOffset = 40;
-  static constexpr std::uint32_t dataSize = 44;
-  static constexpr std::uint32_t tolerancesOffset = 48;
-  static constexpr std::uint32_t tolerancesSize = 52;
-  static constexpr std::uint32_t settingsHash = 56;  // u64
-  static constexpr std::uint32_t sourceHash = 64;    // u64
-  static constexpr std::uint32_t reserved = 72;      // 8 bytes, zero
+  static constexpr std::uint32_t nameOffset = 0;     // u32, into the string table
+  static constexpr std::uint32_t nameLength = 4;     // u16
+  static constexpr std::uint32_t sourceLength = 6;   // u16
+  static constexpr std::uint32_t sourceOffset = 8;   // u32
+  static constexpr std::uint32_t clipIndex = 12;     // u32
+  static constexpr std::uint32_t startTime = 16;     // f64 seconds
+  static constexpr std::uint32_t dataOffset = 24;    // u32
+  static constexpr std::uint32_t dataSize = 28;      // u32
+  static constexpr std::uint32_t tolerancesOffset = 32;
+  static constexpr std::uint32_t tolerancesSize = 36;
+  static constexpr std::uint32_t settingsHash = 40;  // u64
+  static constexpr std::uint32_t sourceHash = 48;    // u64
 };
 
 }  // namespace animpack::runtime

@@ -5,18 +5,10 @@
 #include <cstring>
 
 #include "core/runtime/bits.h"
-#include "core/runtime/spline.h"
+#include "core/runtime/track_math.h"
 
 namespace animpack::runtime {
 namespace {
-
-/// Output rotations of keyed tracks are put in one canonical sign so that windows rebuilt from a
-/// snapshot (which may hold the same keys negated) give bit-identical results.
-Quat canonical(Quat q) {
-  if (q.w < 0.f || (q.w == 0.f && (q.x < 0.f || (q.x == 0.f && (q.y < 0.f || (q.y == 0.f && q.z < 0.f))))))
-    return negated(q);
-  return q;
-}
 
 void setChannel(Transform& t, Channel channel, const float v[4]) {
   switch (channel) {
@@ -73,15 +65,16 @@ void decodeUniform(const ClipView& clip, float frame, std::span<Transform> out) 
 
   for (std::size_t t = 0; t < tracks.size(); ++t) {
     const UniformTrackInfo& info = tracks[t];
+    const unsigned components = info.components;
     const std::uint8_t* h0 = s0.data + 3 * t;
     const std::uint32_t hdr0 = h0[0] | (std::uint32_t(h0[1]) << 8) | (std::uint32_t(h0[2]) << 16);
-    const unsigned b0[3] = {hdr0 & 31u, (hdr0 >> 5) & 31u, (hdr0 >> 10) & 31u};
-    const unsigned sum0 = b0[0] + b0[1] + b0[2];
-    const float scale0 = std::ldexp(1.f, -static_cast<int>((hdr0 >> 15) & 15u));
+    const unsigned b0[4] = {hdr0 & 31u, (hdr0 >> 5) & 31u, (hdr0 >> 10) & 31u, (hdr0 >> 19) & 31u};
+    const unsigned sum0 = b0[0] + b0[1] + b0[2] + b0[3];
+    const float scale0 = residualScale((hdr0 >> 15) & 15u);
     std::uint64_t pos0 = s0.bitBase + std::uint64_t(s0.local) * sum0;
     s0.bitBase += std::uint64_t(s0.frames) * sum0;
 
-    unsigned b1[3] = {b0[0], b0[1], b0[2]};
+    unsigned b1[4] = {b0[0], b0[1], b0[2], b0[3]};
     float scale1 = scale0;
     std::uint64_t pos1 = pos0 + sum0;
     if (second && !sameSegment) {
@@ -90,39 +83,32 @@ void decodeUniform(const ClipView& clip, float frame, std::span<Transform> out) 
       b1[0] = hdr1 & 31u;
       b1[1] = (hdr1 >> 5) & 31u;
       b1[2] = (hdr1 >> 10) & 31u;
-      const unsigned sum1 = b1[0] + b1[1] + b1[2];
-      scale1 = std::ldexp(1.f, -static_cast<int>((hdr1 >> 15) & 15u));
+      b1[3] = (hdr1 >> 19) & 31u;
+      const unsigned sum1 = b1[0] + b1[1] + b1[2] + b1[3];
+      scale1 = residualScale((hdr1 >> 15) & 15u);
       pos1 = s1.bitBase + std::uint64_t(s1.local) * sum1;
       s1.bitBase += std::uint64_t(s1.frames) * sum1;
     }
 
-    float v[4];
+    float v[4] = {0.f, 0.f, 0.f, 0.f};
     std::uint64_t boundaryPos = info.boundaryBitOffset;
-    for (int c = 0; c < 3; ++c) {
+    for (unsigned c = 0; c < components; ++c) {
       const unsigned width = info.width[c];
-      float spline = 0.f;
-      for (int i = 0; i < 4; ++i) {
-        const std::uint32_t q = readBits(boundary, row[i] * rowBits + boundaryPos, width);
-        spline += w[i] * static_cast<float>(q);
-      }
-      // sum(w) == 1, so the minimum can be added once after the weighted quantized sum.
-      float value = info.minValue[c] + spline * info.step[c];
-      const float r0 = static_cast<float>(readSignedBits(s0.data, pos0, b0[c])) * scale0;
+      std::uint32_t q[4];
+      for (int i = 0; i < 4; ++i) q[i] = readBits(boundary, row[i] * rowBits + boundaryPos, width);
+      const float spline = uniformSpline(w, q, info.minValue[c], info.step);
+      float residual = static_cast<float>(readSignedBits(s0.data, pos0, b0[c])) * scale0;
       pos0 += b0[c];
-      float residual = r0;
       if (second) {
         const float r1 = static_cast<float>(readSignedBits(s1.data, pos1, b1[c])) * scale1;
         pos1 += b1[c];
-        residual = r0 + (r1 - r0) * alpha;
+        residual = residual + (r1 - residual) * alpha;
       }
-      v[c] = value + residual * info.step[c];
+      v[c] = uniformValue(spline, residual, info.step);
       boundaryPos += width;
     }
     if (info.channel == Channel::Rotation) {
-      const float rest = 1.f - v[0] * v[0] - v[1] * v[1] - v[2] * v[2];
-      Quat q{v[0], v[1], v[2], rest > 0.f ? std::sqrt(rest) : 0.f};
-      if (info.hasReference) q = info.reference * q;
-      q = normalized(q);
+      const Quat q = components == 4 ? normalized({v[0], v[1], v[2], v[3]}) : uniformRotation(v, info.hasReference, info.reference);
       v[0] = q.x;
       v[1] = q.y;
       v[2] = q.z;
@@ -234,14 +220,10 @@ bool Player::evaluate(const Window& w, Channel channel, float frame, float lastF
   } else {
     const int i0 = a > 0 ? a - 1 : a;
     const int i3 = a + 2 < static_cast<int>(w.count) ? a + 2 : a + 1;
-    float weights[4];
-    catmullRomWeights(w.time[i0], w.time[a], w.time[a + 1], w.time[i3], frame, weights);
-    for (int c = 0; c < 4; ++c)
-      v[c] = weights[0] * w.value[i0][c] + weights[1] * w.value[a][c] + weights[2] * w.value[a + 1][c] +
-             weights[3] * w.value[i3][c];
+    keyedSpline(w.time, w.value, i0, a, a + 1, i3, frame, v);
   }
   if (channel == Channel::Rotation) {
-    const Quat q = canonical(normalized({v[0], v[1], v[2], v[3]}));
+    const Quat q = canonicalSign(normalized({v[0], v[1], v[2], v[3]}));
     out.rotation = q;
   } else {
     setChannel(out, channel, v);

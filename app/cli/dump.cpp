@@ -1,0 +1,74 @@
+#include <cstdio>
+#include <map>
+
+#include "app/cli/args.h"
+#include "app/cli/commands.h"
+#include "core/runtime/pack.h"
+
+namespace animpack::cli {
+namespace {
+
+const char* kindName(runtime::TrackKind k) {
+  switch (k) {
+    case runtime::TrackKind::Default: return "default";
+    case runtime::TrackKind::Constant: return "constant";
+    case runtime::TrackKind::ConstantQ32: return "constant-q32";
+    case runtime::TrackKind::ConstantFloat: return "constant-float";
+    case runtime::TrackKind::Keyed: return "keyed";
+    case runtime::TrackKind::Uniform: return "uniform";
+  }
+  return "?";
+}
+
+}  // namespace
+
+int dumpCommand(int argc, char** argv, int first) {
+  Args args("dump", "PACK [--tracks]",
+            "Prints a pack's header, skeleton, clips, sizes by section and track kinds.",
+            {{"tracks", "", "list every joint's track kinds per clip"}});
+  std::string error;
+  if (!args.parse(argc, argv, first, error)) return usageError("dump", error);
+  if (args.helpRequested()) {
+    std::fputs(args.help().c_str(), stdout);
+    return kExitOk;
+  }
+  if (args.positional().size() != 1) return usageError("dump", "expected exactly one PACK");
+  auto pack = runtime::Pack::load(args.positional()[0]);
+  if (!pack) return failure(pack.message());
+  const runtime::PackSkeleton& sk = pack->skeleton();
+  std::printf("pack:      %s\nformat:    version %u, %zu bytes, checksum ok\n", args.positional()[0].c_str(), pack->version(),
+              pack->fileSize());
+  std::printf("skeleton:  %zu joints, 1 unit = %g cm, hash %016llx, %zu bytes shared\n", sk.names.size(), double(sk.unitToCm),
+              static_cast<unsigned long long>(sk.hash), pack->skeletonBytes());
+  for (std::size_t j = 0; j < sk.names.size(); ++j)
+    std::printf("  %3zu %-32s parent %3d\n", j, sk.names[j].c_str(), sk.parents[j]);
+  std::printf("clips:     %zu\n", pack->clips().size());
+  for (const runtime::PackClip& c : pack->clips()) {
+    const runtime::ClipView& v = c.view;
+    std::map<runtime::TrackKind, int> kinds;
+    for (std::uint32_t j = 0; j < v.jointCount(); ++j)
+      for (int ch = 0; ch < 3; ++ch) ++kinds[v.kind(j, runtime::Channel(ch))];
+    std::printf("  '%s' from %s [%u]: %u frames at %g Hz (%.3f s)%s, start %g s, %u bytes\n", c.name.c_str(),
+                c.sourceFile.c_str(), c.clipIndex, c.frameCount, double(c.sampleRate), double(v.duration()),
+                c.loop ? ", loops" : "", c.startTime, c.ownBytes);
+    const auto& s = v.sections();
+    std::printf("    sections: header %u, kinds %u, constants %u, keyed params %u, uniform params %u, keys %u (%u keys),\n"
+                "              snapshots %u (%zu), segment table %u, boundaries %u, segments %u (%u x %u frames), padding %u;\n"
+                "              table entry, names and tolerances %u\n",
+                s.header, s.kinds, s.constants, s.keyedParams, s.uniformParams, s.keys, v.keyCount(), s.snapshots,
+                v.snapshots().size(), s.segmentTable, s.boundaries, s.segmentData, v.segmentCount(), v.segmentLength(),
+                s.padding, c.ownBytes - static_cast<std::uint32_t>(v.byteSize()));
+    std::printf("    tracks:  ");
+    for (const auto& [k, n] : kinds) std::printf(" %s %d", kindName(k), n);
+    std::printf("\n");
+    if (args.has("tracks"))
+      for (std::uint32_t j = 0; j < v.jointCount(); ++j)
+        std::printf("      %-32s r %-14s t %-14s s %-14s precision %g cm shell %g cm%s\n", sk.names[j].c_str(),
+                    kindName(v.kind(j, runtime::Channel::Rotation)), kindName(v.kind(j, runtime::Channel::Translation)),
+                    kindName(v.kind(j, runtime::Channel::Scale)), double(c.tolerances[j].precisionCm),
+                    double(c.tolerances[j].shellCm), c.tolerances[j].pinned ? " pinned" : "");
+  }
+  return kExitOk;
+}
+
+}  // namespace animpack::cli

@@ -1,0 +1,26 @@
+#pragma once
+// Assembles one clip's bytes in the layout of core/runtime/FORMAT.md from its sub-track encodings:
+// header, track kinds, constants, keyed and uniform parameters, boundary rows, segments, the key
+// stream sorted by need time (DESIGN §2.D) and seek snapshots.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/compress/track_encoding.h"
+
+namespace animpack::core {
+
+struct ClipLayout {
+  std::uint32_t frameCount = 1;
+  float sampleRate = 30.f;
+  bool loop = false;
+  std::uint32_t segmentLength = 16;           ///< frames per uniform segment
+  std::uint32_t snapshotIntervalFrames = 30;  ///< frames between seek snapshots
+  std::span<const TrackEncoding> tracks;      ///< joint * 3 + channel
+};
+
+/// The clip's bytes. The layout is fully determined by the inputs (byte-identical output).
+std::vector<std::uint8_t> writeClip(const ClipLayout& layout);
+
+}  // namespace animpack::core

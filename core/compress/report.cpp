@@ -1,0 +1,142 @@
+#include "core/compress/report.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace animpack::core {
+
+const char* channelName(int channel) {
+  switch (channel) {
+    case 0: return "rotation";
+    case 1: return "translation";
+    default: return "scale";
+  }
+}
+
+ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, const std::string& file,
+                          std::uint64_t compressedBytes) {
+  const CompressionStats& s = clip.stats;
+  ClipReport r;
+  r.file = file;
+  r.clip = clip.name;
+  r.clipIndex = clip.clipIndex;
+  r.joints = static_cast<std::uint32_t>(skeleton.jointCount());
+  r.frames = clip.frameCount;
+  r.sampleRate = clip.sampleRate;
+  r.rawBytes = s.rawBytes;
+  r.compressedBytes = compressedBytes;
+  r.maxErrorCm = s.maxErrorCm;
+  r.p99ErrorCm = s.p99ErrorCm;
+  r.worstJoint = s.worstJoint >= 0 ? skeleton.names[std::size_t(s.worstJoint)] : "";
+  r.worstFrame = s.worstFrame;
+  r.keys = s.keys;
+  r.defaultTracks = s.defaultTracks;
+  r.constantTracks = s.constantTracks;
+  r.fittedTracks = s.keyedTracks;
+  r.uniformTracks = s.uniformTracks;
+  for (const PinnedReport& p : s.pinned) r.pinned.push_back({skeleton.names[p.joint], p.driftCm, p.driftUnpinnedCm});
+  for (std::size_t j = 0; j < s.joints.size(); ++j) {
+    const JointReport& jr = s.joints[j];
+    for (int c = 0; c < 3; ++c)
+      if (jr.wide[std::size_t(c)]) r.wideTracks.push_back(skeleton.names[j] + "." + channelName(c));
+    if (!jr.withinPrecision) r.overPrecision.push_back({skeleton.names[j], jr.maxErrorCm, jr.precisionCm});
+  }
+  r.compressMs = s.compressMs;
+  r.withinPrecision = s.withinPrecision;
+  return r;
+}
+
+std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, const std::string& toolVersion) {
+  using nlohmann::ordered_json;
+  ordered_json clips = ordered_json::array();
+  ordered_json failures = ordered_json::array();
+  std::uint64_t raw = 0, compressed = 0, keys = 0, frames = 0;
+  std::uint32_t tracks[4] = {0, 0, 0, 0};
+  double ms = 0;
+  float maxError = 0, maxP99 = 0;
+  bool within = true;
+  for (const ClipReport& r : rows) {
+    if (!r.error.empty()) {
+      failures.push_back({{"file", r.file}, {"clip", r.clip}, {"error", r.error}});
+      within = false;
+      continue;
+    }
+    ordered_json pinned = ordered_json::array();
+    for (const auto& p : r.pinned) pinned.push_back({{"joint", p.joint}, {"drift_cm", p.driftCm}, {"drift_unpinned_cm", p.driftUnpinnedCm}});
+    ordered_json over = ordered_json::array();
+    for (const auto& o : r.overPrecision) over.push_back({{"joint", o.joint}, {"max_error_cm", o.maxErrorCm}, {"precision_cm", o.precisionCm}});
+    clips.push_back({{"file", r.file},
+                     {"clip", r.clip},
+                     {"clip_index", r.clipIndex},
+                     {"joints", r.joints},
+                     {"frames", r.frames},
+                     {"sample_rate", r.sampleRate},
+                     {"raw_bytes", r.rawBytes},
+                     {"compressed_bytes", r.compressedBytes},
+                     {"ratio", r.ratio()},
+                     {"max_error_cm", r.maxErrorCm},
+                     {"p99_error_cm", r.p99ErrorCm},
+                     {"worst_joint", r.worstJoint},
+                     {"worst_frame", r.worstFrame},
+                     {"keys", r.keys},
+                     {"tracks", {{"default", r.defaultTracks}, {"constant", r.constantTracks}, {"fitted", r.fittedTracks}, {"uniform", r.uniformTracks}}},
+                     {"pinned", pinned},
+                     {"compress_ms", r.compressMs},
+                     {"within_precision", r.withinPrecision},
+                     {"wide_tracks", r.wideTracks},
+                     {"over_precision", over}});
+    raw += r.rawBytes;
+    compressed += r.compressedBytes;
+    keys += r.keys;
+    frames += r.frames;
+    tracks[0] += r.defaultTracks;
+    tracks[1] += r.constantTracks;
+    tracks[2] += r.fittedTracks;
+    tracks[3] += r.uniformTracks;
+    ms += r.compressMs;
+    maxError = std::max(maxError, r.maxErrorCm);
+    maxP99 = std::max(maxP99, r.p99ErrorCm);
+    within = within && r.withinPrecision;
+  }
+  ordered_json doc;
+  doc["tool_version"] = toolVersion;
+  doc["clips"] = clips;
+  doc["totals"] = {{"clips", clips.size()},
+                   {"failed", failures.size()},
+                   {"frames", frames},
+                   {"raw_bytes", raw},
+                   {"compressed_bytes", compressed},
+                   {"ratio", compressed ? double(raw) / double(compressed) : 0.0},
+                   {"max_error_cm", maxError},
+                   {"max_p99_error_cm", maxP99},
+                   {"keys", keys},
+                   {"tracks", {{"default", tracks[0]}, {"constant", tracks[1]}, {"fitted", tracks[2]}, {"uniform", tracks[3]}}},
+                   {"compress_ms", ms},
+                   {"within_precision", within}};
+  if (!failures.empty()) doc["failures"] = failures;
+  doc["pack_bytes"] = packBytes;
+  return doc.dump(2);
+}
+
+std::string reportCsv(const std::vector<ClipReport>& rows) {
+  auto quote = [](const std::string& s) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  std::ostringstream o;
+  o << "file,clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,ratio,max_error_cm,p99_error_cm,"
+       "worst_joint,worst_frame,keys,tracks_default,tracks_constant,tracks_fitted,tracks_uniform,compress_ms,"
+       "within_precision,error\n";
+  for (const ClipReport& r : rows) {
+    o << quote(r.file) << ',' << quote(r.clip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
+      << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
+      << r.p99ErrorCm << ',' << quote(r.worstJoint) << ',' << r.worstFrame << ',' << r.keys << ',' << r.defaultTracks
+      << ',' << r.constantTracks << ',' << r.fittedTracks << ',' << r.uniformTracks << ',' << r.compressMs << ','
+      << (r.error.empty() && r.withinPrecision ? "true" : "false") << ',' << quote(r.error) << '\n';
+  }
+  return o.str();
+}
+
+}  // namespace animpack::core

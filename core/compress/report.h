@@ -1,0 +1,57 @@
+#pragma once
+// The compression report of DESIGN §9 (`compress --report R.json|R.csv`): one row per clip plus
+// totals. Rows are built from a CompressedClip once its size inside the pack is known.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/anim/skeleton.h"
+#include "core/compress/compressor.h"
+
+namespace animpack::core {
+
+struct ClipReport {
+  std::string file;
+  std::string clip;
+  std::uint32_t clipIndex = 0;
+  std::uint32_t joints = 0;
+  std::uint32_t frames = 0;
+  double sampleRate = 0;
+  std::uint64_t rawBytes = 0;
+  std::uint64_t compressedBytes = 0;  ///< the clip's own bytes in the pack
+  float maxErrorCm = 0;
+  float p99ErrorCm = 0;
+  std::string worstJoint;
+  std::int32_t worstFrame = -1;
+  std::uint64_t keys = 0;
+  std::uint32_t defaultTracks = 0, constantTracks = 0, fittedTracks = 0, uniformTracks = 0;
+  struct Pinned {
+    std::string joint;
+    float driftCm = 0, driftUnpinnedCm = 0;
+  };
+  std::vector<Pinned> pinned;
+  std::vector<std::string> wideTracks;  ///< "joint.channel" that needed more than 16 bits
+  struct Over {
+    std::string joint;
+    float maxErrorCm = 0, precisionCm = 0;
+  };
+  std::vector<Over> overPrecision;      ///< joints the storage formats could not bring within precision
+  double compressMs = 0;
+  bool withinPrecision = true;
+  std::string error;                    ///< non-empty when the clip failed (then only file/clip are set)
+
+  double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }
+};
+
+ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, const std::string& file,
+                          std::uint64_t compressedBytes);
+
+/// The report JSON: {"tool_version","clips":[...],"totals":{...},"pack_bytes"}.
+std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, const std::string& toolVersion);
+/// One CSV row per clip with the scalar keys of the JSON report.
+std::string reportCsv(const std::vector<ClipReport>& rows);
+
+const char* channelName(int channel);
+
+}  // namespace animpack::core

@@ -1,0 +1,259 @@
+#include "core/io/pack_writer.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <algorithm>
+#include <map>
+
+#include "core/base/assert.h"
+#include "core/runtime/hash.h"
+#include "core/runtime/pack_format.h"
+
+namespace animpack::core {
+namespace {
+
+using runtime::storeLE;
+
+/// A clip's tolerance table: u16 unique count, u8 index width, u8 zero, unique entries
+/// (f32 precision, f32 shell, u8 pinned), then one index per joint.
+std::vector<std::uint8_t> toleranceTable(const std::vector<runtime::JointTolerance>& tolerances) {
+  std::vector<runtime::JointTolerance> unique;
+  std::vector<std::uint16_t> index;
+  for (const auto& tol : tolerances) {
+    std::size_t i = 0;
+    while (i < unique.size() && !(unique[i].precisionCm == tol.precisionCm && unique[i].shellCm == tol.shellCm &&
+                                  unique[i].pinned == tol.pinned))
+      ++i;
+    if (i == unique.size()) unique.push_back(tol);
+    index.push_back(static_cast<std::uint16_t>(i));
+  }
+  const std::uint8_t width = unique.size() <= 256 ? 1 : 2;
+  std::vector<std::uint8_t> t(runtime::kToleranceHeaderSize + unique.size() * runtime::kToleranceEntrySize + width * index.size(), 0);
+  storeLE(t.data(), static_cast<std::uint16_t>(unique.size()));
+  t[2] = width;
+  for (std::size_t u = 0; u < unique.size(); ++u) {
+    std::uint8_t* p = t.data() + runtime::kToleranceHeaderSize + u * runtime::kToleranceEntrySize;
+    storeLE(p, unique[u].precisionCm);
+    storeLE(p + 4, unique[u].shellCm);
+    p[8] = unique[u].pinned ? 1 : 0;
+  }
+  std::uint8_t* indices = t.data() + runtime::kToleranceHeaderSize + unique.size() * runtime::kToleranceEntrySize;
+  for (std::size_t j = 0; j < index.size(); ++j) {
+    if (width == 1) indices[j] = static_cast<std::uint8_t>(index[j]);
+    else storeLE(indices + 2 * j, index[j]);
+  }
+  return t;
+}
+
+void align(std::vector<std::uint8_t>& b, std::size_t a) {
+  while (b.size() % a) b.push_back(0);
+}
+
+void appendBytes(std::vector<std::uint8_t>& b, const void* data, std::size_t n) {
+  if (n == 0) return;
+  const std::size_t at = b.size();
+  b.resize(at + n);
+  std::memcpy(b.data() + at, data, n);
+}
+
+template <typename T>
+void put(std::vector<std::uint8_t>& b, std::size_t at, T v) {
+  storeLE(b.data() + at, v);
+}
+
+}  // namespace
+
+PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm) {
+  return {skeleton.names, skeleton.parents, skeleton.restLocal, static_cast<float>(unitToCm)};
+}
+
+PackSkeletonRecord skeletonRecord(const runtime::PackSkeleton& skeleton) {
+  return {skeleton.names, skeleton.parents, skeleton.restPose, skeleton.unitToCm};
+}
+
+PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceFile, std::uint64_t sourceHash) {
+  PackClipRecord r;
+  r.name = clip.name;
+  r.sourceFile = sourceFile;
+  r.clipIndex = clip.clipIndex;
+  r.startTime = clip.startTime;
+  r.sampleRate = clip.sampleRate;
+  r.frameCount = clip.frameCount;
+  r.loop = clip.loop;
+  r.settingsHash = clip.settingsHash;
+  r.sourceHash = sourceHash;
+  for (const EffectiveJoint& j : clip.settings.joints) r.tolerances.push_back({j.precisionCm, j.shellCm, j.pinned});
+  r.data = clip.data;
+  return r;
+}
+
+PackClipRecord clipRecord(const runtime::PackClip& clip, std::span<const std::uint8_t> packBytes) {
+  PackClipRecord r;
+  r.name = clip.name;
+  r.sourceFile = clip.sourceFile;
+  r.clipIndex = clip.clipIndex;
+  r.startTime = clip.startTime;
+  r.sampleRate = clip.sampleRate;
+  r.frameCount = clip.frameCount;
+  r.loop = clip.loop;
+  r.settingsHash = clip.settingsHash;
+  r.sourceHash = clip.sourceHash;
+  r.tolerances = clip.tolerances;
+  r.data = packBytes.subspan(clip.dataOffset, clip.dataSize);
+  return r;
+}
+
+Status sameSkeleton(const PackSkeletonRecord& a, const PackSkeletonRecord& b) {
+  if (a.names.size() != b.names.size())
+    return Error{"skeletons differ: " + std::to_string(a.names.size()) + " joints vs " + std::to_string(b.names.size())};
+  for (std::size_t j = 0; j < a.names.size(); ++j) {
+    if (a.names[j] != b.names[j]) return Error{"skeletons differ at joint " + std::to_string(j) + ": '" + a.names[j] + "' vs '" + b.names[j] + "'"};
+    if (a.parents[j] != b.parents[j]) return Error{"skeletons differ: joint '" + a.names[j] + "' has another parent"};
+    const Transform& x = a.restPose[j];
+    const Transform& y = b.restPose[j];
+    const float va[10] = {x.translation.x, x.translation.y, x.translation.z, x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w, x.scale.x, x.scale.y, x.scale.z};
+    float vb[10] = {y.translation.x, y.translation.y, y.translation.z, y.rotation.x, y.rotation.y, y.rotation.z, y.rotation.w, y.scale.x, y.scale.y, y.scale.z};
+    if (va[3] * vb[3] + va[4] * vb[4] + va[5] * vb[5] + va[6] * vb[6] < 0)
+      for (int i = 3; i < 7; ++i) vb[i] = -vb[i];
+    for (int i = 0; i < 10; ++i)
+      if (std::fabs(va[i] - vb[i]) > 1e-5f * std::max(1.f, std::fabs(va[i])))
+        return Error{"skeletons differ: joint '" + a.names[j] + "' has another rest pose"};
+  }
+  if (std::fabs(a.unitToCm - b.unitToCm) > 1e-6f * a.unitToCm)
+    return Error{"skeletons differ: unit " + std::to_string(a.unitToCm) + " cm vs " + std::to_string(b.unitToCm) + " cm"};
+  return Status::ok();
+}
+
+std::size_t packClipBytes(const PackClipRecord& clip) { return runtime::kClipEntrySize + clip.data.size(); }
+
+std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::span<const PackClipRecord> clips) {
+  using H = runtime::PackHeaderLayout;
+  using C = runtime::ClipEntryLayout;
+  const std::uint32_t joints = static_cast<std::uint32_t>(skeleton.names.size());
+  std::vector<std::uint8_t> b;
+  std::size_t estimate = runtime::kPackHeaderSize + runtime::kSkeletonHeaderSize + std::size_t(joints) * 80;
+  for (const PackClipRecord& clip : clips) estimate += runtime::kClipEntrySize + 64 + clip.tolerances.size() * 2 + clip.data.size();
+  b.reserve(estimate);
+  b.resize(runtime::kPackHeaderSize, 0);
+  // Identical strings (a source file shared by its clips) are stored once.
+  std::string strings;
+  std::map<std::string, std::uint32_t> stringOffsets;
+  auto addString = [&](const std::string& s) {
+    const auto [it, added] = stringOffsets.emplace(s, static_cast<std::uint32_t>(strings.size()));
+    if (added) strings += s;
+    return it->second;
+  };
+
+  // Skeleton.
+  const std::uint32_t skeletonOffset = static_cast<std::uint32_t>(b.size());
+  const std::uint32_t skeletonSize = runtime::kSkeletonHeaderSize + joints * runtime::kSkeletonJointSize;
+  b.resize(b.size() + skeletonSize, 0);
+  put(b, skeletonOffset, joints);
+  put(b, skeletonOffset + 4, skeleton.unitToCm);
+  put(b, skeletonOffset + 8, runtime::skeletonHash(skeleton.names, skeleton.parents));
+  for (std::uint32_t j = 0; j < joints; ++j) {
+    const std::size_t p = skeletonOffset + runtime::kSkeletonHeaderSize + std::size_t(j) * runtime::kSkeletonJointSize;
+    put(b, p, skeleton.parents[j]);
+    put(b, p + 4, addString(skeleton.names[j]));
+    put(b, p + 8, static_cast<std::uint32_t>(skeleton.names[j].size()));
+    const Transform& t = skeleton.restPose[j];
+    const float v[10] = {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z};
+    for (int i = 0; i < 10; ++i) put(b, p + 12 + 4 * std::size_t(i), v[i]);
+  }
+
+  // Clip table, then tolerance tables (identical tables are written once).
+  align(b, runtime::kPackAlignment);
+  const std::uint32_t tableOffset = static_cast<std::uint32_t>(b.size());
+  b.resize(b.size() + clips.size() * runtime::kClipEntrySize, 0);
+  std::vector<std::uint32_t> tolOffsets, tolSizes;
+  std::vector<std::pair<std::vector<std::uint8_t>, std::uint32_t>> written;
+  for (const PackClipRecord& clip : clips) {
+    ANIMPACK_ASSERT(clip.tolerances.size() == joints, "one tolerance per joint");
+    std::vector<std::uint8_t> table = toleranceTable(clip.tolerances);
+    tolSizes.push_back(static_cast<std::uint32_t>(table.size()));
+    const auto same = std::find_if(written.begin(), written.end(), [&](const auto& w) { return w.first == table; });
+    if (same != written.end()) {
+      tolOffsets.push_back(same->second);
+      continue;
+    }
+    align(b, 4);
+    tolOffsets.push_back(static_cast<std::uint32_t>(b.size()));
+    appendBytes(b, table.data(), table.size());
+    written.emplace_back(std::move(table), tolOffsets.back());
+  }
+  std::vector<std::uint32_t> nameOffsets, sourceOffsets;
+  for (const PackClipRecord& clip : clips) {
+    nameOffsets.push_back(addString(clip.name));
+    sourceOffsets.push_back(addString(clip.sourceFile));
+  }
+  const std::uint32_t stringsOffset = static_cast<std::uint32_t>(b.size());
+  appendBytes(b, strings.data(), strings.size());
+
+  // Clip data.
+  for (std::size_t i = 0; i < clips.size(); ++i) {
+    const PackClipRecord& clip = clips[i];
+    align(b, runtime::kPackAlignment);
+    const std::uint32_t dataOffset = static_cast<std::uint32_t>(b.size());
+    appendBytes(b, clip.data.data(), clip.data.size());
+    const std::size_t e = tableOffset + i * runtime::kClipEntrySize;
+    ANIMPACK_ASSERT(clip.name.size() <= 0xffff && clip.sourceFile.size() <= 0xffff, "names fit in 16 bits");
+    put(b, e + C::nameOffset, nameOffsets[i]);
+    put(b, e + C::nameLength, static_cast<std::uint16_t>(clip.name.size()));
+    put(b, e + C::sourceOffset, sourceOffsets[i]);
+    put(b, e + C::sourceLength, static_cast<std::uint16_t>(clip.sourceFile.size()));
+    put(b, e + C::clipIndex, clip.clipIndex);
+    put(b, e + C::startTime, clip.startTime);
+    put(b, e + C::dataOffset, dataOffset);
+    put(b, e + C::dataSize, static_cast<std::uint32_t>(clip.data.size()));
+    put(b, e + C::tolerancesOffset, tolOffsets[i]);
+    put(b, e + C::tolerancesSize, tolSizes[i]);
+    put(b, e + C::settingsHash, clip.settingsHash);
+    put(b, e + C::sourceHash, clip.sourceHash);
+  }
+  align(b, runtime::kPackAlignment);
+
+  std::copy(std::begin(runtime::kPackMagic), std::end(runtime::kPackMagic), b.begin());
+  put(b, H::version, runtime::kPackVersion);
+  put(b, H::flags, 0u);
+  put(b, H::fileSize, static_cast<std::uint64_t>(b.size()));
+  put(b, H::headerSize, runtime::kPackHeaderSize);
+  put(b, H::skeletonOffset, skeletonOffset);
+  put(b, H::skeletonSize, skeletonSize);
+  put(b, H::clipTableOffset, tableOffset);
+  put(b, H::clipCount, static_cast<std::uint32_t>(clips.size()));
+  put(b, H::stringsOffset, stringsOffset);
+  put(b, H::stringsSize, static_cast<std::uint32_t>(strings.size()));
+  put(b, H::checksum, runtime::fnv1a64(std::span(b.data() + runtime::kPackChecksumStart, b.size() - runtime::kPackChecksumStart)));
+  return b;
+}
+
+Status writeFileAtomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+  std::error_code ec;
+  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir, ec)) return Error{"cannot write '" + path.string() + "': directory '" + dir.string() + "' does not exist"};
+  if (std::filesystem::is_directory(path, ec)) return Error{"cannot write '" + path.string() + "': it is a directory"};
+  const auto temp = dir / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()));
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) return Error{"cannot write '" + path.string() + "': cannot create a file in '" + dir.string() + "'"};
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) {
+      out.close();
+      std::filesystem::remove(temp, ec);
+      return Error{"cannot write '" + path.string() + "': write failed (disk full?)"};
+    }
+  }
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    return Error{"cannot write '" + path.string() + "': " + ec.message()};
+  }
+  return Status::ok();
+}
+
+}  // namespace animpack::core

@@ -1,0 +1,60 @@
+#pragma once
+// Builds pack files (.anpk, core/runtime/FORMAT.md) from compressed clips or from clips of other
+// packs (merging), and writes them atomically (temporary file + rename).
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/anim/skeleton.h"
+#include "core/base/status.h"
+#include "core/compress/compressor.h"
+#include "core/runtime/pack.h"
+
+namespace animpack::core {
+
+/// Everything a pack stores about one clip.
+struct PackClipRecord {
+  std::string name;
+  std::string sourceFile;        ///< file name of the source (no directories)
+  std::uint32_t clipIndex = 0;
+  double startTime = 0;
+  float sampleRate = 30.f;
+  std::uint32_t frameCount = 1;
+  bool loop = false;
+  std::uint64_t settingsHash = 0;
+  std::uint64_t sourceHash = 0;
+  std::vector<runtime::JointTolerance> tolerances;  ///< per joint
+  std::span<const std::uint8_t> data;               ///< the clip block
+};
+
+struct PackSkeletonRecord {
+  std::vector<std::string> names;
+  std::vector<std::int32_t> parents;
+  std::vector<Transform> restPose;
+  float unitToCm = 1.f;
+};
+
+PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm);
+PackSkeletonRecord skeletonRecord(const runtime::PackSkeleton& skeleton);
+PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceFile, std::uint64_t sourceHash);
+PackClipRecord clipRecord(const runtime::PackClip& clip, std::span<const std::uint8_t> packBytes);
+
+/// Whether two skeletons can share a pack: same joint names, parents, rest pose (within 1e-5
+/// relative) and unit. The error names the first difference.
+Status sameSkeleton(const PackSkeletonRecord& a, const PackSkeletonRecord& b);
+
+/// The pack's bytes; clips keep their order.
+std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::span<const PackClipRecord> clips);
+
+/// Bytes a clip costs inside a pack (DESIGN §9 `compressed_bytes`): its table entry and its data
+/// block. Names, tolerance tables and the skeleton block are pack metadata.
+std::size_t packClipBytes(const PackClipRecord& clip);
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
+/// failure never leaves a half-written file behind.
+Status writeFileAtomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
+
+}  // namespace animpack::core
