@@ -25,3 +25,45 @@ inline std::int32_t readSignedBits(const std::uint8_t* data, std::uint64_t posit
 }
 
 }  // namespace animpack::runtime
+
+namespace animpack::runtime {
+
+/// Sequential reader of consecutive bit fields, refilling a 64-bit buffer (same bits as readBits,
+/// fewer memory accesses). The same padding rule applies.
+class BitStream {
+ public:
+  BitStream(const std::uint8_t* data, std::uint64_t position) : m_data(data), m_position(position) { refill(); }
+
+  /// Reads the next `count` (0..56) bits.
+  std::uint64_t readWide(unsigned count) {
+    if (count > m_available) refill();
+    const std::uint64_t v = count == 0 ? 0u : m_buffer & ((std::uint64_t(1) << count) - 1u);
+    m_buffer >>= count;
+    m_available -= count;
+    m_position += count;
+    return v;
+  }
+
+  /// Reads the next `count` (0..32) bits.
+  std::uint32_t read(unsigned count) {
+    if (count > m_available) refill();
+    const std::uint32_t v = count == 0 ? 0u : static_cast<std::uint32_t>(m_buffer & ((std::uint64_t(1) << count) - 1u));
+    m_buffer >>= count;
+    m_available -= count;
+    m_position += count;
+    return v;
+  }
+
+ private:
+  void refill() {
+    std::memcpy(&m_buffer, m_data + (m_position >> 3), sizeof(m_buffer));
+    m_buffer >>= (m_position & 7);
+    m_available = 64u - static_cast<unsigned>(m_position & 7);
+  }
+  const std::uint8_t* m_data;
+  std::uint64_t m_position;
+  std::uint64_t m_buffer = 0;
+  unsigned m_available = 0;
+};
+
+}  // namespace animpack::runtime

@@ -18,26 +18,13 @@ void setChannel(Transform& t, Channel channel, const float v[4]) {
   }
 }
 
-struct SegmentCursor {
-  const std::uint8_t* data = nullptr;
-  std::uint64_t bitBase = 0;
-  std::uint32_t local = 0;
-  std::uint32_t frames = 0;
-};
+}  // namespace
 
-SegmentCursor segmentCursor(const ClipView& clip, std::uint32_t frame) {
-  const std::uint32_t k = std::min(frame / clip.segmentLength(), clip.segmentCount() - 1);
-  SegmentCursor c;
-  c.data = clip.segmentData(k);
-  c.bitBase = std::uint64_t(clip.uniformTracks().size()) * kSegmentHeaderBytesPerTrack * 8;
-  c.local = frame - k * clip.segmentLength();
-  c.frames = clip.segmentFrames(k);
-  return c;
-}
+/// Reads a uniform segment's per-track headers: residual widths, step scale and where each track's
+/// residual block starts (tracks are stored one after another).
+static void readSegmentHeaders(const ClipView& clip, std::uint32_t k, std::span<Player::SegmentTrack> out);
 
-/// Decodes every uniform track at a fractional frame: the Catmull-Rom curve through the segment
-/// boundaries at `frame`, plus the residuals of the two neighbouring frames blended linearly.
-void decodeUniform(const ClipView& clip, float frame, std::span<Transform> out) {
+void Player::decodeUniform(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out) {
   const auto tracks = clip.uniformTracks();
   if (tracks.empty()) return;
   const std::uint32_t last = clip.frameCount() - 1;
@@ -48,77 +35,103 @@ void decodeUniform(const ClipView& clip, float frame, std::span<Transform> out) 
     alpha = 0.f;
   }
   const std::uint32_t segments = clip.segmentCount();
-  const std::uint32_t k = std::min(f0 / clip.segmentLength(), segments - 1);
-  // Boundary rows k-1..k+2; a missing neighbour repeats the endpoint (one-sided tangent).
-  const std::uint32_t row[4] = {k == 0 ? k : k - 1, k, k + 1, k + 2 <= segments ? k + 2 : k + 1};
-  const float time[4] = {float(clip.boundaryFrame(row[0])), float(clip.boundaryFrame(row[1])),
-                         float(clip.boundaryFrame(row[2])), float(clip.boundaryFrame(row[3]))};
+  const std::uint32_t length = clip.segmentLength();
+  const std::uint32_t k = std::min(f0 / length, segments - 1);
+  if (cursor.segment != k) {
+    // Boundary rows k-1..k+2 (a missing neighbour repeats the endpoint: one-sided tangent).
+    const std::uint32_t row[4] = {k == 0 ? k : k - 1, k, k + 1, k + 2 <= segments ? k + 2 : k + 1};
+    const std::uint8_t* bits = clip.boundaryBits();
+    const std::uint64_t rowBits = clip.boundaryRowBits();
+    cursor.boundaries.resize(tracks.size() * 16);
+    for (int i = 0; i < 4; ++i) {
+      cursor.rowFrames[i] = static_cast<float>(clip.boundaryFrame(row[i]));
+      if (i > 0 && row[i] == row[i - 1]) {  // a repeated endpoint
+        for (std::size_t t = 0; t < tracks.size(); ++t)
+          for (unsigned c = 0; c < 4; ++c) cursor.boundaries[t * 16 + std::size_t(i) * 4 + c] = cursor.boundaries[t * 16 + std::size_t(i - 1) * 4 + c];
+        continue;
+      }
+      BitStream stream(bits, row[i] * rowBits);
+      for (std::size_t t = 0; t < tracks.size(); ++t) {
+        const UniformTrackInfo& info = tracks[t];
+        float* q = cursor.boundaries.data() + t * 16 + std::size_t(i) * 4;
+        const unsigned total = info.width[0] + info.width[1] + info.width[2] + info.width[3];
+        if (total <= 56) {
+          // One read for the whole track, split into its components.
+          std::uint64_t v = stream.readWide(total);
+          for (unsigned c = 0; c < info.components; ++c) {
+            // Through uint32: converting a uint64 to float takes a slow path on x86-64.
+            q[c] = static_cast<float>(static_cast<std::uint32_t>(info.width[c] ? v & ((std::uint64_t(1) << info.width[c]) - 1u) : 0u));
+            v >>= info.width[c];
+          }
+        } else {
+          for (unsigned c = 0; c < info.components; ++c) q[c] = static_cast<float>(stream.read(info.width[c]));
+        }
+      }
+    }
+    cursor.segmentTracks.resize(tracks.size());
+    readSegmentHeaders(clip, k, cursor.segmentTracks);
+    cursor.segment = k;
+  }
   float w[4];
-  catmullRomWeights(time[0], time[1], time[2], time[3], static_cast<float>(f0) + alpha, w);
+  catmullRomWeights(cursor.rowFrames[0], cursor.rowFrames[1], cursor.rowFrames[2], cursor.rowFrames[3],
+                    static_cast<float>(f0) + alpha, w);
 
-  SegmentCursor s0 = segmentCursor(clip, f0);
+  // Interpolating towards the first frame of the next segment needs that segment's headers too.
   const bool second = alpha > 0.f;
-  SegmentCursor s1 = second ? segmentCursor(clip, f0 + 1) : s0;
-  const bool sameSegment = s1.data == s0.data;
-  const std::uint8_t* boundary = clip.boundaryBits();
-  const std::uint64_t rowBits = clip.boundaryRowBits();
+  const std::uint32_t k1 = second ? std::min((f0 + 1) / length, segments - 1) : k;
+  m_nextSegment.resize(tracks.size());
+  if (k1 != k) readSegmentHeaders(clip, k1, m_nextSegment);
+  const std::uint8_t* data0 = clip.segmentData(k);
+  const std::uint8_t* data1 = clip.segmentData(k1);
+  const std::uint32_t local0 = f0 - k * length;
+  const std::uint32_t local1 = f0 + 1 - k1 * length;
 
   for (std::size_t t = 0; t < tracks.size(); ++t) {
     const UniformTrackInfo& info = tracks[t];
-    const unsigned components = info.components;
-    const std::uint8_t* h0 = s0.data + 3 * t;
-    const std::uint32_t hdr0 = h0[0] | (std::uint32_t(h0[1]) << 8) | (std::uint32_t(h0[2]) << 16);
-    const unsigned b0[4] = {hdr0 & 31u, (hdr0 >> 5) & 31u, (hdr0 >> 10) & 31u, (hdr0 >> 19) & 31u};
-    const unsigned sum0 = b0[0] + b0[1] + b0[2] + b0[3];
-    const float scale0 = residualScale((hdr0 >> 15) & 15u);
-    std::uint64_t pos0 = s0.bitBase + std::uint64_t(s0.local) * sum0;
-    s0.bitBase += std::uint64_t(s0.frames) * sum0;
-
-    unsigned b1[4] = {b0[0], b0[1], b0[2], b0[3]};
-    float scale1 = scale0;
-    std::uint64_t pos1 = pos0 + sum0;
-    if (second && !sameSegment) {
-      const std::uint8_t* h1 = s1.data + 3 * t;
-      const std::uint32_t hdr1 = h1[0] | (std::uint32_t(h1[1]) << 8) | (std::uint32_t(h1[2]) << 16);
-      b1[0] = hdr1 & 31u;
-      b1[1] = (hdr1 >> 5) & 31u;
-      b1[2] = (hdr1 >> 10) & 31u;
-      b1[3] = (hdr1 >> 19) & 31u;
-      const unsigned sum1 = b1[0] + b1[1] + b1[2] + b1[3];
-      scale1 = residualScale((hdr1 >> 15) & 15u);
-      pos1 = s1.bitBase + std::uint64_t(s1.local) * sum1;
-      s1.bitBase += std::uint64_t(s1.frames) * sum1;
-    }
-
+    const SegmentTrack& s0 = cursor.segmentTracks[t];
+    const SegmentTrack& s1 = k1 == k ? s0 : m_nextSegment[t];
+    std::uint64_t pos0 = s0.base + std::uint64_t(local0) * s0.sum;
+    std::uint64_t pos1 = s1.base + std::uint64_t(local1) * s1.sum;
+    const float* q = cursor.boundaries.data() + t * 16;
     float v[4] = {0.f, 0.f, 0.f, 0.f};
-    std::uint64_t boundaryPos = info.boundaryBitOffset;
-    for (unsigned c = 0; c < components; ++c) {
-      const unsigned width = info.width[c];
-      std::uint32_t q[4];
-      for (int i = 0; i < 4; ++i) q[i] = readBits(boundary, row[i] * rowBits + boundaryPos, width);
-      const float spline = uniformSpline(w, q, info.minValue[c], info.step);
-      float residual = static_cast<float>(readSignedBits(s0.data, pos0, b0[c])) * scale0;
-      pos0 += b0[c];
+    for (unsigned c = 0; c < info.components; ++c) {
+      const float spline = info.minValue[c] + (w[0] * q[c] + w[1] * q[4 + c] + w[2] * q[8 + c] + w[3] * q[12 + c]) * info.step;
+      float residual = static_cast<float>(readSignedBits(data0, pos0, s0.bits[c])) * s0.scale;
+      pos0 += s0.bits[c];
       if (second) {
-        const float r1 = static_cast<float>(readSignedBits(s1.data, pos1, b1[c])) * scale1;
-        pos1 += b1[c];
+        const float r1 = static_cast<float>(readSignedBits(data1, pos1, s1.bits[c])) * s1.scale;
+        pos1 += s1.bits[c];
         residual = residual + (r1 - residual) * alpha;
       }
       v[c] = uniformValue(spline, residual, info.step);
-      boundaryPos += width;
     }
     if (info.channel == Channel::Rotation) {
-      const Quat q = components == 4 ? normalized({v[0], v[1], v[2], v[3]}) : uniformRotation(v, info.hasReference, info.reference);
-      v[0] = q.x;
-      v[1] = q.y;
-      v[2] = q.z;
-      v[3] = q.w;
+      const Quat r = info.components == 4 ? normalized({v[0], v[1], v[2], v[3]}) : uniformRotation(v, info.hasReference, info.reference);
+      out[info.joint].rotation = r;
+    } else {
+      setChannel(out[info.joint], info.channel, v);
     }
-    setChannel(out[info.joint], info.channel, v);
   }
 }
 
-}  // namespace
+static void readSegmentHeaders(const ClipView& clip, std::uint32_t k, std::span<Player::SegmentTrack> out) {
+  const std::uint8_t* data = clip.segmentData(k);
+  const std::uint32_t frames = clip.segmentFrames(k);
+  std::uint64_t base = std::uint64_t(out.size()) * kSegmentHeaderBytesPerTrack * 8;
+  for (std::size_t t = 0; t < out.size(); ++t) {
+    const std::uint8_t* h = data + 3 * t;
+    const std::uint32_t hdr = h[0] | (std::uint32_t(h[1]) << 8) | (std::uint32_t(h[2]) << 16);
+    Player::SegmentTrack& s = out[t];
+    s.bits[0] = hdr & 31u;
+    s.bits[1] = (hdr >> 5) & 31u;
+    s.bits[2] = (hdr >> 10) & 31u;
+    s.bits[3] = (hdr >> 19) & 31u;
+    s.sum = static_cast<std::uint8_t>(s.bits[0] + s.bits[1] + s.bits[2] + s.bits[3]);
+    s.scale = residualScale((hdr >> 15) & 15u);
+    s.base = base;
+    base += std::uint64_t(frames) * s.sum;
+  }
+}
 
 void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out) {
   float frame = seconds * clip.sampleRate();
@@ -146,8 +159,11 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
 }
 
 std::size_t Player::contextBytes() const {
-  return (m_primary.windows.capacity() + m_secondary.windows.capacity()) * sizeof(Window) +
-         m_scratch.capacity() * sizeof(Transform) + sizeof(*this);
+  std::size_t bytes = sizeof(*this) + m_scratch.capacity() * sizeof(Transform) + m_nextSegment.capacity() * sizeof(SegmentTrack);
+  for (const Cursor* c : {&m_primary, &m_secondary})
+    bytes += c->windows.capacity() * sizeof(Window) + c->boundaries.capacity() * sizeof(float) +
+             c->segmentTracks.capacity() * sizeof(SegmentTrack);
+  return bytes;
 }
 
 void Player::restart(Cursor& cursor, const ClipView& clip, float frame) {
@@ -235,16 +251,20 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
   const float last = static_cast<float>(clip.frameCount() - 1);
   if (!(frame >= 0.f)) frame = 0.f;  // also catches NaN
   if (frame > last) frame = last;
-
-  std::memcpy(out.data(), clip.basePose().data(), clip.basePose().size() * sizeof(Transform));
-  decodeUniform(clip, frame, out);
-
   const auto tracks = clip.keyedTracks();
-  if (tracks.empty()) return;
-  if (cursor.clip != &clip || cursor.windows.size() != tracks.size()) {
+  const bool switched = cursor.clip != &clip;
+  if (switched) {
     cursor.clip = &clip;
+    cursor.segment = ~0u;
     cursor.windows.assign(tracks.size(), Window{});
     cursor.frame = -1.f;
+  }
+
+  std::memcpy(out.data(), clip.basePose().data(), clip.basePose().size() * sizeof(Transform));
+  decodeUniform(cursor, clip, frame, out);
+
+  if (tracks.empty()) return;
+  if (switched) {
     restart(cursor, clip, frame);
   } else if (frame > cursor.frame) {
     // Far ahead: restarting at a later snapshot is cheaper than scanning everything in between.

@@ -36,13 +36,22 @@ class Player {
 
   /// Heap bytes this player holds for its cursors (grows to the largest clips played).
   std::size_t contextBytes() const;
-  /// Bytes of cursor state one keyed track costs (the per-instance cost of a clip is this times its
-  /// keyed tracks; uniform, constant and default tracks cost nothing).
+  /// Bytes of cursor state one keyed track costs (its 4-key window).
   static constexpr std::size_t bytesPerKeyedTrack();
+  /// Bytes of cursor state one uniform track costs (the cached segment's boundaries and header).
+  static constexpr std::size_t bytesPerUniformTrack();
 
   /// Counters for benchmarks and tests: keys decoded and snapshot restarts since construction.
   std::uint64_t keysDecoded() const { return m_keysDecoded; }
   std::uint64_t seeks() const { return m_seeks; }
+
+ /// Where one uniform track's residuals of a segment start, and their bit widths (decoder state).
+  struct SegmentTrack {
+    std::uint64_t base;
+    float scale;
+    std::uint8_t bits[4];
+    std::uint8_t sum;
+  };
 
  private:
   struct Window {
@@ -55,21 +64,29 @@ class Player {
     std::uint32_t next = 0;  // next key in the stream
     float frame = -1.f;      // last sampled frame
     std::vector<Window> windows;
+    // Uniform tracks: the four boundary rows around the cached segment, as floats, and its headers.
+    std::uint32_t segment = ~0u;
+    float rowFrames[4] = {};
+    std::vector<float> boundaries;  // track * 16 + row * 4 + component
+    std::vector<SegmentTrack> segmentTracks;
   };
 
   void decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
+  void decodeUniform(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
   void restart(Cursor& cursor, const ClipView& clip, float frame);
   void consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional);
   static bool evaluate(const Window& w, Channel channel, float frame, float lastFrame, Transform& out);
 
   Cursor m_primary;
   Cursor m_secondary;
+  std::vector<SegmentTrack> m_nextSegment;
   std::vector<Transform> m_scratch;
   std::uint64_t m_keysDecoded = 0;
   std::uint64_t m_seeks = 0;
 };
 
 constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window); }
+constexpr std::size_t Player::bytesPerUniformTrack() { return 16 * sizeof(float) + sizeof(SegmentTrack); }
 
 /// Blends two local poses joint by joint (DESIGN §2.E). `restPose` gives each joint's reference
 /// bone direction for the decomposed mode.

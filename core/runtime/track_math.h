@@ -21,16 +21,24 @@ inline float uniformSpline(const float w[4], const std::uint32_t q[4], float min
 /// Uniform track: spline value plus a residual given in steps (quantized residual times 2^-shift).
 inline float uniformValue(float spline, float residualSteps, float step) { return spline + residualSteps * step; }
 
-/// Scale of one residual unit: 2^-shift.
-inline float residualScale(unsigned shift) { return std::ldexp(1.f, -static_cast<int>(shift)); }
+/// Scale of one residual unit: 2^-shift (shift 0..15).
+inline float residualScale(unsigned shift) {
+  static constexpr float kScales[16] = {1.f,         0.5f,         0.25f,        0.125f,        0.0625f,      0.03125f,
+                                        0.015625f,   0.0078125f,   0.00390625f,  0.001953125f,  0.0009765625f,
+                                        0.00048828125f, 0.000244140625f, 0.0001220703125f, 0.00006103515625f,
+                                        0.000030517578125f};
+  return kScales[shift & 15u];
+}
 
 /// Uniform rotation track: the stored x, y, z of a unit quaternion with w >= 0, relative to
 /// `reference` when `hasReference`.
 inline Quat uniformRotation(const float v[3], bool hasReference, const Quat& reference) {
   const float rest = 1.f - v[0] * v[0] - v[1] * v[1] - v[2] * v[2];
-  Quat q{v[0], v[1], v[2], rest > 0.f ? std::sqrt(rest) : 0.f};
-  if (hasReference) q = reference * q;
-  return normalized(q);
+  // Inside the unit ball the reconstructed quaternion is unit already (and so is its product with
+  // a unit reference); only a point pushed outside by quantization needs normalising.
+  if (!(rest > 0.f)) return normalized({v[0], v[1], v[2], 0.f});
+  const Quat q{v[0], v[1], v[2], std::sqrt(rest)};
+  return hasReference ? reference * q : q;
 }
 
 /// Keyed track: Catmull-Rom through keys (i0, i1, i2, i3) of a window, at frame u in [t[i1], t[i2]].
