@@ -1,6 +1,7 @@
 #include "core/runtime/clip_view.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -50,7 +51,9 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
   const Reader r{blob};
   if (!r.has(0, kClipHeaderSize)) return fail("clip is " + std::to_string(blob.size()) + " bytes, shorter than its header");
   using H = ClipHeaderLayout;
+  static std::atomic<std::uint64_t> nextId{1};
   ClipView view;
+  view.m_id = nextId++;
   view.m_blob = blob;
   view.m_frameCount = r.at<std::uint32_t>(H::frameCount);
   view.m_sampleRate = r.at<float>(H::sampleRate);

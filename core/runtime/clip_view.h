@@ -47,6 +47,9 @@ class ClipView {
   /// Validates `blob` against a skeleton's rest pose (which supplies default tracks).
   static Expected<ClipView> open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose);
 
+  /// Unique per opened clip (copies share it): players use it to notice a different clip even at
+  /// the same address.
+  std::uint64_t id() const { return m_id; }
   std::uint32_t jointCount() const { return static_cast<std::uint32_t>(m_basePose.size()); }
   std::uint32_t frameCount() const { return m_frameCount; }
   float sampleRate() const { return m_sampleRate; }
@@ -90,6 +93,7 @@ class ClipView {
   const Sections& sections() const { return m_sections; }
 
  private:
+  std::uint64_t m_id = 0;
   std::span<const std::uint8_t> m_blob;
   std::uint32_t m_frameCount = 0;
   float m_sampleRate = 0;

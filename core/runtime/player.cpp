@@ -252,9 +252,9 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
   if (!(frame >= 0.f)) frame = 0.f;  // also catches NaN
   if (frame > last) frame = last;
   const auto tracks = clip.keyedTracks();
-  const bool switched = cursor.clip != &clip;
+  const bool switched = cursor.clip != clip.id();
   if (switched) {
-    cursor.clip = &clip;
+    cursor.clip = clip.id();
     cursor.segment = ~0u;
     cursor.windows.assign(tracks.size(), Window{});
     cursor.frame = -1.f;

@@ -60,7 +60,7 @@ class Player {
     std::uint32_t count;
   };
   struct Cursor {
-    const ClipView* clip = nullptr;
+    std::uint64_t clip = 0;  // ClipView::id() of the clip the state belongs to
     std::uint32_t next = 0;  // next key in the stream
     float frame = -1.f;      // last sampled frame
     std::vector<Window> windows;
