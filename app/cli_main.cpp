@@ -20,6 +20,8 @@ const Command kCommands[] = {
     {"compress", animpack::cli::compressCommand, "compress animation files into a pack, verified against the source"},
     {"decode", animpack::cli::decodeCommand, "write a clip of a pack as per-frame JSON"},
     {"dump", animpack::cli::dumpCommand, "show a pack's header, skeleton, clips, section sizes and track kinds"},
+    {"verify", animpack::cli::verifyCommand, "validate a pack; with its sources, measure every joint's error"},
+    {"bench", animpack::cli::benchCommand, "time decoding a pack: forward, backward, random, blended, raw"},
 };
 
 void printUsage(FILE* out) {

@@ -53,9 +53,11 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
       axis = len > 1e-12f ? axis * (1.f / len) : Vec3{0, 1, 0};
       const Decomposed da = decompose(ta, axis);
       const Decomposed db = decompose(tb, axis);
-      const Quat revolution = slerp(da.revolution, db.revolution, weight);
+      // nlerp keeps rotations unit, which is all the bone length needs; slerp's constant angular
+      // speed is not worth its trigonometry per joint.
+      const Quat revolution = nlerp(da.revolution, db.revolution, weight);
       const float stretch = da.stretch + (db.stretch - da.stretch) * weight;
-      const Quat spin = slerp(da.spin, db.spin, weight);
+      const Quat spin = nlerp(da.spin, db.spin, weight);
       r.translation = rotate(revolution, axis * stretch);
       r.rotation = normalized(revolution * spin);
     }

@@ -310,9 +310,11 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
       return Error{st.message()};
     view.m_segmentData = blob.data() + pos;
     pos += view.m_sections.segmentData;
+    // Offsets must not decrease: then every segment lies inside the section (which ends at the last).
+    for (std::uint32_t k = 0; k < view.m_segmentCount; ++k)
+      if (view.m_segmentOffsets[k + 1] < view.m_segmentOffsets[k]) return fail("segment offsets decrease");
     for (std::uint32_t k = 0; k < view.m_segmentCount; ++k) {
       const std::uint64_t begin = view.m_segmentOffsets[k], end = view.m_segmentOffsets[k + 1];
-      if (end < begin) return fail("segment offsets decrease");
       const std::uint64_t headerBytes = std::uint64_t(uniformCount) * kSegmentHeaderBytesPerTrack;
       if (end - begin < headerBytes) return fail("segment " + std::to_string(k) + " shorter than its header");
       const std::uint8_t* seg = view.m_segmentData + begin;

@@ -1,5 +1,6 @@
 #include "core/runtime/pack.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -179,6 +180,18 @@ Expected<Pack> Pack::open(std::vector<std::uint8_t> bytes) {
     // tables are metadata, counted in the pack's size like the shared skeleton block.
     clip.ownBytes = kClipEntrySize + clip.dataSize;
   }
+  // Every byte belongs to a section (up to the 8-byte alignment of the end).
+  std::uint64_t end = std::max<std::uint64_t>({kPackHeaderSize, skOffset + skSize, tableOffset + clipCount * kClipEntrySize,
+                                               stringsOffset + stringsSize});
+  for (std::uint64_t i = 0; i < clipCount; ++i) {
+    const std::uint8_t* e = d + tableOffset + i * kClipEntrySize;
+    end = std::max<std::uint64_t>(end, std::uint64_t(loadLE<std::uint32_t>(e + ClipEntryLayout::dataOffset)) +
+                                           loadLE<std::uint32_t>(e + ClipEntryLayout::dataSize));
+    end = std::max<std::uint64_t>(end, std::uint64_t(loadLE<std::uint32_t>(e + ClipEntryLayout::tolerancesOffset)) +
+                                           loadLE<std::uint32_t>(e + ClipEntryLayout::tolerancesSize));
+  }
+  if ((end + kPackAlignment - 1) / kPackAlignment * kPackAlignment != size)
+    return fail(std::to_string(size - std::min<std::uint64_t>(end, size)) + " trailing bytes after the last section");
   pack.m_bytes = std::move(bytes);
   return pack;
 }

@@ -128,7 +128,7 @@ static void readSegmentHeaders(const ClipView& clip, std::uint32_t k, std::span<
     s.bits[3] = (hdr >> 19) & 31u;
     s.sum = static_cast<std::uint8_t>(s.bits[0] + s.bits[1] + s.bits[2] + s.bits[3]);
     s.scale = residualScale((hdr >> 15) & 15u);
-    s.base = base;
+    s.base = static_cast<std::uint32_t>(base);
     base += std::uint64_t(frames) * s.sum;
   }
 }

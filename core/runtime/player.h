@@ -47,7 +47,7 @@ class Player {
 
  /// Where one uniform track's residuals of a segment start, and their bit widths (decoder state).
   struct SegmentTrack {
-    std::uint64_t base;
+    std::uint32_t base;  // bit offset inside the segment
     float scale;
     std::uint8_t bits[4];
     std::uint8_t sum;
@@ -93,4 +93,9 @@ constexpr std::size_t Player::bytesPerUniformTrack() { return 16 * sizeof(float)
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
                 std::span<const Transform> restPose, std::span<Transform> out);
 
+}  // namespace animpack::runtime
+
+namespace animpack::runtime {
+static_assert(Player::bytesPerKeyedTrack() == 84, "FORMAT.md documents 84 bytes of state per keyed track");
+static_assert(Player::bytesPerUniformTrack() == 80, "FORMAT.md documents 80 bytes of state per uniform track");
 }  // namespace animpack::runtime

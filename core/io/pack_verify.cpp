@@ -1,0 +1,93 @@
+#include "core/io/pack_verify.h"
+
+#include <map>
+
+#include "core/compress/error_metric.h"
+#include "core/runtime/player.h"
+
+namespace animpack::core {
+
+Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<std::filesystem::path>& sources) {
+  SourceClips out;
+  out.clips.resize(pack.clips().size());
+  const runtime::PackSkeleton& sk = pack.skeleton();
+  for (const std::filesystem::path& source : sources) {
+    const std::string fileName = source.filename().string();
+    // Clips of this source, grouped by sample rate (a settings override may have resampled them).
+    std::map<float, std::vector<std::size_t>> byRate;
+    for (std::size_t i = 0; i < pack.clips().size(); ++i)
+      if (pack.clips()[i].sourceFile == fileName) byRate[pack.clips()[i].sampleRate].push_back(i);
+    if (byRate.empty()) return Error{"no clip of '" + source.string() + "' is in the pack (its clips come from other files)"};
+    for (const auto& [rate, indices] : byRate) {
+      ImportOptions options;
+      options.unitToCm = sk.unitToCm;
+      auto asset = importAsset(source, options);
+      if (!asset) return Error{asset.message()};
+      // Resample only when the pack's rate is not the file's own.
+      bool sameRate = true;
+      for (std::size_t i : indices) {
+        const std::uint32_t index = pack.clips()[i].clipIndex;
+        sameRate = sameRate && index < asset->clips.size() && float(asset->clips[index].sampleRate) == rate;
+      }
+      if (!sameRate) {
+        options.sampleRate = rate;
+        asset = importAsset(source, options);
+        if (!asset) return Error{asset.message()};
+      }
+      if (asset->skeleton.names != sk.names || asset->skeleton.parents != sk.parents)
+        return Error{"'" + source.string() + "' has another skeleton than the pack"};
+      for (std::size_t i : indices) {
+        const std::uint32_t index = pack.clips()[i].clipIndex;
+        if (index < asset->clips.size()) out.clips[i] = asset->clips[index];
+      }
+      out.assets.push_back(std::move(asset.value()));
+    }
+  }
+  return out;
+}
+
+std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const SourceClips& sources) {
+  std::vector<ClipVerification> result;
+  const runtime::PackSkeleton& sk = pack.skeleton();
+  Skeleton skeleton;
+  skeleton.names = sk.names;
+  skeleton.parents = sk.parents;
+  skeleton.restLocal = sk.restPose;
+  skeleton.inverseBind.resize(sk.names.size());
+  for (std::size_t i = 0; i < pack.clips().size(); ++i) {
+    const runtime::PackClip& clip = pack.clips()[i];
+    ClipVerification v;
+    v.name = clip.name;
+    v.sourceFile = clip.sourceFile;
+    const auto& raw = sources.clips[i];
+    v.checked = raw.has_value();
+    if (!raw) {
+      result.push_back(v);
+      continue;
+    }
+    if (raw->frameCount != clip.frameCount) {
+      v.problem = "the source has " + std::to_string(raw->frameCount) + " frames, the pack " + std::to_string(clip.frameCount);
+      result.push_back(v);
+      continue;
+    }
+    std::vector<float> shells;
+    for (const auto& t : clip.tolerances) shells.push_back(t.shellCm);
+    const ErrorMetric metric(skeleton, *raw, sk.unitToCm, shells);
+    runtime::Player player;
+    std::vector<Transform> decoded(raw->samples.size());
+    for (std::uint32_t f = 0; f < clip.frameCount; ++f)
+      player.sampleFrame(clip.view, float(f), std::span(decoded.data() + std::size_t(f) * raw->jointCount, raw->jointCount));
+    const std::vector<float> errors = metric.measure(decoded);
+    const ErrorSummary s = summarize(errors, raw->jointCount);
+    v.maxErrorCm = s.maxCm;
+    v.p99ErrorCm = s.p99Cm;
+    v.worstJoint = s.worstJoint >= 0 ? sk.names[std::size_t(s.worstJoint)] : "";
+    v.worstFrame = s.worstFrame;
+    for (std::size_t j = 0; j < s.jointMaxCm.size(); ++j)
+      if (s.jointMaxCm[j] > clip.tolerances[j].precisionCm) v.overPrecision.push_back(sk.names[j]);
+    result.push_back(v);
+  }
+  return result;
+}
+
+}  // namespace animpack::core

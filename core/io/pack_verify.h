@@ -1,0 +1,43 @@
+#pragma once
+// Independent verification of a pack against its sources (`animpack verify`): re-import each source,
+// decode every clip with the runtime and measure the error of every joint at every frame with the
+// tolerances stored in the pack.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/anim/raw_clip.h"
+#include "core/base/status.h"
+#include "core/io/asset_importer.h"
+#include "core/runtime/pack.h"
+
+namespace animpack::core {
+
+/// The source clip of every pack clip (empty where no source was given for it), imported at the
+/// pack's unit and the clip's sample rate. Errors: a source that fails to import or whose skeleton
+/// differs from the pack's.
+struct SourceClips {
+  std::vector<ImportedAsset> assets;
+  std::vector<std::optional<RawClip>> clips;  ///< aligned with pack.clips()
+};
+Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<std::filesystem::path>& sources);
+
+struct ClipVerification {
+  std::string name;
+  std::string sourceFile;
+  bool checked = false;          ///< a source was given for this clip
+  std::string problem;           ///< why the clip cannot be compared (frame count, missing clip)
+  float maxErrorCm = 0;
+  float p99ErrorCm = 0;
+  std::string worstJoint;
+  std::int32_t worstFrame = -1;
+  std::vector<std::string> overPrecision;  ///< joints above their precision at some frame
+  bool withinPrecision() const { return checked && problem.empty() && overPrecision.empty(); }
+};
+
+/// Compares every clip that has a source; see ClipVerification.
+std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const SourceClips& sources);
+
+}  // namespace animpack::core

@@ -1,0 +1,54 @@
+// Writes tests/data/golden_v1.anpk and golden_v1.hash: run once when a format version is frozen
+// (`build/tests/make_golden tests/data`); the files are committed and tst_pack checks that every
+// later reader still decodes them bit-exactly.
+#include <cstdio>
+#include <fstream>
+
+#include "core/compress/compressor.h"
+#include "core/io/asset_importer.h"
+#include "core/io/pack_writer.h"
+#include "core/runtime/hash.h"
+#include "core/runtime/pack.h"
+#include "core/runtime/player.h"
+#include "tests/support/test_rigs.h"
+
+using namespace animpack;
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: make_golden OUTPUT_DIR\n");
+    return 2;
+  }
+  const std::filesystem::path dir = argv[1];
+  const auto source = test::writeScene(test::armatureRig(100.f, 25, 25.f), "golden.gltf");
+  auto asset = core::importAsset(source);
+  if (!asset) return std::fprintf(stderr, "%s\n", asset.message().c_str()), 1;
+  std::vector<core::CompressedClip> clips;
+  std::vector<core::PackClipRecord> records;
+  for (const core::RawClip& raw : asset->clips) {
+    auto c = core::CompressJob(asset->skeleton, raw, asset->unitToCm, core::resolve({}, asset->skeleton, raw.name)).run();
+    if (!c) return std::fprintf(stderr, "%s\n", c.message().c_str()), 1;
+    clips.push_back(std::move(c.value()));
+  }
+  for (const auto& c : clips) records.push_back(core::clipRecord(c, "golden.gltf", 0));
+  const auto bytes = core::buildPack(core::skeletonRecord(asset->skeleton, asset->unitToCm), records);
+  if (auto st = core::writeFileAtomic(dir / "golden_v1.anpk", bytes); !st) return std::fprintf(stderr, "%s\n", st.message().c_str()), 1;
+  auto pack = runtime::Pack::open(bytes);
+  if (!pack) return std::fprintf(stderr, "%s\n", pack.message().c_str()), 1;
+  std::uint64_t h = runtime::kFnvOffset;
+  runtime::Player player;
+  for (const auto& c : pack->clips()) {
+    std::vector<runtime::Transform> out(c.view.jointCount());
+    for (std::uint32_t f = 0; f < c.frameCount; ++f) {
+      player.sampleFrame(c.view, float(f), out);
+      h = runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
+    }
+  }
+  std::ofstream(dir / "golden_v1.hash") << [&] {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%016llx\n", static_cast<unsigned long long>(h));
+    return std::string(buf);
+  }();
+  std::printf("wrote %zu bytes, decode hash %016llx\n", bytes.size(), static_cast<unsigned long long>(h));
+  return 0;
+}
