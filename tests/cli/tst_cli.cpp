@@ -57,10 +57,84 @@ class TestCli : public QObject {
   void helpOnEveryCommand() {
     const Run top = runCli({"--help"});
     QCOMPARE(top.code, 0);
-    QVERIFY(top.out.contains("inspect"));
-    const Run r = runCli({"inspect", "--help"});
-    QCOMPARE(r.code, 0);
-    QVERIFY(r.out.contains("usage: animpack inspect"));
+    for (const char* command : {"inspect", "compress", "decode", "verify", "dump", "bench"}) {
+      QVERIFY(top.out.contains(command));
+      const Run r = runCli({command, "--help"});
+      QCOMPARE(r.code, 0);
+      QVERIFY2(r.out.contains(QByteArray("usage: animpack ") + command), command);
+    }
+  }
+
+  void compressDecodeVerifyDump() {
+    const QString dir = QString::fromStdString(test::scratchDir().string());
+    const QString pack = dir + "/wuson.anpk", report = dir + "/wuson.json", csv = dir + "/wuson.csv";
+    const Run c = runCli({"compress", model("X/Testwuson.X"), "-o", pack, "--report", report, "--pin", "HindLeg_L_04"});
+    QCOMPARE(c.code, 0);
+    QVERIFY(c.out.contains("Wuson_Walk"));
+    QVERIFY(QFile::exists(pack));
+    QFile rf(report);
+    QVERIFY(rf.open(QIODevice::ReadOnly));
+    const QJsonObject doc = QJsonDocument::fromJson(rf.readAll()).object();
+    QCOMPARE(doc["clips"].toArray().size(), 3);
+    QVERIFY(doc["totals"].toObject()["within_precision"].toBool());
+    QCOMPARE(doc["clips"].toArray()[1].toObject()["pinned"].toArray()[0].toObject()["joint"].toString(), QString("HindLeg_L_04"));
+    QCOMPARE(doc["pack_bytes"].toInt(), int(QFileInfo(pack).size()));
+    QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", pack, "--report", csv, "--clip", "Wuson_Run"}).code, 0);
+    QFile cf(csv);
+    QVERIFY(cf.open(QIODevice::ReadOnly));
+    QCOMPARE(cf.readAll().count('\n'), 2);  // header + the one clip asked for
+
+    QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", pack}).code, 0);
+    const Run d = runCli({"decode", pack, "--clip", "Wuson_Walk", "-o", dir + "/walk.json"});
+    QCOMPARE(d.code, 0);
+    QFile df(dir + "/walk.json");
+    QVERIFY(df.open(QIODevice::ReadOnly));
+    const QJsonObject decoded = QJsonDocument::fromJson(df.readAll()).object();
+    for (const char* key : {"clip", "clip_index", "start_time", "sample_rate", "frame_count", "unit_to_cm", "joints", "frames"})
+      QVERIFY2(decoded.contains(key), key);
+    QCOMPARE(decoded["frame_count"].toInt(), 109);
+    QCOMPARE(decoded["frames"].toArray().size(), 109);
+    QCOMPARE(decoded["frames"].toArray()[0].toArray().size(), 39);
+    QCOMPARE(decoded["frames"].toArray()[0].toArray()[0].toArray().size(), 10);
+    QCOMPARE(decoded["joints"].toArray()[0].toObject()["parent"].toInt(), -1);
+    QVERIFY(decoded["joints"].toArray()[0].toObject().contains("precision_cm"));
+
+    const Run v = runCli({"verify", pack, "--source", model("X/Testwuson.X")});
+    QCOMPARE(v.code, 0);
+    QCOMPARE(v.out.count("within precision"), 3);
+    const Run dump = runCli({"dump", pack, "--tracks"});
+    QCOMPARE(dump.code, 0);
+    QVERIFY(dump.out.contains("Wuson_Walk"));
+    QVERIFY(dump.out.contains("sections:"));
+    const Run b = runCli({"bench", pack, "--source", model("X/Testwuson.X"), "--json", "--clip", "Wuson_Run"});
+    QCOMPARE(b.code, 0);
+    const QJsonObject bench = QJsonDocument::fromJson(b.out).object();
+    for (const char* key : {"joints", "forward_ns_per_pose", "backward_ns_per_pose", "random_ns_per_pose", "blend_ns_per_pose", "raw_ns_per_pose"})
+      QVERIFY2(bench.contains(key), key);
+    QVERIFY(bench["forward_ns_per_pose"].toDouble() > 0);
+  }
+
+  void packErrorsAreClear() {
+    const QString dir = QString::fromStdString(test::scratchDir().string());
+    QFile junk(dir + "/junk.anpk");
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write("ANPK\r\n\x1a\n and then not much");
+    junk.close();
+    const Run r = runCli({"verify", dir + "/junk.anpk"});
+    QCOMPARE(r.code, 1);
+    QVERIFY(r.err.contains("junk.anpk"));
+    QVERIFY(r.err.contains("truncated"));
+    QCOMPARE(runCli({"dump", dir + "/missing.anpk"}).code, 1);
+    QCOMPARE(runCli({"decode", dir + "/junk.anpk"}).code, 2);  // no --clip
+    // Mixing skeletons in one pack is an error that names both files.
+    const Run mixed = runCli({"compress", model("X/Testwuson.X"), model("BVH/01_01.bvh"), "-o", dir + "/mixed.anpk"});
+    QCOMPARE(mixed.code, 1);
+    QVERIFY(mixed.err.contains("01_01.bvh"));
+    QVERIFY(!QFile::exists(dir + "/mixed.anpk"));
+    // Bad settings are usage errors naming the problem.
+    const Run bad = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/x.anpk", "--precision", "-1"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY(bad.err.contains("precision_cm"));
   }
 };
 
