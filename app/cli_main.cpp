@@ -18,6 +18,7 @@ struct Command {
 const Command kCommands[] = {
     {"inspect", animpack::cli::inspectCommand, "show a file's skeleton, clips, meshes, unit and diagnostics"},
     {"compress", animpack::cli::compressCommand, "compress animation files into a pack, verified against the source"},
+    {"merge", animpack::cli::mergeCommand, "merge packs of one skeleton built separately into one"},
     {"decode", animpack::cli::decodeCommand, "write a clip of a pack as per-frame JSON"},
     {"dump", animpack::cli::dumpCommand, "show a pack's header, skeleton, clips, section sizes and track kinds"},
     {"verify", animpack::cli::verifyCommand, "validate a pack; with its sources, measure every joint's error"},

@@ -9,5 +9,6 @@ int decodeCommand(int argc, char** argv, int first);
 int dumpCommand(int argc, char** argv, int first);
 int verifyCommand(int argc, char** argv, int first);
 int benchCommand(int argc, char** argv, int first);
+int mergeCommand(int argc, char** argv, int first);
 
 }  // namespace animpack::cli

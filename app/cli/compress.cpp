@@ -1,10 +1,11 @@
 #include <cstdio>
-#include <map>
+#include <filesystem>
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
-#include "core/batch/batch.h"
-#include "core/io/pack_writer.h"
+#include "app/cli/progress.h"
+#include "core/batch/export.h"
+#include "core/compress/presets.h"
 
 namespace animpack::cli {
 namespace {
@@ -20,18 +21,28 @@ std::string humanBytes(std::uint64_t b) {
 }  // namespace
 
 int compressCommand(int argc, char** argv, int first) {
-  Args args("compress", "FILES... -o OUT.anpk [options]",
-            "Compresses every clip of the given animation files (or only --clip) into one pack, verifying\n"
-            "that every joint stays within its precision at every frame. Prints one line per clip.",
-            {{"output", "OUT.anpk", "the pack to write", false, 'o'},
-             {"clip", "NAME", "compress only this clip (name or wildcard)", true},
+  std::string presetNames;
+  for (const core::Preset& p : core::builtinPresets()) presetNames += (presetNames.empty() ? "" : ", ") + p.name;
+  Args args("compress", "FILES|DIRS... -o OUT.anpk [options]",
+            "Compresses every clip of the given animation files (folders: the files Assimp reads in them)\n"
+            "into one pack, or one pack per file, verifying that every joint stays within its precision at\n"
+            "every frame. A file or clip that fails does not stop the batch: the summary lists it and the\n"
+            "exit code is 1. Output bytes are the same for any --jobs.",
+            {{"output", "PATH", "the pack to write (with --pack-per-file: a directory)", false, 'o'},
+             {"clip", "NAME", "compress only clips with this name or wildcard", true},
              {"all", "", "compress every clip (the default)"},
+             {"recursive", "", "descend into subdirectories of folder inputs", false, 'r'},
+             {"pack-per-file", "", "write DIR/<file>.anpk for each input instead of one pack"},
+             {"preset", "NAME", "start from a shipped preset (" + presetNames + ")"},
+             {"settings", "S.json", "settings file (DESIGN §9 schema), applied on top of the preset"},
              {"precision", "CM", "default precision: max object-space error on the shell, cm (0.01)"},
              {"shell", "CM", "default shell distance of the virtual vertices, cm (3)"},
              {"pin", "JOINT", "pin a joint (name or wildcard): recompute it against compressed ancestors", true},
-             {"settings", "S.json", "settings file (DESIGN §9 schema) applied on top of the defaults"},
              {"report", "R.json|R.csv", "write a per-clip report (JSON or CSV by extension)"},
-             {"jobs", "N", "worker threads (default: one per core)"}});
+             {"budget", "KB", "flag packs larger than this (KiB): exit code 1"},
+             {"cache", "DIR", "skip files whose bytes and settings are unchanged since the last run"},
+             {"jobs", "N", "worker threads (default: one per core)", false, 'j'},
+             {"quiet", "", "no progress and no per-clip lines; errors and the summary only", false, 'q'}});
   std::string error;
   if (!args.parse(argc, argv, first, error)) return usageError("compress", error);
   if (args.helpRequested()) {
@@ -40,102 +51,106 @@ int compressCommand(int argc, char** argv, int first) {
   }
   if (args.positional().empty()) return usageError("compress", "no input files");
   const auto output = args.value("output");
-  if (!output) return usageError("compress", "missing -o OUT.anpk");
+  if (!output) return usageError("compress", args.has("pack-per-file") ? "missing -o DIR" : "missing -o OUT.anpk");
   if (args.has("all") && args.has("clip")) return usageError("compress", "--all and --clip exclude each other");
 
-  core::BatchOptions options;
+  core::ExportOptions options;
+  options.toolVersion = ANIMPACK_VERSION;
+  options.output = *output;
+  options.packPerFile = args.has("pack-per-file");
+  if (const auto preset = args.value("preset")) {
+    auto p = core::findPreset(*preset);
+    if (!p) return usageError("compress", p.message());
+    options.batch.settings = *p;
+  }
   if (const auto s = args.value("settings")) {
     auto loaded = core::CompressionSettings::load(*s);
     if (!loaded) return failure(loaded.message());
-    options.settings.merge(*loaded);
+    options.batch.settings.merge(*loaded);
   }
-  std::optional<double> precision, shell, jobs;
-  if (!args.number("precision", precision, error) || !args.number("shell", shell, error) || !args.number("jobs", jobs, error))
+  std::optional<double> precision, shell, jobs, budget;
+  if (!args.number("precision", precision, error) || !args.number("shell", shell, error) || !args.number("jobs", jobs, error) ||
+      !args.number("budget", budget, error))
     return usageError("compress", error);
   core::CompressionSettings flags;
   if (precision) flags.precisionCm = static_cast<float>(*precision);
   if (shell) flags.shellCm = static_cast<float>(*shell);
   for (const std::string& joint : args.values("pin")) flags.joints.emplace_back(joint, core::JointOverride{{}, {}, true});
-  options.settings.merge(flags);
-  if (auto st = options.settings.validate(); !st) return usageError("compress", st.message());
-  if (jobs && (*jobs < 1 || *jobs > 256)) return usageError("compress", "--jobs must be between 1 and 256");
-  options.jobs = jobs ? static_cast<unsigned>(*jobs) : 0;
-  options.clips = args.values("clip");
+  options.batch.settings.merge(flags);
+  if (auto st = options.batch.settings.validate(); !st) return usageError("compress", st.message());
+  if (jobs && (*jobs < 1 || *jobs > 256 || *jobs != double(int(*jobs)))) return usageError("compress", "--jobs must be a whole number from 1 to 256");
+  if (budget && !(*budget > 0)) return usageError("compress", "--budget must be a positive number of KiB");
+  options.batch.jobs = jobs ? static_cast<unsigned>(*jobs) : 0;
+  options.batch.clips = args.values("clip");
+  if (const auto cache = args.value("cache")) options.batch.cacheDir = *cache;
+  options.budgetKb = budget;
+  if (const auto report = args.value("report")) options.report = *report;
 
-  auto files = core::expandInputs(args.positional(), false);
+  auto files = core::expandInputs(args.positional(), args.has("recursive"));
   if (!files) return failure(files.message());
-  const auto results = core::runBatch(*files, options);
+  if (files->empty()) return failure("no animation file found in the inputs");
+  const bool quiet = args.has("quiet");
+  Progress progress(Progress::detect(quiet));
+  auto result = core::exportPacks(*files, options, [&](std::size_t done, std::size_t total, const std::string& what) {
+    progress.update(done, total, what);
+  });
+  progress.finish();
+  if (!result) return failure(result.message());
 
-  // Assemble one pack in input order; every file must share the first file's skeleton.
-  std::vector<core::ClipReport> rows;
-  std::vector<core::PackClipRecord> records;
-  std::optional<core::PackSkeletonRecord> skeleton;
-  int failures = 0, over = 0;
-  for (const core::BatchFile& file : results) {
-    const std::string name = file.path.filename().string();
-    if (!file.asset) {
-      std::fprintf(stderr, "animpack: %s\n", file.error.c_str());
-      core::ClipReport failed;
-      failed.file = file.path.string();
-      failed.error = file.error;
-      rows.push_back(failed);
-      ++failures;
+  std::uint64_t raw = 0, compressed = 0;
+  for (const core::ClipReport& r : result->rows) {
+    if (!r.error.empty()) {
+      // An import error already names its file.
+      if (r.clip.empty() && r.error.find(r.file) != std::string::npos) std::fprintf(stderr, "animpack: %s\n", r.error.c_str());
+      else std::fprintf(stderr, "animpack: %s%s: %s\n", r.file.c_str(), r.clip.empty() ? "" : (" clip '" + r.clip + "'").c_str(), r.error.c_str());
       continue;
     }
-    const core::PackSkeletonRecord sk = core::skeletonRecord(file.asset->skeleton, file.asset->unitToCm);
-    if (!skeleton) skeleton = sk;
-    else if (auto st = core::sameSkeleton(*skeleton, sk); !st) {
-      return failure("'" + file.path.string() + "' cannot share a pack with '" + results.front().path.string() +
-                     "': " + st.message());
-    }
-    if (file.clips.empty()) std::fprintf(stderr, "animpack: %s: no clip to compress\n", file.path.string().c_str());
-    for (const core::BatchClip& clip : file.clips) {
-      if (!clip.compressed) {
-        std::fprintf(stderr, "animpack: %s: clip '%s': %s\n", file.path.string().c_str(), clip.name.c_str(), clip.error.c_str());
-        core::ClipReport failed;
-        failed.file = file.path.string();
-        failed.clip = clip.name;
-        failed.error = clip.error;
-        rows.push_back(failed);
-        ++failures;
-        continue;
-      }
-      records.push_back(core::clipRecord(*clip.compressed, name, file.asset->sourceHash));
-      rows.push_back(core::makeClipReport(*clip.compressed, file.asset->skeleton, file.path.string(), 0));
-    }
-  }
-  if (records.empty()) return failure("nothing was compressed");
-  const auto pack = core::buildPack(*skeleton, records);
-  // Sizes come from the pack itself: each clip's own bytes in it (DESIGN §9).
-  auto opened = runtime::Pack::open(pack);
-  if (!opened) return failure("internal error: the pack just built does not open: " + opened.message());
-  std::size_t next = 0;
-  for (core::ClipReport& r : rows) {
-    if (!r.error.empty()) continue;
-    r.compressedBytes = opened->clips()[next++].ownBytes;
-    over += !r.withinPrecision;
-    std::printf("%s: %-28s %5u frames  %10s -> %9s  %6.2f:1  max %.4f cm  p99 %.4f cm  %6.1f ms%s\n",
-                std::filesystem::path(r.file).filename().c_str(), r.clip.c_str(), r.frames, humanBytes(r.rawBytes).c_str(),
-                humanBytes(r.compressedBytes).c_str(), r.ratio(), r.maxErrorCm, r.p99ErrorCm, r.compressMs,
-                r.withinPrecision ? "" : "  OVER PRECISION");
-  }
-  if (auto st = core::writeFileAtomic(*output, pack); !st) return failure(st.message());
-  std::uint64_t raw = 0, compressed = 0;
-  for (const auto& r : rows) {
     raw += r.rawBytes;
     compressed += r.compressedBytes;
+    if (!quiet)
+      std::printf("%s: %-28s %5u frames  %10s -> %9s  %6.2f:1  max %.4f cm  p99 %.4f cm  %6.1f ms%s\n",
+                  std::filesystem::path(r.file).filename().c_str(), r.clip.c_str(), r.frames, humanBytes(r.rawBytes).c_str(),
+                  humanBytes(r.compressedBytes).c_str(), r.ratio(), r.maxErrorCm, r.p99ErrorCm, r.compressMs,
+                  r.withinPrecision ? "" : "  OVER PRECISION");
   }
-  std::printf("%zu clips: %s -> %s (%.2f:1), pack %s written to %s\n", records.size(), humanBytes(raw).c_str(),
-              humanBytes(compressed).c_str(), compressed ? double(raw) / double(compressed) : 0.0,
-              humanBytes(pack.size()).c_str(), output->c_str());
-  if (const auto report = args.value("report")) {
-    const bool csv = report->size() >= 4 && report->substr(report->size() - 4) == ".csv";
-    const std::string text = csv ? core::reportCsv(rows) : core::reportJson(rows, pack.size(), ANIMPACK_VERSION);
-    if (auto st = core::writeFileAtomic(*report, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())); !st)
-      return failure(st.message());
+  int overBudget = 0;
+  for (const core::WrittenPack& p : result->packs) {
+    if (p.overBudget) {
+      ++overBudget;
+      std::fprintf(stderr, "animpack: %s is %s, over the budget of %.0f KiB\n", p.path.c_str(), humanBytes(p.bytes).c_str(), *budget);
+    }
   }
-  if (failures) return failure(std::to_string(failures) + " input(s) failed (listed above); the pack holds the rest");
-  if (over) return failure(std::to_string(over) + " clip(s) exceed their precision (see the OVER PRECISION lines)");
+  const std::size_t clips = result->rows.size() - result->failures;
+  std::printf("%zu clip(s)%s: %s -> %s (%.2f:1) in %zu pack(s)", clips,
+              result->cachedClips ? (" (" + std::to_string(result->cachedClips) + " from the cache)").c_str() : "",
+              humanBytes(raw).c_str(), humanBytes(compressed).c_str(), compressed ? double(raw) / double(compressed) : 0.0,
+              result->packs.size());
+  if (result->packs.size() == 1) std::printf(", %s written to %s", humanBytes(result->packs[0].bytes).c_str(), result->packs[0].path.c_str());
+  std::printf("\n");
+  if (result->failures) return failure(std::to_string(result->failures) + " input(s) failed (listed above); the packs hold the rest");
+  if (result->overPrecision) return failure(std::to_string(result->overPrecision) + " clip(s) exceed their precision (see the OVER PRECISION lines)");
+  if (overBudget) return failure(std::to_string(overBudget) + " pack(s) over budget");
+  return kExitOk;
+}
+
+int mergeCommand(int argc, char** argv, int first) {
+  Args args("merge", "A.anpk B.anpk... -o OUT.anpk",
+            "Merges packs built separately (per file, on several machines) into one. Every pack must have\n"
+            "the same skeleton and clip names must be unique.",
+            {{"output", "OUT.anpk", "the pack to write", false, 'o'}});
+  std::string error;
+  if (!args.parse(argc, argv, first, error)) return usageError("merge", error);
+  if (args.helpRequested()) {
+    std::fputs(args.help().c_str(), stdout);
+    return kExitOk;
+  }
+  const auto output = args.value("output");
+  if (!output) return usageError("merge", "missing -o OUT.anpk");
+  if (args.positional().empty()) return usageError("merge", "no packs to merge");
+  std::vector<std::filesystem::path> packs(args.positional().begin(), args.positional().end());
+  auto bytes = core::mergePacks(packs, *output);
+  if (!bytes) return failure(bytes.message());
+  std::printf("merged %zu pack(s) into %s (%s)\n", packs.size(), output->c_str(), humanBytes(*bytes).c_str());
   return kExitOk;
 }
 

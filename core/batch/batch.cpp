@@ -1,13 +1,17 @@
 #include "core/batch/batch.h"
 
 #include <algorithm>
+#include <fstream>
 #include <mutex>
 #include <set>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include <assimp/Importer.hpp>
 
-#include "core/compress/settings.h"
+#include "core/runtime/hash.h"
+#include "core/runtime/pack.h"
+#include "core/runtime/pack_format.h"
 
 namespace animpack::core {
 namespace {
@@ -29,33 +33,122 @@ void parallelFor(std::size_t count, unsigned jobs, Task task) {
   for (std::thread& t : pool) t.join();
 }
 
+bool wanted(const BatchOptions& options, const std::string& clip) {
+  return options.clips.empty() || std::any_of(options.clips.begin(), options.clips.end(), [&](const std::string& p) {
+           return isWildcard(p) ? wildcardMatch(p, clip) : p == clip;
+         });
+}
+
+/// Cache key of one file: its bytes, the settings, the clip filter and the format version.
+std::string cacheKey(std::uint64_t sourceHash, const BatchOptions& options) {
+  std::uint64_t h = runtime::fnv1a64Value(sourceHash, runtime::kFnvOffset);
+  h = runtime::fnv1a64Value(options.settings.hash(), h);
+  h = runtime::fnv1a64Value(runtime::kPackVersion, h);
+  for (const std::string& c : options.clips) h = runtime::fnv1a64(c + "\n", h);
+  char buf[20];
+  std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+/// A cached file: its clips as a pack and their reports as JSON.
+bool loadCached(const std::filesystem::path& dir, const std::string& key, BatchFile& file) {
+  auto pack = runtime::Pack::load(dir / (key + ".anpk"));
+  std::ifstream in(dir / (key + ".json"));
+  if (!pack || !in) return false;
+  nlohmann::json reports;
+  try {
+    in >> reports;
+  } catch (...) {
+    return false;
+  }
+  if (!reports.is_array() || reports.size() != pack->clips().size()) return false;
+  file.skeleton = skeletonRecord(pack->skeleton());
+  for (std::size_t i = 0; i < pack->clips().size(); ++i) {
+    const runtime::PackClip& pc = pack->clips()[i];
+    BatchClip c;
+    c.name = pc.name;
+    c.fromCache = true;
+    c.meta = clipRecord(pc, pack->bytes());
+    const auto bytes = pack->bytes().subspan(pc.dataOffset, pc.dataSize);
+    c.data.assign(bytes.begin(), bytes.end());
+    c.meta.data = {};
+    auto report = clipReportFromJson(reports[i].dump());
+    if (!report) return false;
+    c.report = std::move(report.value());
+    c.report.file = file.path.string();
+    file.clips.push_back(std::move(c));
+  }
+  file.fromCache = true;
+  return true;
+}
+
+void storeCached(const std::filesystem::path& dir, const std::string& key, const BatchFile& file) {
+  std::vector<PackClipRecord> records;
+  nlohmann::json reports = nlohmann::json::array();
+  for (const BatchClip& c : file.clips) {
+    if (!c.error.empty()) return;  // only complete files are cached
+    records.push_back(c.record());
+    reports.push_back(nlohmann::json::parse(clipReportToJson(c.report)));
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const auto pack = buildPack(*file.skeleton, records);
+  if (!writeFileAtomic(dir / (key + ".anpk"), pack)) return;
+  const std::string text = reports.dump();
+  (void)writeFileAtomic(dir / (key + ".json"), std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
 }  // namespace
 
 std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
                                 const BatchProgress& progress, const std::atomic<bool>* cancel) {
   const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::vector<BatchFile> result(files.size());
+  std::vector<std::optional<ImportedAsset>> assets(files.size());
+  std::vector<std::string> keys(files.size());
   ImportOptions importOptions;
   importOptions.unitToCm = options.settings.unitToCm;
   importOptions.sampleRate = options.settings.sampleRate;
+  std::mutex progressMutex;
+  std::size_t done = 0, total = 0;
+  auto report = [&](std::size_t finished, const std::string& what) {
+    if (!progress) return;
+    std::lock_guard<std::mutex> lock(progressMutex);
+    done += finished;
+    progress(done, total, what);
+  };
+
   parallelFor(files.size(), jobs, [&](std::size_t i) {
-    result[i].path = files[i];
+    BatchFile& file = result[i];
+    file.path = files[i];
     if (cancel && cancel->load()) {
-      result[i].error = "cancelled";
+      file.error = "cancelled";
       return;
+    }
+    if (options.cacheDir) {
+      keys[i] = cacheKey(hashFile(files[i]), options);
+      if (loadCached(*options.cacheDir, keys[i], file)) {
+        {
+          std::lock_guard<std::mutex> lock(progressMutex);
+          total += file.clips.size();
+        }
+        report(file.clips.size(), file.path.filename().string() + " (cached)");
+        return;
+      }
     }
     auto asset = importAsset(files[i], importOptions);
     if (!asset) {
-      result[i].error = asset.message();
+      file.error = asset.message();
       return;
     }
-    result[i].asset = std::move(asset.value());
-    for (const RawClip& clip : result[i].asset->clips) {
-      const bool wanted = options.clips.empty() ||
-                          std::any_of(options.clips.begin(), options.clips.end(),
-                                      [&](const std::string& p) { return isWildcard(p) ? wildcardMatch(p, clip.name) : p == clip.name; });
-      if (wanted) result[i].clips.push_back({clip.name, std::nullopt, "", false});
+    file.skeleton = skeletonRecord(asset->skeleton, asset->unitToCm);
+    for (const RawClip& clip : asset->clips)
+      if (wanted(options, clip.name)) file.clips.push_back(BatchClip{clip.name, "", false, std::nullopt, {}, {}, {}});
+    {
+      std::lock_guard<std::mutex> lock(progressMutex);
+      total += file.clips.size();
     }
+    assets[i] = std::move(asset.value());
   });
 
   struct Work {
@@ -64,32 +157,56 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
   };
   std::vector<Work> work;
   for (std::size_t f = 0; f < result.size(); ++f) {
-    if (!result[f].asset) continue;
+    if (!assets[f]) continue;
     for (std::size_t c = 0; c < result[f].clips.size(); ++c)
-      for (const RawClip& raw : result[f].asset->clips)
+      for (const RawClip& raw : assets[f]->clips)
         if (raw.name == result[f].clips[c].name) work.push_back({f, c, &raw});
   }
-  std::mutex progressMutex;
-  std::size_t done = 0;
   parallelFor(work.size(), jobs, [&](std::size_t w) {
     const Work& job = work[w];
     BatchFile& file = result[job.file];
     BatchClip& out = file.clips[job.clip];
-    const ImportedAsset& asset = *file.asset;
+    const ImportedAsset& asset = *assets[job.file];
     if (cancel && cancel->load()) {
       out.error = "cancelled";
     } else {
       const EffectiveSettings effective = resolve(options.settings, asset.skeleton, job.raw->name);
-      CompressJob compress(asset.skeleton, *job.raw, asset.unitToCm, effective);
-      auto compressed = compress.run(nullptr, cancel);
-      if (compressed) out.compressed = std::move(compressed.value());
-      else out.error = compressed.message();
+      // A clip override of the sample rate or unit needs the file imported with it.
+      std::optional<ImportedAsset> reimported;
+      const RawClip* raw = job.raw;
+      double unitToCm = asset.unitToCm;
+      if ((effective.sampleRate && *effective.sampleRate != raw->sampleRate) ||
+          (effective.unitToCm && *effective.unitToCm != asset.unitToCm)) {
+        ImportOptions clipOptions = importOptions;
+        clipOptions.sampleRate = effective.sampleRate;
+        clipOptions.unitToCm = effective.unitToCm;
+        auto again = importAsset(file.path, clipOptions);
+        if (!again) {
+          out.error = again.message();
+          report(1, file.path.filename().string() + ": " + out.name);
+          return;
+        }
+        reimported = std::move(again.value());
+        raw = &reimported->clips[raw->clipIndex];
+        unitToCm = reimported->unitToCm;
+      }
+      auto compressed = CompressJob(asset.skeleton, *raw, unitToCm, effective).run(nullptr, cancel);
+      if (compressed) {
+        out.meta = clipRecord(*compressed, file.path.filename().string(), asset.sourceHash);
+        out.meta.data = {};
+        out.data = compressed->data;
+        out.report = makeClipReport(*compressed, asset.skeleton, file.path.string(), 0);
+        out.compressed = std::move(compressed.value());
+      } else {
+        out.error = compressed.message();
+      }
     }
-    if (progress) {
-      std::lock_guard<std::mutex> lock(progressMutex);
-      progress(++done, work.size(), file.path.filename().string() + ": " + out.name);
-    }
+    report(1, file.path.filename().string() + ": " + out.name);
   });
+
+  if (options.cacheDir)
+    for (std::size_t f = 0; f < result.size(); ++f)
+      if (assets[f] && !result[f].clips.empty()) storeCached(*options.cacheDir, keys[f], result[f]);
   return result;
 }
 
@@ -119,7 +236,15 @@ Expected<std::vector<std::filesystem::path>> expandInputs(const std::vector<std:
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
-  return files;
+  // A file named twice (directly and through its folder) is compressed once, where it first appears.
+  std::vector<std::filesystem::path> unique;
+  std::set<std::filesystem::path> seen;
+  for (const auto& f : files) {
+    std::error_code ec;
+    const auto canonical = std::filesystem::weakly_canonical(f, ec);
+    if (seen.insert(ec ? f : canonical).second) unique.push_back(f);
+  }
+  return unique;
 }
 
 }  // namespace animpack::core

@@ -1,6 +1,7 @@
 #pragma once
 // Batch compression: many source files, every clip compressed on a pool of worker threads, results
-// in a fixed order (input order, then clip index) so output bytes do not depend on the thread count.
+// in a fixed order (input order, then clip index) so output bytes do not depend on the thread
+// count. With a cache directory, files whose bytes and settings are unchanged are not recompressed.
 
 #include <atomic>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include "core/compress/report.h"
 #include "core/compress/settings.h"
 #include "core/io/asset_importer.h"
+#include "core/io/pack_writer.h"
 
 namespace animpack::core {
 
@@ -21,24 +23,36 @@ struct BatchOptions {
   CompressionSettings settings;               ///< preset, settings file and flags already merged
   std::vector<std::string> clips;             ///< clip names or wildcards to compress; empty: all
   unsigned jobs = 0;                          ///< worker threads; 0: one per core
-  std::optional<std::filesystem::path> cacheDir;  ///< reuse clips whose source and settings are unchanged
+  std::optional<std::filesystem::path> cacheDir;  ///< reuse files whose bytes and settings are unchanged
 };
 
 struct BatchClip {
   std::string name;
-  std::optional<CompressedClip> compressed;  ///< empty when it failed
-  std::string error;
+  std::string error;                         ///< non-empty when the clip failed
   bool fromCache = false;
+  std::optional<CompressedClip> compressed;  ///< the full result (not kept for cached clips)
+  std::vector<std::uint8_t> data;            ///< the clip block for the pack
+  PackClipRecord meta;                       ///< everything but the data span
+  ClipReport report;                         ///< compressed_bytes is filled in when a pack is built
+
+  /// The record a pack is built from (its data points into this clip).
+  PackClipRecord record() const {
+    PackClipRecord r = meta;
+    r.data = data;
+    return r;
+  }
 };
 
 struct BatchFile {
   std::filesystem::path path;
-  std::optional<ImportedAsset> asset;  ///< empty when the import failed (the clips' meshes are dropped)
-  std::string error;
+  std::string error;                            ///< non-empty when the file could not be imported
+  std::optional<PackSkeletonRecord> skeleton;   ///< from the import or the cache
   std::vector<BatchClip> clips;
+  bool fromCache = false;
 };
 
-/// Progress: clips finished so far, clips in total, and the clip just finished ("file: clip").
+/// Progress: clips finished so far, clips in total (grows while files are imported), and the clip
+/// just finished ("file: clip").
 using BatchProgress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
 
 /// Imports every file and compresses its clips. A file or clip that fails is recorded with its

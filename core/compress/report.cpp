@@ -47,6 +47,75 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   return r;
 }
 
+namespace {
+
+nlohmann::ordered_json toJson(const ClipReport& r) {
+  using nlohmann::ordered_json;
+  ordered_json pinned = ordered_json::array();
+  for (const auto& p : r.pinned) pinned.push_back({{"joint", p.joint}, {"drift_cm", p.driftCm}, {"drift_unpinned_cm", p.driftUnpinnedCm}});
+  ordered_json over = ordered_json::array();
+  for (const auto& o : r.overPrecision) over.push_back({{"joint", o.joint}, {"max_error_cm", o.maxErrorCm}, {"precision_cm", o.precisionCm}});
+  return {{"file", r.file},
+          {"clip", r.clip},
+          {"clip_index", r.clipIndex},
+          {"joints", r.joints},
+          {"frames", r.frames},
+          {"sample_rate", r.sampleRate},
+          {"raw_bytes", r.rawBytes},
+          {"compressed_bytes", r.compressedBytes},
+          {"ratio", r.ratio()},
+          {"max_error_cm", r.maxErrorCm},
+          {"p99_error_cm", r.p99ErrorCm},
+          {"worst_joint", r.worstJoint},
+          {"worst_frame", r.worstFrame},
+          {"keys", r.keys},
+          {"tracks", {{"default", r.defaultTracks}, {"constant", r.constantTracks}, {"fitted", r.fittedTracks}, {"uniform", r.uniformTracks}}},
+          {"pinned", pinned},
+          {"compress_ms", r.compressMs},
+          {"within_precision", r.withinPrecision},
+          {"wide_tracks", r.wideTracks},
+          {"over_precision", over}};
+}
+
+}  // namespace
+
+std::string clipReportToJson(const ClipReport& report) { return toJson(report).dump(); }
+
+Expected<ClipReport> clipReportFromJson(const std::string& text) {
+  try {
+    const auto j = nlohmann::json::parse(text);
+    ClipReport r;
+    r.file = j.at("file").get<std::string>();
+    r.clip = j.at("clip").get<std::string>();
+    r.clipIndex = j.at("clip_index").get<std::uint32_t>();
+    r.joints = j.at("joints").get<std::uint32_t>();
+    r.frames = j.at("frames").get<std::uint32_t>();
+    r.sampleRate = j.at("sample_rate").get<double>();
+    r.rawBytes = j.at("raw_bytes").get<std::uint64_t>();
+    r.compressedBytes = j.at("compressed_bytes").get<std::uint64_t>();
+    r.maxErrorCm = j.at("max_error_cm").get<float>();
+    r.p99ErrorCm = j.at("p99_error_cm").get<float>();
+    r.worstJoint = j.at("worst_joint").get<std::string>();
+    r.worstFrame = j.at("worst_frame").get<std::int32_t>();
+    r.keys = j.at("keys").get<std::uint64_t>();
+    const auto& t = j.at("tracks");
+    r.defaultTracks = t.at("default").get<std::uint32_t>();
+    r.constantTracks = t.at("constant").get<std::uint32_t>();
+    r.fittedTracks = t.at("fitted").get<std::uint32_t>();
+    r.uniformTracks = t.at("uniform").get<std::uint32_t>();
+    for (const auto& p : j.at("pinned"))
+      r.pinned.push_back({p.at("joint").get<std::string>(), p.at("drift_cm").get<float>(), p.at("drift_unpinned_cm").get<float>()});
+    r.compressMs = j.at("compress_ms").get<double>();
+    r.withinPrecision = j.at("within_precision").get<bool>();
+    r.wideTracks = j.at("wide_tracks").get<std::vector<std::string>>();
+    for (const auto& o : j.at("over_precision"))
+      r.overPrecision.push_back({o.at("joint").get<std::string>(), o.at("max_error_cm").get<float>(), o.at("precision_cm").get<float>()});
+    return r;
+  } catch (const std::exception& e) {
+    return Error{std::string("not a clip report: ") + e.what()};
+  }
+}
+
 std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, const std::string& toolVersion) {
   using nlohmann::ordered_json;
   ordered_json clips = ordered_json::array();
@@ -62,30 +131,7 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
       within = false;
       continue;
     }
-    ordered_json pinned = ordered_json::array();
-    for (const auto& p : r.pinned) pinned.push_back({{"joint", p.joint}, {"drift_cm", p.driftCm}, {"drift_unpinned_cm", p.driftUnpinnedCm}});
-    ordered_json over = ordered_json::array();
-    for (const auto& o : r.overPrecision) over.push_back({{"joint", o.joint}, {"max_error_cm", o.maxErrorCm}, {"precision_cm", o.precisionCm}});
-    clips.push_back({{"file", r.file},
-                     {"clip", r.clip},
-                     {"clip_index", r.clipIndex},
-                     {"joints", r.joints},
-                     {"frames", r.frames},
-                     {"sample_rate", r.sampleRate},
-                     {"raw_bytes", r.rawBytes},
-                     {"compressed_bytes", r.compressedBytes},
-                     {"ratio", r.ratio()},
-                     {"max_error_cm", r.maxErrorCm},
-                     {"p99_error_cm", r.p99ErrorCm},
-                     {"worst_joint", r.worstJoint},
-                     {"worst_frame", r.worstFrame},
-                     {"keys", r.keys},
-                     {"tracks", {{"default", r.defaultTracks}, {"constant", r.constantTracks}, {"fitted", r.fittedTracks}, {"uniform", r.uniformTracks}}},
-                     {"pinned", pinned},
-                     {"compress_ms", r.compressMs},
-                     {"within_precision", r.withinPrecision},
-                     {"wide_tracks", r.wideTracks},
-                     {"over_precision", over}});
+    clips.push_back(toJson(r));
     raw += r.rawBytes;
     compressed += r.compressedBytes;
     keys += r.keys;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/anim/skeleton.h"
+#include "core/base/status.h"
 #include "core/compress/compressor.h"
 
 namespace animpack::core {
@@ -49,6 +50,10 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
 
 /// The report JSON: {"tool_version","clips":[...],"totals":{...},"pack_bytes"}.
 std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, const std::string& toolVersion);
+/// One clip's report as a JSON object (the form in the report's "clips" array), and back.
+std::string clipReportToJson(const ClipReport& report);
+Expected<ClipReport> clipReportFromJson(const std::string& text);
+
 /// One CSV row per clip with the scalar keys of the JSON report.
 std::string reportCsv(const std::vector<ClipReport>& rows);
 

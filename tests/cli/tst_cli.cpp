@@ -57,7 +57,7 @@ class TestCli : public QObject {
   void helpOnEveryCommand() {
     const Run top = runCli({"--help"});
     QCOMPARE(top.code, 0);
-    for (const char* command : {"inspect", "compress", "decode", "verify", "dump", "bench"}) {
+    for (const char* command : {"inspect", "compress", "merge", "decode", "verify", "dump", "bench"}) {
       QVERIFY(top.out.contains(command));
       const Run r = runCli({command, "--help"});
       QCOMPARE(r.code, 0);
@@ -112,6 +112,50 @@ class TestCli : public QObject {
     for (const char* key : {"joints", "forward_ns_per_pose", "backward_ns_per_pose", "random_ns_per_pose", "blend_ns_per_pose", "raw_ns_per_pose"})
       QVERIFY2(bench.contains(key), key);
     QVERIFY(bench["forward_ns_per_pose"].toDouble() > 0);
+  }
+
+  void batchExportFromTheCommandLine() {
+    const QString dir = QString::fromStdString((test::scratchDir() / "cli-batch").string());
+    QDir().mkpath(dir);
+    // Not a terminal: plain progress lines on stderr, one per clip.
+    const Run r = runCli({"compress", model("BVH"), "--pack-per-file", "-o", dir + "/packs", "--preset", "mocap", "--jobs", "2",
+                          "--report", dir + "/report.json"});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.err.count("[") , 3);
+    QVERIFY(r.err.contains("[3/3]"));
+    QVERIFY(QFile::exists(dir + "/packs/01_01.anpk") && QFile::exists(dir + "/packs/Boxing_Toes.anpk"));
+    const Run quiet = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/q.anpk", "--quiet", "--clip", "Wuson_R*"});
+    QCOMPARE(quiet.code, 0);
+    QVERIFY(quiet.err.isEmpty());
+    QCOMPARE(quiet.out.count('\n'), 1);  // the summary only
+    QVERIFY(quiet.out.contains("1 clip(s)"));
+    // Merge what was built per file: the wuson clips in two packs.
+    QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/walk.anpk", "--clip", "Wuson_Walk", "-q"}).code, 0);
+    const Run m = runCli({"merge", dir + "/q.anpk", dir + "/walk.anpk", "-o", dir + "/merged.anpk"});
+    QCOMPARE(m.code, 0);
+    QVERIFY(runCli({"dump", dir + "/merged.anpk"}).out.contains("clips:     2"));
+    const Run mismatch = runCli({"merge", dir + "/q.anpk", dir + "/packs/01_01.anpk", "-o", dir + "/bad.anpk"});
+    QCOMPARE(mismatch.code, 1);
+    QVERIFY(mismatch.err.contains("01_01.anpk"));
+    // Budget and a broken input make the exit code 1 but still write the rest.
+    QFile broken(dir + "/broken.bvh");
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("HIERARCHY\nROOT");
+    broken.close();
+    const Run partial = runCli({"compress", model("BVH/01_01.bvh"), dir + "/broken.bvh", "-o", dir + "/partial.anpk", "-q"});
+    QCOMPARE(partial.code, 1);
+    QVERIFY(partial.err.contains("broken.bvh"));
+    QVERIFY(QFile::exists(dir + "/partial.anpk"));
+    const Run budget = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/b.anpk", "--budget", "1", "-q"});
+    QCOMPARE(budget.code, 1);
+    QVERIFY(budget.err.contains("over the budget"));
+    QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/p.anpk", "--preset", "villain"}).code, 2);
+    // The cache: the second run reuses every clip.
+    const Run c1 = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/c1.anpk", "--cache", dir + "/cache", "-q"});
+    const Run c2 = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/c2.anpk", "--cache", dir + "/cache", "-q"});
+    QCOMPARE(c1.code, 0);
+    QCOMPARE(c2.code, 0);
+    QVERIFY(c2.out.contains("3 from the cache"));
   }
 
   void packErrorsAreClear() {

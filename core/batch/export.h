@@ -1,0 +1,49 @@
+#pragma once
+// Exporting packs for the game build (issue 5): one pack for every input (all sharing a skeleton)
+// or one pack per input file, the report (JSON or CSV), budget checks. Used by `animpack compress`
+// and the studio's export.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/batch/batch.h"
+
+namespace animpack::core {
+
+struct ExportOptions {
+  BatchOptions batch;
+  std::filesystem::path output;               ///< the pack, or the directory with packPerFile
+  bool packPerFile = false;                   ///< one pack per input file, named after it
+  std::optional<double> budgetKb;             ///< flag packs larger than this many KiB
+  std::optional<std::filesystem::path> report;  ///< R.json or R.csv
+  std::string toolVersion = "unknown";
+};
+
+struct WrittenPack {
+  std::filesystem::path path;
+  std::uint64_t bytes = 0;
+  bool overBudget = false;
+  std::size_t clips = 0;
+};
+
+struct ExportResult {
+  std::vector<ClipReport> rows;       ///< every clip in pack order, failures included (error set)
+  std::vector<WrittenPack> packs;
+  std::size_t failures = 0;           ///< files and clips that failed
+  std::size_t overPrecision = 0;      ///< clips over their precision
+  std::size_t cachedClips = 0;
+};
+
+/// Compresses, builds and writes the packs (atomically) and the report. Per-file and per-clip
+/// failures are recorded and the rest goes on; an error is returned only when nothing sensible
+/// can be written (no clip compressed, inputs whose skeletons differ in one pack, a failed write).
+Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& files, const ExportOptions& options,
+                                   const BatchProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+/// Merges packs built elsewhere into one (every pack must have the same skeleton; clip names must be
+/// unique). Writes `output` atomically and returns its size.
+Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& packs, const std::filesystem::path& output);
+
+}  // namespace animpack::core
