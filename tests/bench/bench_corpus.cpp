@@ -93,23 +93,23 @@ int main(int argc, char** argv) {
   float worst = 0;
   int beaten = 0, compared = 0;
   for (const core::BatchFile& f : results) {
-    if (!f.asset || f.clips.empty()) continue;
+    if (!f.skeleton || f.clips.empty()) continue;
     std::vector<core::PackClipRecord> records;
     std::uint64_t raw = 0, frames = 0;
     double ms = 0;
     float maxError = 0;
     bool within = true;
     for (const core::BatchClip& c : f.clips) {
-      if (!c.compressed) continue;
-      records.push_back(core::clipRecord(*c.compressed, f.path.filename().string(), f.asset->sourceHash));
-      raw += c.compressed->stats.rawBytes;
-      frames += c.compressed->frameCount;
-      ms += c.compressed->stats.compressMs;
-      maxError = std::max(maxError, c.compressed->stats.maxErrorCm);
-      within = within && c.compressed->stats.withinPrecision;
+      if (!c.error.empty()) continue;
+      records.push_back(c.record());
+      raw += c.report.rawBytes;
+      frames += c.report.frames;
+      ms += c.report.compressMs;
+      maxError = std::max(maxError, c.report.maxErrorCm);
+      within = within && c.report.withinPrecision;
     }
     if (records.empty()) continue;
-    const auto bytes = core::buildPack(core::skeletonRecord(f.asset->skeleton, f.asset->unitToCm), records);
+    const auto bytes = core::buildPack(*f.skeleton, records);
     auto pack = runtime::Pack::open(bytes);
     std::uint64_t packed = 0;
     for (const auto& c : pack->clips()) packed += c.ownBytes;
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
     totalClips += records.size();
     totalMs += ms;
     worst = std::max(worst, maxError);
-    std::printf("| %s | %zu | %zu | %llu | %llu | %llu | %.2f | %.4f%s | %.1f | %.1f |", key(f.path).c_str(), f.asset->skeleton.jointCount(),
+    std::printf("| %s | %zu | %zu | %llu | %llu | %llu | %.2f | %.4f%s | %.1f | %.1f |", key(f.path).c_str(), f.skeleton->names.size(),
                 records.size(), static_cast<unsigned long long>(frames), static_cast<unsigned long long>(raw),
                 static_cast<unsigned long long>(packed), double(raw) / double(packed), maxError, within ? "" : " (over)",
                 ms / double(records.size()), double(raw) / 1e6 / (ms / 1000.0));
@@ -126,8 +126,9 @@ int main(int argc, char** argv) {
     if (p != peers.end()) {
       // Bytes compare only over the same frames; a different joint set changes the work too.
       const bool sameFrames = std::uint64_t(p->second.frames) == frames;
-      const bool sameJoints = p->second.joints == f.asset->skeleton.jointCount();
-      const std::size_t jointGap = std::max(p->second.joints, f.asset->skeleton.jointCount()) - std::min(p->second.joints, f.asset->skeleton.jointCount());
+      const std::size_t joints = f.skeleton->names.size();
+      const bool sameJoints = p->second.joints == joints;
+      const std::size_t jointGap = std::max(p->second.joints, joints) - std::min(p->second.joints, joints);
       std::printf(" %llu | %s | %.2f%s |", static_cast<unsigned long long>(p->second.acl), p->second.aclError.c_str(),
                   double(packed) / double(p->second.acl),
                   !sameFrames ? " (frames differ)" : !sameJoints ? (" (" + std::to_string(p->second.joints) + " joints)").c_str() : "");
@@ -155,19 +156,21 @@ int main(int argc, char** argv) {
   // Interactive recompress: one joint's precision changes on a 30-60 joint clip of several hundred
   // frames; the context keeps every other sub-track's encoding.
   for (const core::BatchFile& f : results) {
-    if (!f.asset) continue;
-    for (const core::RawClip& clip : f.asset->clips) {
-      if (f.asset->skeleton.jointCount() < 30 || f.asset->skeleton.jointCount() > 60 || clip.frameCount < 200 || clip.frameCount > 900) continue;
+    if (!f.skeleton || f.skeleton->names.size() < 30 || f.skeleton->names.size() > 60) continue;
+    auto asset = core::importAsset(f.path);
+    if (!asset) continue;
+    for (const core::RawClip& clip : asset->clips) {
+      if (clip.frameCount < 200 || clip.frameCount > 900) continue;
       core::CompressorContext context;
       core::CompressionSettings s;
-      auto first = core::CompressJob(f.asset->skeleton, clip, f.asset->unitToCm, core::resolve(s, f.asset->skeleton, clip.name)).run(&context);
-      const std::string joint = f.asset->skeleton.names[f.asset->skeleton.jointCount() / 2];
+      auto first = core::CompressJob(asset->skeleton, clip, asset->unitToCm, core::resolve(s, asset->skeleton, clip.name)).run(&context);
+      const std::string joint = asset->skeleton.names[asset->skeleton.jointCount() / 2];
       s.joints.emplace_back(joint, core::JointOverride{0.005f, {}, {}});
       const auto t0 = std::chrono::steady_clock::now();
-      auto again = core::CompressJob(f.asset->skeleton, clip, f.asset->unitToCm, core::resolve(s, f.asset->skeleton, clip.name)).run(&context);
+      auto again = core::CompressJob(asset->skeleton, clip, asset->unitToCm, core::resolve(s, asset->skeleton, clip.name)).run(&context);
       const double incremental = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       std::printf("recompress of %s '%s' (%zu joints, %u frames) after '%s' changed to 0.005 cm: %.1f ms (full compress %.1f ms)\n",
-                  f.path.filename().c_str(), clip.name.c_str(), f.asset->skeleton.jointCount(), clip.frameCount, joint.c_str(),
+                  f.path.filename().c_str(), clip.name.c_str(), asset->skeleton.jointCount(), clip.frameCount, joint.c_str(),
                   incremental, first ? first->stats.compressMs : 0.0);
       return 0;
     }
