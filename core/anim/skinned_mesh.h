@@ -2,9 +2,11 @@
 // A triangle mesh bound to the skeleton: up to four weighted joint influences per vertex.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/anim/skeleton.h"
 #include "core/base/status.h"
 #include "core/math/transform.h"
 #include "core/runtime/pose_ops.h"
@@ -26,5 +28,10 @@ struct SkinnedMesh {
   /// Checks array sizes, index ranges, joint indices and that weights are normalised.
   Status validate(std::size_t jointCount) const;
 };
+
+/// Per joint: the largest bind-pose distance (file units) from the joint to a vertex it influences
+/// (weight above 1 %), over every skinned or rigid mesh; 0 for joints that move no vertex. The
+/// studio's "derive shell distance from the mesh".
+std::vector<double> farthestInfluencedVertex(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes);
 
 }  // namespace animpack::core

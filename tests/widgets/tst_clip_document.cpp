@@ -1,0 +1,214 @@
+// The studio document and its undo commands: every command is done, checked, undone and checked;
+// drags merge into one step; approvals hold only for the settings and source they were made for.
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include "tests/widgets/fixture.h"
+#include "widgets/document/commands.h"
+
+using namespace animpack;
+using namespace animpack::widgets;
+
+class TstClipDocument : public QObject {
+  Q_OBJECT
+ private slots:
+  void opensARigAndResetsState() {
+    ClipDocument doc;
+    QSignalSpy assets(&doc, &ClipDocument::assetChanged);
+    QSignalSpy clips(&doc, &ClipDocument::currentClipChanged);
+    QVERIFY(doc.open(test::rigPath()));
+    QCOMPARE(assets.count(), 1);
+    QCOMPARE(clips.count(), 1);
+    QCOMPARE(doc.clipCount(), 2);
+    QCOMPARE(doc.clipName(0), QString("Walk"));
+    QCOMPARE(doc.clipName(1), QString("Wave"));
+    QCOMPARE(doc.currentClip(), 0);
+    QVERIFY(!doc.isModified());
+    QCOMPARE(doc.approval(0), Approval::NeedsReview);
+  }
+
+  void aFailedOpenLeavesTheDocumentAlone() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    const auto before = doc.asset();
+    QSignalSpy assets(&doc, &ClipDocument::assetChanged);
+    const Status st = doc.open("/nonexistent/walk.fbx");
+    QVERIFY(!st);
+    QVERIFY2(QString::fromStdString(st.message()).contains("/nonexistent/walk.fbx"), st.message().c_str());
+    QCOMPARE(assets.count(), 0);
+    QCOMPARE(doc.asset(), before);
+    QCOMPARE(doc.clipCount(), 2);
+  }
+
+  void invalidSettingsAreRefusedOnOpen() {
+    ClipDocument doc;
+    core::CompressionSettings bad;
+    bad.precisionCm = -1.f;
+    const Status st = doc.open(test::rigPath(), bad);
+    QVERIFY(!st);
+    QVERIFY2(QString::fromStdString(st.message()).contains("precision"), st.message().c_str());
+    QVERIFY(!doc.hasAsset());
+  }
+
+  void jointPrecisionDoUndoRedo() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    const int spine = test::joint(doc, "Spine"), head = test::joint(doc, "Head"), leg = test::joint(doc, "LeftLeg");
+    QVERIFY(spine >= 0 && head >= 0 && leg >= 0);
+    QSignalSpy changed(&doc, &ClipDocument::settingsChanged);
+
+    pushJointValue(&doc, EditScope::AllClips, {spine}, JointField::Precision, 0.05f);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(doc.isModified());
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(spine)].precisionCm, 0.05f);
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(head)].precisionCm, 0.05f);  // inherited by the child
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(leg)].precisionCm, core::kDefaultPrecisionCm);
+    QCOMPARE(doc.effectiveSettings(1).joints[std::size_t(spine)].precisionCm, 0.05f);  // every clip
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set precision of 'Spine'"));
+
+    doc.undoStack()->undo();
+    QCOMPARE(changed.count(), 2);
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(spine)].precisionCm, core::kDefaultPrecisionCm);
+    QVERIFY(doc.settings().joints.empty());
+    QVERIFY(!doc.isModified());
+
+    doc.undoStack()->redo();
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(head)].precisionCm, 0.05f);
+
+    pushJointReset(&doc, EditScope::AllClips, {spine}, JointField::Precision);
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(spine)].precisionCm, core::kDefaultPrecisionCm);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(spine)].precisionCm, 0.05f);
+  }
+
+  void currentClipScopeTouchesOneClip() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    const int head = test::joint(doc, "Head");
+    doc.setCurrentClip(1);
+    pushJointValue(&doc, EditScope::CurrentClip, {head}, JointField::Shell, 12.f);
+    QCOMPARE(doc.effectiveSettings(1).joints[std::size_t(head)].shellCm, 12.f);
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(head)].shellCm, core::kDefaultShellCm);
+    QVERIFY(hasOverride(doc.settings(), EditScope::CurrentClip, "Wave", "Head", JointField::Shell));
+    QVERIFY(!hasOverride(doc.settings(), EditScope::AllClips, "Wave", "Head", JointField::Shell));
+    doc.undoStack()->undo();
+    QCOMPARE(doc.effectiveSettings(1).joints[std::size_t(head)].shellCm, core::kDefaultShellCm);
+  }
+
+  void pinningIsNotInherited() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    const int leg = test::joint(doc, "LeftLeg"), foot = test::joint(doc, "LeftFoot");
+    pushJointValue(&doc, EditScope::AllClips, {foot}, JointField::Pinned, 1.f);
+    QVERIFY(doc.effectiveSettings(0).joints[std::size_t(foot)].pinned);
+    QVERIFY(!doc.effectiveSettings(0).joints[std::size_t(leg)].pinned);
+    QCOMPARE(doc.undoStack()->undoText(), QString("Pin 'LeftFoot'"));
+    doc.undoStack()->undo();
+    QVERIFY(!doc.effectiveSettings(0).joints[std::size_t(foot)].pinned);
+  }
+
+  void aDragMergesIntoOneUndoStep() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    const std::vector<int> joints{test::joint(doc, "Spine"), test::joint(doc, "Head")};
+    const quint64 key = jointMergeKey(joints, JointField::Precision, EditScope::AllClips);
+    for (float v : {0.02f, 0.03f, 0.04f, 0.05f}) pushJointValue(&doc, EditScope::AllClips, joints, JointField::Precision, v, key);
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set precision of 2 joints"));
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(joints[1])].precisionCm, 0.05f);
+    // A different field does not merge.
+    pushJointValue(&doc, EditScope::AllClips, joints, JointField::Shell, 5.f,
+                   jointMergeKey(joints, JointField::Shell, EditScope::AllClips));
+    QCOMPARE(doc.undoStack()->count(), 2);
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(joints[1])].precisionCm, core::kDefaultPrecisionCm);
+    QVERIFY(doc.settings().joints.empty());
+    // Without a merge key every edit is its own step.
+    pushJointValue(&doc, EditScope::AllClips, joints, JointField::Precision, 0.02f);
+    pushJointValue(&doc, EditScope::AllClips, joints, JointField::Precision, 0.03f);
+    QCOMPARE(doc.undoStack()->count(), 2);
+  }
+
+  void approvalFollowsSettings() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    QSignalSpy approvals(&doc, &ClipDocument::approvalChanged);
+    doc.undoStack()->push(new ApprovalCommand(&doc, 0, doc.approvalNow(0, Approval::Approved)));
+    QCOMPARE(approvals.count(), 1);
+    QCOMPARE(approvals.first().first().toInt(), 0);
+    QCOMPARE(doc.approval(0), Approval::Approved);
+    QCOMPARE(doc.approval(1), Approval::NeedsReview);
+
+    // An edit that changes clip 0's settings sends it back to review; undoing the edit restores it.
+    pushJointValue(&doc, EditScope::AllClips, {test::joint(doc, "Hips")}, JointField::Precision, 0.5f);
+    QCOMPARE(doc.approval(0), Approval::NeedsReview);
+    QCOMPARE(doc.storedApproval(0).state, Approval::Approved);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.approval(0), Approval::Approved);
+
+    // An edit scoped to the other clip leaves this approval alone.
+    doc.setCurrentClip(1);
+    pushJointValue(&doc, EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Precision, 0.5f);
+    QCOMPARE(doc.approval(0), Approval::Approved);
+
+    doc.undoStack()->push(new ApprovalCommand(&doc, 1, doc.approvalNow(1, Approval::Rejected)));
+    QCOMPARE(doc.approval(1), Approval::Rejected);
+    QCOMPARE(doc.undoStack()->undoText(), QString("Reject 'Wave'"));
+    doc.undoStack()->undo();
+    QCOMPARE(doc.approval(1), Approval::NeedsReview);
+  }
+
+  void upAxisCommand() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    QSignalSpy axis(&doc, &ClipDocument::upAxisChanged);
+    doc.undoStack()->push(new UpAxisCommand(&doc, UpAxis::ZUp));
+    QCOMPARE(doc.upAxis(), UpAxis::ZUp);
+    QCOMPARE(axis.count(), 1);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.upAxis(), UpAxis::AsImported);
+    QCOMPARE(axis.count(), 2);
+  }
+
+  void unitOverrideImportsAgain() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    QCOMPARE(doc.asset()->unitToCm, 100.0);  // glTF is in metres
+    const auto before = doc.asset();
+    QSignalSpy assets(&doc, &ClipDocument::assetChanged);
+    core::CompressionSettings s = doc.settings();
+    s.unitToCm = 2.54;
+    doc.undoStack()->push(new SettingsCommand(&doc, "File unit", s));
+    QCOMPARE(assets.count(), 1);
+    QCOMPARE(doc.asset()->unitToCm, 2.54);
+    QVERIFY(doc.asset() != before);
+    QCOMPARE(doc.clipCount(), 2);
+    doc.undoStack()->undo();
+    QCOMPARE(assets.count(), 2);
+    QCOMPARE(doc.asset()->unitToCm, 100.0);
+  }
+
+  void selectionAndTimeAreViewState() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    QSignalSpy sel(&doc, &ClipDocument::selectedJointsChanged);
+    QSignalSpy time(&doc, &ClipDocument::currentTimeChanged);
+    doc.setSelectedJoints({3, 1, 3});
+    QCOMPARE(doc.selectedJoints(), (std::vector<int>{1, 3}));
+    doc.setSelectedJoints({1, 3});
+    QCOMPARE(sel.count(), 1);
+    doc.setCurrentTime(0.5);
+    QCOMPARE(time.count(), 1);
+    doc.setCurrentClip(1);  // a new clip starts at its first frame
+    QCOMPARE(doc.currentTime(), 0.0);
+    QCOMPARE(doc.undoStack()->count(), 0);
+    QVERIFY(!doc.isModified());
+    doc.setCurrentClip(7);  // out of range: ignored
+    QCOMPARE(doc.currentClip(), 1);
+  }
+};
+
+QTEST_MAIN(TstClipDocument)
+#include "tst_clip_document.moc"

@@ -1,0 +1,93 @@
+// The curve view: one original point per frame of the clip, and the fitted keys it marks are exactly
+// the frames the compressed clip stores for that track.
+
+#include <QTest>
+#include <qcustomplot.h>
+
+#include "tests/widgets/fixture.h"
+#include "widgets/curve_view.h"
+#include "widgets/decoded_clip.h"
+#include "widgets/error_map.h"
+
+using namespace animpack;
+using namespace animpack::widgets;
+
+class TstCurveView : public QObject {
+  Q_OBJECT
+ private slots:
+  void pointsAndKeysMatchTheClip() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    CurveView view(&doc, &rc);
+    view.resize(900, 400);
+    QVERIFY(doc.open(test::rigPath("curves.gltf", 90)));
+    QCOMPARE(view.originalPointCount(), 0);  // nothing selected: a hint, no curves
+    const int spine = test::joint(doc, "Spine");
+    doc.setSelectedJoints({spine});
+    QCOMPARE(view.originalPointCount(), 90);
+    QVERIFY(test::waitForResult(rc, 0));
+    QVERIFY(QTest::qWaitFor([&] { return !view.markedKeyFrames().empty(); }, 5000));
+    QCOMPARE(view.originalPointCount(), 90);
+
+    const auto result = rc.result(0);
+    const DecodedClip decoded(result->asset, result->compressed);
+    QVERIFY(decoded.valid());
+    const std::vector<int> kept = decoded.keptFrames(spine, 0);
+    QCOMPARE(view.markedKeyFrames(), kept);
+    QVERIFY(kept.size() < 90u);  // a smooth curve keeps fewer keys than frames
+    QCOMPARE(kept.front(), 0);
+    QCOMPARE(kept.back(), 89);
+    QVERIFY(std::is_sorted(kept.begin(), kept.end()));
+
+    // The marked keys sit on the compressed curve.
+    QCPGraph* compressed = nullptr;
+    for (int g = 0; g < view.plot()->graphCount(); ++g)
+      if (view.plot()->graph(g)->name() == "Spine.x compressed") compressed = view.plot()->graph(g);
+    QVERIFY(compressed);
+    QCOMPARE(compressed->dataCount(), 90);
+    for (int f : kept) {
+      const core::Transform& t = decoded.frame(std::uint32_t(f))[std::size_t(spine)];
+      const float sign = runtime::dot(t.rotation, doc.asset()->clips[0].at(std::uint32_t(spine), std::uint32_t(f)).rotation) < 0 ? -1.f : 1.f;
+      QCOMPARE(float(compressed->data()->at(f)->value), sign * t.rotation.x);
+    }
+    QVERIFY(!view.grab().isNull());
+  }
+
+  void channelsFollowTheView() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    CurveView view(&doc, &rc);
+    QVERIFY(doc.open(test::rigPath("curves.gltf", 90)));
+    const int hips = test::joint(doc, "Hips");
+    doc.setSelectedJoints({hips});
+    QVERIFY(test::waitForResult(rc, 0));
+    QVERIFY(QTest::qWaitFor([&] { return !view.markedKeyFrames().empty(); }, 5000));
+    view.setChannelView(CurveView::ChannelView::Translation);
+    const auto result = rc.result(0);
+    const DecodedClip decoded(result->asset, result->compressed);
+    QCOMPARE(view.markedKeyFrames(), decoded.keptFrames(hips, 1));
+    QCOMPARE(view.originalPointCount(), 90);
+    view.setChannelView(CurveView::ChannelView::Euler);
+    QCOMPARE(view.markedKeyFrames(), decoded.keptFrames(hips, 0));
+  }
+
+  void errorMapHoldsEveryJointAndFrame() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    ErrorMap map(&doc, &rc);
+    QVERIFY(doc.open(test::rigPath("curves.gltf", 90)));
+    QVERIFY(test::waitForResult(rc, 0));
+    const auto& stats = rc.result(0)->compressed->stats;
+    const std::size_t joints = doc.asset()->skeleton.jointCount();
+    QVERIFY(QTest::qWaitFor([&] { return map.ratioAt(0, 0) >= 0; }, 5000));
+    for (std::size_t j = 0; j < joints; ++j)
+      for (std::size_t f = 0; f < 90; f += 7)
+        QCOMPARE(float(map.ratioAt(int(j), int(f))), stats.errors[f * joints + j] / stats.joints[j].precisionCm);
+  }
+};
+
+QTEST_MAIN(TstCurveView)
+#include "tst_curve_view.moc"

@@ -1,0 +1,139 @@
+// The item models of the studio (joint tree, clip list) under QAbstractItemModelTester, and their
+// edits going through the document's undo stack.
+
+#include <QAbstractItemModelTester>
+#include <QFont>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "tests/widgets/fixture.h"
+#include "widgets/clip_list.h"
+#include "widgets/joint_tree_model.h"
+
+using namespace animpack;
+using namespace animpack::widgets;
+
+class TstItemModels : public QObject {
+  Q_OBJECT
+ private slots:
+  void jointTreeFollowsTheHierarchy() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    JointTreeModel model(&doc, &rc);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    QVERIFY(doc.open(test::rigPath()));
+    const auto& sk = doc.asset()->skeleton;
+    int total = 0;
+    std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+      for (int r = 0; r < model.rowCount(parent); ++r) {
+        const QModelIndex i = model.index(r, JointTreeModel::Name, parent);
+        const int j = i.data(JointTreeModel::JointRole).toInt();
+        ++total;
+        QCOMPARE(i.data().toString(), QString::fromStdString(sk.names[std::size_t(j)]));
+        const int p = sk.parents[std::size_t(j)];
+        QCOMPARE(parent.isValid() ? parent.data(JointTreeModel::JointRole).toInt() : -1, p);
+        QCOMPARE(model.indexOfJoint(j), i);
+        walk(i);
+      }
+    };
+    walk({});
+    QCOMPARE(total, int(sk.jointCount()));
+  }
+
+  void editsBecomeUndoCommands() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    JointTreeModel model(&doc, &rc);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(doc.open(test::rigPath()));
+    const int spine = test::joint(doc, "Spine"), head = test::joint(doc, "Head");
+    const QModelIndex spinePrecision = model.indexOfJoint(spine).siblingAtColumn(JointTreeModel::Precision);
+    const QModelIndex headPrecision = model.indexOfJoint(head).siblingAtColumn(JointTreeModel::Precision);
+    QCOMPARE(spinePrecision.data(Qt::EditRole).toDouble(), double(core::kDefaultPrecisionCm));
+
+    QVERIFY(model.setData(spinePrecision, 0.25, Qt::EditRole));
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(spinePrecision.data(Qt::EditRole).toDouble(), double(0.25f));
+    QVERIFY(spinePrecision.data(Qt::FontRole).value<QFont>().bold());          // its own value
+    QCOMPARE(headPrecision.data(Qt::EditRole).toDouble(), double(0.25f));      // inherited...
+    QVERIFY(!headPrecision.data(Qt::FontRole).value<QFont>().bold());          // ...and shown as such
+
+    // Absurd values are refused without touching the settings.
+    QVERIFY(!model.setData(spinePrecision, -1.0, Qt::EditRole));
+    QVERIFY(!model.setData(spinePrecision, std::numeric_limits<double>::quiet_NaN(), Qt::EditRole));
+    QVERIFY(!model.setData(spinePrecision, 1e9, Qt::EditRole));
+    QVERIFY(!model.setData(spinePrecision, "abc", Qt::EditRole));
+    QCOMPARE(doc.undoStack()->count(), 1);
+
+    const QModelIndex pin = model.indexOfJoint(head).siblingAtColumn(JointTreeModel::Pinned);
+    QVERIFY(model.setData(pin, Qt::Checked, Qt::CheckStateRole));
+    QCOMPARE(pin.data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
+    QVERIFY(doc.effectiveSettings(0).joints[std::size_t(head)].pinned);
+    doc.undoStack()->undo();
+    QCOMPARE(pin.data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
+    doc.undoStack()->undo();
+    QCOMPARE(spinePrecision.data(Qt::EditRole).toDouble(), double(core::kDefaultPrecisionCm));
+  }
+
+  void jointTreeShowsTheResult() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    JointTreeModel model(&doc, &rc);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(doc.open(test::rigPath()));
+    QVERIFY(test::waitForResult(rc, 0));
+    const int hips = test::joint(doc, "Hips");
+    const QModelIndex storage = model.indexOfJoint(hips).siblingAtColumn(JointTreeModel::Storage);
+    QVERIFY2(!storage.data().toString().isEmpty(), "the storage column names the track kinds once compressed");
+    const QString err = model.indexOfJoint(hips).siblingAtColumn(JointTreeModel::MaxError).data().toString();
+    QVERIFY2(err.contains("cm") || err.contains("mm") || err.contains("µm"), qPrintable(err));
+  }
+
+  void scopeSwitchesWhichOverridesAreOwn() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    JointTreeModel model(&doc, &rc);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(doc.open(test::rigPath()));
+    model.setScope(EditScope::CurrentClip);
+    const int head = test::joint(doc, "Head");
+    const QModelIndex shell = model.indexOfJoint(head).siblingAtColumn(JointTreeModel::Shell);
+    QVERIFY(model.setData(shell, 9.0, Qt::EditRole));
+    QVERIFY(hasOverride(doc.settings(), EditScope::CurrentClip, "Walk", "Head", JointField::Shell));
+    QVERIFY(shell.data(Qt::FontRole).value<QFont>().bold());
+    model.setScope(EditScope::AllClips);
+    QVERIFY(!shell.data(Qt::FontRole).value<QFont>().bold());
+    QCOMPARE(shell.data(Qt::EditRole).toDouble(), 9.0);  // still the effective value of this clip
+  }
+
+  void clipListRowsAndApproval() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    ClipListModel model(&doc, &rc);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    QVERIFY(doc.open(test::rigPath()));
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.columnCount(), int(ClipListModel::ColumnCount));
+    QCOMPARE(model.index(0, ClipListModel::Name).data().toString(), QString("Walk"));
+    QCOMPARE(model.index(0, ClipListModel::Frames).data().toInt(), 25);
+    QCOMPARE(model.index(0, ClipListModel::Status).data().toString(), QString("needs review"));
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QVERIFY(test::waitForResult(rc, 0));
+    QVERIFY(!changed.isEmpty());
+    const qulonglong packed = model.index(0, ClipListModel::CompressedBytes).data(Qt::UserRole).toULongLong();
+    QCOMPARE(packed, qulonglong(rc.result(0)->compressed->data.size() + 56));  // §9: clip data + table entry
+    QVERIFY(model.index(0, ClipListModel::Ratio).data(Qt::UserRole).toDouble() > 1.0);
+
+    ClipListPanel panel(&doc, &rc);
+    QCOMPARE(panel.model()->rowCount(), 2);
+    doc.setStoredApproval(0, doc.approvalNow(0, Approval::Approved));
+    QCOMPARE(model.index(0, ClipListModel::Status).data().toString(), QString("approved"));
+  }
+};
+
+QTEST_MAIN(TstItemModels)
+#include "tst_item_models.moc"

@@ -1,0 +1,150 @@
+// Studio projects (.anproj): a saved project opens to the same settings, up axis and approvals; an
+// approval given for other source bytes is reset; bad project files are refused with a named error.
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "tests/widgets/fixture.h"
+#include "widgets/document/commands.h"
+#include "widgets/document/project_file.h"
+
+using namespace animpack;
+using namespace animpack::widgets;
+
+namespace {
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(bytes);
+}
+
+}  // namespace
+
+class TstProjectFile : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // autosaves go to a test folder
+
+  void roundTrip() {
+    QTemporaryDir dir;
+    const QString source = dir.filePath("hero.gltf");
+    QVERIFY(QFile::copy(test::rigPath(), source));
+    ClipDocument doc;
+    QVERIFY(doc.open(source));
+    pushJointValue(&doc, EditScope::AllClips, {test::joint(doc, "Spine")}, JointField::Precision, 0.04f);
+    doc.setCurrentClip(1);
+    pushJointValue(&doc, EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Pinned, 1.f);
+    doc.undoStack()->push(new UpAxisCommand(&doc, UpAxis::ZUp));
+    doc.undoStack()->push(new ApprovalCommand(&doc, 0, doc.approvalNow(0, Approval::Approved)));
+    doc.undoStack()->push(new ApprovalCommand(&doc, 1, doc.approvalNow(1, Approval::Rejected)));
+
+    const QString project = dir.filePath("hero.anproj");
+    QVERIFY(saveProject(doc, project));
+    // The source sits beside the project: stored relative, so the pair can move together.
+    QFile f(project);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(root["source"].toString(), QString("hero.gltf"));
+    QCOMPARE(root["animpack_project"].toInt(), 1);
+
+    ClipDocument loaded;
+    QVERIFY(loadProject(loaded, project));
+    QCOMPARE(loaded.sourcePath(), source);
+    QCOMPARE(loaded.settings().toJson(), doc.settings().toJson());
+    QCOMPARE(loaded.upAxis(), UpAxis::ZUp);
+    QCOMPARE(loaded.approval(0), Approval::Approved);
+    QCOMPARE(loaded.approval(1), Approval::Rejected);
+    QCOMPARE(loaded.effectiveSettings(1).joints[std::size_t(test::joint(loaded, "Head"))].pinned, true);
+    QVERIFY(!loaded.isModified());
+    QCOMPARE(loaded.undoStack()->count(), 0);
+
+    // The project moves with its source.
+    QTemporaryDir other;
+    QVERIFY(QFile::copy(source, other.filePath("hero.gltf")));
+    QVERIFY(QFile::copy(project, other.filePath("hero.anproj")));
+    ClipDocument moved;
+    QVERIFY(loadProject(moved, other.filePath("hero.anproj")));
+    QCOMPARE(moved.sourcePath(), other.filePath("hero.gltf"));
+    QCOMPARE(moved.approval(0), Approval::Approved);
+  }
+
+  void approvalsResetWhenTheSourceChanges() {
+    QTemporaryDir dir;
+    const QString source = dir.filePath("walk.gltf");
+    QVERIFY(QFile::copy(test::rigPath(), source));
+    ClipDocument doc;
+    QVERIFY(doc.open(source));
+    doc.setStoredApproval(0, doc.approvalNow(0, Approval::Approved));
+    const QString project = dir.filePath("walk.anproj");
+    QVERIFY(saveProject(doc, project));
+
+    // The artist re-exports the rig: same clips, different bytes.
+    QFile::remove(source);
+    QVERIFY(QFile::copy(test::rigPath("walk-v2.gltf", 30), source));
+    ClipDocument loaded;
+    QVERIFY(loadProject(loaded, project));
+    QCOMPARE(loaded.storedApproval(0).state, Approval::Approved);
+    QCOMPARE(loaded.approval(0), Approval::NeedsReview);
+  }
+
+  void badProjectsAreRefused() {
+    QTemporaryDir dir;
+    ClipDocument doc;
+    const auto expectError = [&](const QString& path, const char* needle) {
+      const Status st = loadProject(doc, path);
+      QVERIFY(!st);
+      const QString message = QString::fromStdString(st.message());
+      QVERIFY2(message.contains(QFileInfo(path).fileName()), qPrintable(message));
+      QVERIFY2(message.contains(needle), qPrintable(message));
+      QVERIFY(!doc.hasAsset());
+    };
+    expectError(dir.filePath("missing.anproj"), "cannot open");
+    writeFile(dir.filePath("garbage.anproj"), "{ not json");
+    expectError(dir.filePath("garbage.anproj"), "not a project file");
+    writeFile(dir.filePath("other.anproj"), R"({"hello": 1})");
+    expectError(dir.filePath("other.anproj"), "not an animpack project");
+    writeFile(dir.filePath("future.anproj"), R"({"animpack_project": 99, "source": "x.gltf"})");
+    expectError(dir.filePath("future.anproj"), "newer than this studio");
+    writeFile(dir.filePath("nosource.anproj"), R"({"animpack_project": 1, "source": "gone.gltf"})");
+    expectError(dir.filePath("nosource.anproj"), "cannot open its source");
+    const QString rig = test::rigPath();
+    writeFile(dir.filePath("badsettings.anproj"),
+              QString(R"({"animpack_project": 1, "source": "%1", "settings": {"precision_cm": -3}})").arg(rig).toUtf8());
+    expectError(dir.filePath("badsettings.anproj"), "precision_cm");
+    writeFile(dir.filePath("badapproval.anproj"),
+              QString(R"({"animpack_project": 1, "source": "%1", "clips": [{"name": "Walk", "approval": "maybe"}]})").arg(rig).toUtf8());
+    expectError(dir.filePath("badapproval.anproj"), "unknown approval");
+  }
+
+  void saveIsAtomic() {
+    QTemporaryDir dir;
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    const QString project = dir.filePath("p.anproj");
+    QVERIFY(saveProject(doc, project));
+    // A folder that cannot be written leaves no partial file behind and names the path.
+    const QString blocked = dir.filePath("no/such/folder/p.anproj");
+    const Status st = saveProject(doc, blocked);
+    QVERIFY(!st);
+    QVERIFY(QString::fromStdString(st.message()).contains("p.anproj"));
+    QVERIFY(!QFileInfo::exists(blocked));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"p.anproj"});
+  }
+
+  void autosaveLocations() {
+    QCOMPARE(autosavePath("/work/a.anproj", "/data/a.fbx"), QString("/work/a.anproj.autosave"));
+    const QString unsaved = autosavePath({}, "/data/hero.fbx");
+    QVERIFY(unsaved.endsWith(".anproj.autosave"));
+    QVERIFY(unsaved.contains("hero-"));
+    QVERIFY(autosavePath({}, "/data/hero.fbx") != autosavePath({}, "/other/hero.fbx"));  // by full path
+  }
+};
+
+QTEST_MAIN(TstProjectFile)
+#include "tst_project_file.moc"

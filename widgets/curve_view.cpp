@@ -1,0 +1,284 @@
+#include "widgets/curve_view.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "widgets/format.h"
+
+namespace animpack::widgets {
+namespace {
+
+const QColor kComponentColors[4] = {QColor(220, 50, 47), QColor(40, 160, 60), QColor(38, 110, 210), QColor(150, 90, 180)};
+const Qt::PenStyle kJointStyles[4] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+
+/// Euler XYZ angles in degrees of a unit quaternion.
+std::array<double, 3> eulerDegrees(const core::Quat& q) {
+  const double x = q.x, y = q.y, z = q.z, w = q.w;
+  const double sinp = std::clamp(2.0 * (w * y - z * x), -1.0, 1.0);
+  const double rad = 180.0 / M_PI;
+  return {std::atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y)) * rad, std::asin(sinp) * rad,
+          std::atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z)) * rad};
+}
+
+}  // namespace
+
+CurveView::CurveView(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
+    : QWidget(parent), m_document(document), m_recompressor(recompressor), m_plot(new QCustomPlot(this)), m_channel(new QComboBox(this)) {
+  m_channel->addItems({"Rotation (quaternion)", "Rotation (Euler degrees)", "Translation (cm)", "Scale"});
+  connect(m_channel, &QComboBox::currentIndexChanged, this, [this](int i) { setChannelView(ChannelView(i)); });
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(m_channel);
+  static const char* names[4] = {"X", "Y", "Z", "W"};
+  for (int c = 0; c < 4; ++c) {
+    m_components[c] = new QCheckBox(names[c], this);
+    m_components[c]->setChecked(true);
+    QPalette p = m_components[c]->palette();
+    p.setColor(QPalette::WindowText, kComponentColors[c]);
+    m_components[c]->setPalette(p);
+    connect(m_components[c], &QCheckBox::toggled, this, [this, c](bool on) { setComponentVisible(c, on); });
+    bar->addWidget(m_components[c]);
+  }
+  auto* frameButton = new QPushButton("Frame all (F)", this);
+  connect(frameButton, &QPushButton::clicked, this, &CurveView::frameAll);
+  bar->addStretch();
+  bar->addWidget(new QLabel("dots: original · line: compressed · ◆: kept keys", this));
+  bar->addWidget(frameButton);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addLayout(bar);
+  layout->addWidget(m_plot, 1);
+  setFocusPolicy(Qt::StrongFocus);
+
+  m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  m_errorRect = new QCPAxisRect(m_plot);
+  m_plot->plotLayout()->addElement(1, 0, m_errorRect);
+  m_plot->plotLayout()->setRowStretchFactor(0, 3);
+  m_plot->plotLayout()->setRowStretchFactor(1, 1.2);
+  m_errorRect->setRangeDrag(Qt::Horizontal);
+  m_errorRect->setRangeZoom(Qt::Horizontal);
+  m_plot->axisRect(0)->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+  m_plot->axisRect(0)->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+  // Both rects share the time axis.
+  connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), m_errorRect->axis(QCPAxis::atBottom),
+          qOverload<const QCPRange&>(&QCPAxis::setRange));
+  connect(m_errorRect->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), m_plot->xAxis,
+          qOverload<const QCPRange&>(&QCPAxis::setRange));
+  m_errorRect->axis(QCPAxis::atBottom)->setLabel("frame");
+  m_errorRect->axis(QCPAxis::atLeft)->setLabel("error (cm)");
+  m_plot->legend->setVisible(true);
+  m_plot->legend->setFont(QFont(font().family(), 8));
+  m_plot->axisRect(0)->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+  // A click that does not drag moves the playhead.
+  auto pressPos = std::make_shared<QPoint>();
+  connect(m_plot, &QCustomPlot::mousePress, this, [pressPos](QMouseEvent* e) { *pressPos = e->pos(); });
+  connect(m_plot, &QCustomPlot::mouseRelease, this, [this, pressPos](QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton || (e->pos() - *pressPos).manhattanLength() > 3 || !m_document->hasAsset()) return;
+    const int clip = m_document->currentClip();
+    if (clip < 0) return;
+    const double frame = m_plot->xAxis->pixelToCoord(e->pos().x());
+    const auto& raw = m_document->asset()->clips[std::size_t(clip)];
+    m_document->setCurrentTime(std::clamp(frame, 0.0, double(raw.frameCount - 1)) / raw.sampleRate);
+  });
+
+  connect(document, &ClipDocument::assetChanged, this, &CurveView::rebuild);
+  connect(document, &ClipDocument::currentClipChanged, this, &CurveView::rebuild);
+  connect(document, &ClipDocument::selectedJointsChanged, this, &CurveView::rebuild);
+  connect(document, &ClipDocument::settingsChanged, this, &CurveView::rebuild);
+  connect(document, &ClipDocument::currentTimeChanged, this, &CurveView::updatePlayhead);
+  connect(recompressor, &Recompressor::resultReady, this, [this](int clip) {
+    if (clip == m_document->currentClip()) rebuild();
+  });
+  rebuild();
+}
+
+void CurveView::setChannelView(ChannelView view) {
+  m_view = view;
+  if (m_channel->currentIndex() != int(view)) m_channel->setCurrentIndex(int(view));
+  rebuild();
+  frameAll();
+}
+
+void CurveView::setComponentVisible(int component, bool visible) {
+  if (component < 0 || component > 3) return;
+  m_visible[component] = visible;
+  if (m_components[component]->isChecked() != visible) m_components[component]->setChecked(visible);
+  rebuild();
+}
+
+void CurveView::frameAll() {
+  m_plot->rescaleAxes();
+  for (QCPAxis* axis : {m_plot->yAxis, m_errorRect->axis(QCPAxis::atLeft)}) {
+    QCPRange r = axis->range();
+    const double pad = std::max(r.size() * 0.08, 1e-6);
+    axis->setRange(r.lower - pad, r.upper + pad);
+  }
+  m_errorRect->axis(QCPAxis::atLeft)->setRangeLower(0);
+  m_plot->replot();
+}
+
+void CurveView::keyPressEvent(QKeyEvent* event) {
+  if (event->key() == Qt::Key_F) frameAll();
+  else QWidget::keyPressEvent(event);
+}
+
+int CurveView::originalPointCount() const { return m_originalPoints; }
+std::vector<int> CurveView::markedKeyFrames() const { return m_markedKeys; }
+
+void CurveView::rebuild() {
+  m_plot->clearPlottables();
+  m_plot->clearItems();
+  m_playhead = nullptr;
+  m_errorPlayhead = nullptr;
+  m_originalPoints = 0;
+  m_markedKeys.clear();
+  const int clip = m_document->currentClip();
+  if (!m_document->hasAsset() || clip < 0) {
+    m_plot->replot();
+    return;
+  }
+  const core::ImportedAsset& asset = *m_document->asset();
+  const core::RawClip& raw = asset.clips[std::size_t(clip)];
+  std::vector<int> joints = m_document->selectedJoints();
+  if (joints.size() > 4) joints.resize(4);
+  for (int c = 0; c < 4; ++c) m_components[c]->setEnabled(c < 3 || m_view == ChannelView::Quaternion);
+  if (joints.empty()) {
+    auto* hint = new QCPItemText(m_plot);
+    hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    hint->position->setCoords(0.5, 0.5);
+    hint->setText("Select a joint in the joint tree, the error map or the viewport");
+    m_plot->replot();
+    return;
+  }
+
+  // The current result, or the latest one while a new one is computed (shown as such).
+  auto result = m_recompressor->result(clip);
+  const bool stale = !result;
+  if (!result) result = m_recompressor->latestResult(clip);
+  if (result && result->asset != m_document->asset()) result = nullptr;
+  if (result && result->compressed && result != m_decodedFor) {
+    m_decoded = std::make_shared<const DecodedClip>(result->asset, result->compressed);
+    m_decodedFor = result;
+  }
+  const DecodedClip* decoded = result && result->compressed && m_decoded && m_decoded->valid() ? m_decoded.get() : nullptr;
+
+  const int channel = m_view == ChannelView::Translation ? 1 : m_view == ChannelView::Scale ? 2 : 0;
+  const int components = m_view == ChannelView::Quaternion ? 4 : 3;
+  const double unit = m_view == ChannelView::Translation ? asset.unitToCm : 1.0;
+  static const char* componentNames[4] = {"x", "y", "z", "w"};
+  auto values = [&](const core::Transform& t) -> std::array<double, 4> {
+    switch (m_view) {
+      case ChannelView::Quaternion: return {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};
+      case ChannelView::Euler: {
+        const auto e = eulerDegrees(t.rotation);
+        return {e[0], e[1], e[2], 0};
+      }
+      case ChannelView::Translation: return {t.translation.x * unit, t.translation.y * unit, t.translation.z * unit, 0};
+      case ChannelView::Scale: return {t.scale.x, t.scale.y, t.scale.z, 0};
+    }
+    return {};
+  };
+  QVector<double> frames(int(raw.frameCount));
+  for (int f = 0; f < int(raw.frameCount); ++f) frames[f] = f;
+
+  for (std::size_t ji = 0; ji < joints.size(); ++ji) {
+    const int joint = joints[ji];
+    const QString jointName = QString::fromStdString(asset.skeleton.names[std::size_t(joint)]);
+    // Quaternion signs follow the original so the compressed curve overlays it.
+    std::vector<std::array<double, 4>> original(raw.frameCount), compressed(raw.frameCount);
+    for (std::uint32_t f = 0; f < raw.frameCount; ++f) {
+      original[f] = values(raw.at(std::uint32_t(joint), f));
+      if (decoded) {
+        core::Transform t = decoded->frame(f)[std::size_t(joint)];
+        if (m_view == ChannelView::Quaternion && runtime::dot(t.rotation, raw.at(std::uint32_t(joint), f).rotation) < 0.f)
+          t.rotation = runtime::negated(t.rotation);
+        compressed[f] = values(t);
+      }
+    }
+    if (m_view == ChannelView::Euler) {  // unwrap so angles do not jump by 360
+      for (auto* track : {&original, &compressed})
+        for (std::size_t f = 1; f < track->size(); ++f)
+          for (int c = 0; c < 3; ++c)
+            while ((*track)[f][std::size_t(c)] - (*track)[f - 1][std::size_t(c)] > 180) (*track)[f][std::size_t(c)] -= 360;
+    }
+    const std::vector<int> kept = decoded ? decoded->keptFrames(joint, channel) : std::vector<int>{};
+    for (int c = 0; c < components; ++c) {
+      if (!m_visible[c]) continue;
+      QVector<double> o(int(raw.frameCount)), d(int(raw.frameCount));
+      for (int f = 0; f < int(raw.frameCount); ++f) {
+        o[f] = original[std::size_t(f)][std::size_t(c)];
+        d[f] = compressed[std::size_t(f)][std::size_t(c)];
+      }
+      const QColor color = kComponentColors[c];
+      QCPGraph* og = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+      og->setData(frames, o, true);
+      og->setLineStyle(QCPGraph::lsNone);
+      og->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.lighter(140), 4));
+      og->setName(QString("%1.%2 original").arg(jointName, componentNames[c]));
+      if (ji == 0 && m_originalPoints == 0) m_originalPoints = og->dataCount();
+      if (decoded) {
+        QCPGraph* dg = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+        dg->setData(frames, d, true);
+        dg->setPen(QPen(color, 1.6, kJointStyles[ji]));
+        dg->setName(QString("%1.%2 compressed%3").arg(jointName, componentNames[c], stale ? " (updating)" : ""));
+        QVector<double> kx, ky;
+        for (int f : kept) {
+          kx.push_back(f);
+          ky.push_back(d[f]);
+        }
+        QCPGraph* kg = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+        kg->setData(kx, ky, true);
+        kg->setLineStyle(QCPGraph::lsNone);
+        kg->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160)), QBrush(Qt::white), 7));
+        kg->removeFromLegend();
+        if (ji == 0 && m_markedKeys.empty()) m_markedKeys = kept;
+      }
+    }
+    // Error over time against the precision line.
+    if (decoded) {
+      const core::CompressionStats& stats = decoded->compressed().stats;
+      QVector<double> e(int(raw.frameCount));
+      for (int f = 0; f < int(raw.frameCount); ++f) e[f] = stats.errors[std::size_t(f) * raw.jointCount + std::size_t(joint)];
+      QCPGraph* eg = m_plot->addGraph(m_errorRect->axis(QCPAxis::atBottom), m_errorRect->axis(QCPAxis::atLeft));
+      eg->setData(frames, e, true);
+      eg->setPen(QPen(QColor(60, 60, 60), 1.4, kJointStyles[ji]));
+      eg->setName(jointName + " error");
+      eg->removeFromLegend();
+      const double precision = stats.joints[std::size_t(joint)].precisionCm;
+      QCPGraph* pg = m_plot->addGraph(m_errorRect->axis(QCPAxis::atBottom), m_errorRect->axis(QCPAxis::atLeft));
+      pg->setData(QVector<double>{0, double(raw.frameCount - 1)}, QVector<double>{precision, precision}, true);
+      pg->setPen(QPen(QColor(200, 40, 30), 1.2, Qt::DashLine));
+      pg->removeFromLegend();
+    }
+  }
+  m_plot->yAxis->setLabel(m_view == ChannelView::Euler ? "degrees" : m_view == ChannelView::Translation ? "cm" : "value");
+  m_plot->xAxis->setRange(0, std::max(1.0, double(raw.frameCount - 1)));
+  frameAll();
+  m_playhead = new QCPItemStraightLine(m_plot);
+  m_errorPlayhead = new QCPItemStraightLine(m_plot);
+  m_errorPlayhead->setClipAxisRect(m_errorRect);
+  for (QCPItemPosition* p : {m_errorPlayhead->point1, m_errorPlayhead->point2}) p->setAxes(m_errorRect->axis(QCPAxis::atBottom), m_errorRect->axis(QCPAxis::atLeft));
+  for (QCPItemStraightLine* line : {m_playhead, m_errorPlayhead}) line->setPen(QPen(QColor(255, 140, 0), 1.5));
+  updatePlayhead();
+}
+
+void CurveView::updatePlayhead() {
+  if (!m_playhead || !m_document->hasAsset() || m_document->currentClip() < 0) return;
+  const auto& raw = m_document->asset()->clips[std::size_t(m_document->currentClip())];
+  const double frame = m_document->currentTime() * raw.sampleRate;
+  for (QCPItemStraightLine* line : {m_playhead, m_errorPlayhead}) {
+    line->point1->setCoords(frame, 0);
+    line->point2->setCoords(frame, 1);
+  }
+  m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace animpack::widgets

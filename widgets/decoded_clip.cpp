@@ -1,0 +1,39 @@
+#include "widgets/decoded_clip.h"
+
+#include "core/runtime/player.h"
+
+namespace animpack::widgets {
+
+DecodedClip::DecodedClip(std::shared_ptr<const core::ImportedAsset> asset, std::shared_ptr<const core::CompressedClip> compressed)
+    : m_asset(std::move(asset)), m_compressed(std::move(compressed)) {
+  if (!m_asset || !m_compressed) return;
+  auto view = runtime::ClipView::open(m_compressed->data, m_asset->skeleton.restLocal);
+  if (!view) return;
+  m_view = std::move(view.value());
+  m_frames = m_view.frameCount();
+  m_joints = m_view.jointCount();
+  m_decoded.resize(std::size_t(m_frames) * m_joints);
+  runtime::Player player;
+  for (std::uint32_t f = 0; f < m_frames; ++f)
+    player.sampleFrame(m_view, float(f), std::span(m_decoded.data() + std::size_t(f) * m_joints, m_joints));
+  m_valid = true;
+}
+
+std::vector<int> DecodedClip::keptFrames(int joint, int channel) const {
+  std::vector<int> frames;
+  if (!m_valid || joint < 0 || std::uint32_t(joint) >= m_joints) return frames;
+  const auto kind = m_view.kind(std::uint32_t(joint), runtime::Channel(channel));
+  if (kind == runtime::TrackKind::Keyed) {
+    for (std::uint32_t i = 0; i < m_view.keyCount(); ++i) {
+      const std::uint8_t* key = m_view.keys() + std::size_t(i) * runtime::kKeySize;
+      const std::uint16_t jc = runtime::loadLE<std::uint16_t>(key + 2);
+      if ((jc & 0x3fffu) == std::uint32_t(joint) && (jc >> 14) == std::uint32_t(channel)) frames.push_back(runtime::loadLE<std::uint16_t>(key));
+    }
+    std::sort(frames.begin(), frames.end());
+  } else if (kind == runtime::TrackKind::Uniform) {
+    for (std::uint32_t k = 0; k <= m_view.segmentCount(); ++k) frames.push_back(int(m_view.boundaryFrame(k)));
+  }
+  return frames;
+}
+
+}  // namespace animpack::widgets

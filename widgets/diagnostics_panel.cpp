@@ -1,0 +1,31 @@
+#include "widgets/diagnostics_panel.h"
+
+#include <QStyle>
+
+namespace animpack::widgets {
+
+DiagnosticsPanel::DiagnosticsPanel(ClipDocument* document, QWidget* parent) : QListWidget(parent), m_document(document) {
+  setWordWrap(true);
+  setAlternatingRowColors(true);
+  connect(document, &ClipDocument::assetChanged, this, &DiagnosticsPanel::refresh);
+  connect(document, &ClipDocument::importFailed, this, [this](const QString& message) {
+    addItem(new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxCritical), message));
+  });
+  refresh();
+}
+
+void DiagnosticsPanel::refresh() {
+  clear();
+  if (!m_document->hasAsset()) return;
+  const auto& asset = *m_document->asset();
+  addItem(new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxInformation),
+                              QString("1 unit = %1 cm (%2)").arg(asset.unitToCm).arg(QString::fromStdString(asset.unitSource))));
+  for (const core::Diagnostic& d : asset.diagnostics) {
+    const auto icon = d.severity == core::Diagnostic::Severity::Error     ? QStyle::SP_MessageBoxCritical
+                      : d.severity == core::Diagnostic::Severity::Warning ? QStyle::SP_MessageBoxWarning
+                                                                           : QStyle::SP_MessageBoxInformation;
+    addItem(new QListWidgetItem(style()->standardIcon(icon), QString::fromStdString(d.message)));
+  }
+}
+
+}  // namespace animpack::widgets

@@ -1,0 +1,103 @@
+#include "widgets/error_map.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "widgets/format.h"
+
+namespace animpack::widgets {
+
+ErrorMap::ErrorMap(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
+    : QWidget(parent), m_document(document), m_recompressor(recompressor), m_plot(new QCustomPlot(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(m_plot);
+  m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  m_plot->xAxis->setLabel("frame");
+  m_plot->yAxis->setRangeReversed(true);
+  connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
+    if (e->button() == Qt::LeftButton) clickAt(e->pos());
+  });
+  connect(document, &ClipDocument::assetChanged, this, &ErrorMap::rebuild);
+  connect(document, &ClipDocument::currentClipChanged, this, &ErrorMap::rebuild);
+  connect(document, &ClipDocument::currentTimeChanged, this, &ErrorMap::updatePlayhead);
+  connect(recompressor, &Recompressor::resultReady, this, [this](int clip) {
+    if (clip == m_document->currentClip()) rebuild();
+  });
+  rebuild();
+}
+
+void ErrorMap::rebuild() {
+  m_plot->clearPlottables();
+  m_plot->clearItems();
+  for (int i = m_plot->plotLayout()->elementCount() - 1; i > 0; --i)
+    if (qobject_cast<QCPColorScale*>(m_plot->plotLayout()->elementAt(i))) m_plot->plotLayout()->removeAt(i);
+  m_plot->plotLayout()->simplify();
+  m_map = nullptr;
+  m_playhead = nullptr;
+  const int clip = m_document->currentClip();
+  const auto result = m_recompressor->result(clip) ? m_recompressor->result(clip) : m_recompressor->latestResult(clip);
+  if (!m_document->hasAsset() || clip < 0 || !result || !result->compressed || result->asset != m_document->asset()) {
+    m_plot->replot();
+    return;
+  }
+  const core::CompressionStats& stats = result->compressed->stats;
+  const core::Skeleton& sk = m_document->asset()->skeleton;
+  const int joints = int(sk.jointCount());
+  const int frames = int(result->compressed->frameCount);
+  m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
+  m_map->data()->setSize(frames, joints);
+  m_map->data()->setRange(QCPRange(0, std::max(1, frames - 1)), QCPRange(0, std::max(1, joints - 1)));
+  for (int f = 0; f < frames; ++f)
+    for (int j = 0; j < joints; ++j)
+      m_map->data()->setCell(f, j, stats.errors[std::size_t(f) * std::size_t(joints) + std::size_t(j)] / stats.joints[std::size_t(j)].precisionCm);
+  QCPColorGradient gradient;
+  for (int i = 0; i <= 10; ++i) gradient.setColorStopAt(i / 10.0, errorColor(float(i) / 10.f * 1.25f));
+  m_map->setGradient(gradient);
+  m_map->setDataRange(QCPRange(0, 1.25));
+  m_map->setInterpolate(false);
+  auto* scale = new QCPColorScale(m_plot);
+  m_plot->plotLayout()->addElement(0, 1, scale);
+  scale->setType(QCPAxis::atRight);
+  scale->axis()->setLabel("error / precision");
+  m_map->setColorScale(scale);
+  // Joint names on the left, as many as fit.
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  const int step = std::max(1, joints / 24);
+  for (int j = 0; j < joints; j += step) ticker->addTick(j, QString::fromStdString(sk.names[std::size_t(j)]));
+  m_plot->yAxis->setTicker(ticker);
+  m_plot->yAxis->setTickLabelFont(QFont(font().family(), 7));
+  m_plot->xAxis->setRange(-0.5, frames - 0.5);
+  m_plot->yAxis->setRange(-0.5, joints - 0.5);
+  m_playhead = new QCPItemStraightLine(m_plot);
+  m_playhead->setPen(QPen(QColor(255, 140, 0), 1.5));
+  updatePlayhead();
+}
+
+void ErrorMap::updatePlayhead() {
+  if (!m_playhead || m_document->currentClip() < 0) return;
+  const auto& raw = m_document->asset()->clips[std::size_t(m_document->currentClip())];
+  const double frame = m_document->currentTime() * raw.sampleRate;
+  m_playhead->point1->setCoords(frame, 0);
+  m_playhead->point2->setCoords(frame, 1);
+  m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+double ErrorMap::ratioAt(int joint, int frame) const {
+  if (!m_map) return std::nan("");
+  return m_map->data()->cell(frame, joint);
+}
+
+void ErrorMap::clickAt(const QPoint& position) {
+  if (!m_map || !m_plot->axisRect()->rect().contains(position)) return;
+  const int frame = int(std::lround(m_plot->xAxis->pixelToCoord(position.x())));
+  const int joint = int(std::lround(m_plot->yAxis->pixelToCoord(position.y())));
+  const auto& raw = m_document->asset()->clips[std::size_t(m_document->currentClip())];
+  if (frame < 0 || joint < 0 || frame >= int(raw.frameCount) || joint >= int(raw.jointCount)) return;
+  m_document->setSelectedJoints({joint});
+  m_document->setCurrentTime(double(frame) / raw.sampleRate);
+}
+
+}  // namespace animpack::widgets

@@ -1,0 +1,50 @@
+#pragma once
+// The joint hierarchy of the current clip as an item model: precision and shell distance (own
+// values bold, inherited ones dimmed), pin checkbox, max error coloured against the precision, and
+// how each joint is stored. Edits become undo commands on the document, in the model's scope
+// (every clip, or the current clip only).
+
+#include <QAbstractItemModel>
+
+#include "widgets/document/clip_document.h"
+#include "widgets/document/recompressor.h"
+#include "widgets/document/settings_edit.h"
+
+namespace animpack::widgets {
+
+class JointTreeModel : public QAbstractItemModel {
+  Q_OBJECT
+ public:
+  enum Column { Name, Precision, Shell, Pinned, MaxError, Storage, ColumnCount };
+  static constexpr int JointRole = Qt::UserRole + 1;  ///< the joint index of a row
+
+  JointTreeModel(ClipDocument* document, Recompressor* recompressor, QObject* parent = nullptr);
+
+  EditScope scope() const { return m_scope; }
+  void setScope(EditScope scope);
+
+  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+  QModelIndex parent(const QModelIndex& child) const override;
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+  Qt::ItemFlags flags(const QModelIndex& index) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+  /// The index of a joint's row (column 0).
+  QModelIndex indexOfJoint(int joint) const;
+
+ private:
+  void rebuild();
+  void refreshAll();
+  ClipDocument* m_document;
+  Recompressor* m_recompressor;
+  EditScope m_scope = EditScope::AllClips;
+  std::vector<std::vector<std::int32_t>> m_children;
+  std::vector<std::int32_t> m_roots;
+  std::vector<int> m_row;  ///< row of each joint under its parent
+  core::EffectiveSettings m_effective;
+};
+
+}  // namespace animpack::widgets

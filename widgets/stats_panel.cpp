@@ -1,0 +1,156 @@
+#include "widgets/stats_panel.h"
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include "core/runtime/pack_format.h"
+#include "widgets/document/commands.h"
+#include "widgets/format.h"
+
+namespace animpack::widgets {
+
+StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
+    : QWidget(parent), m_document(document), m_recompressor(recompressor), m_text(new QLabel(this)), m_worst(new QLabel(this)),
+      m_plot(new QCustomPlot(this)), m_sweepButton(new QPushButton("Size vs error sweep", this)) {
+  m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_text->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  m_worst->setTextFormat(Qt::RichText);
+  connect(m_worst, &QLabel::linkActivated, this, [this](const QString& link) {
+    const QStringList parts = link.split(':');  // joint:frame
+    if (parts.size() != 2 || m_document->currentClip() < 0) return;
+    m_document->setSelectedJoints({parts[0].toInt()});
+    m_document->setCurrentTime(parts[1].toDouble() / m_document->asset()->clips[std::size_t(m_document->currentClip())].sampleRate);
+  });
+  m_sweepButton->setToolTip("Compress this clip at precisions around the current one and plot size against error");
+  connect(m_sweepButton, &QPushButton::clicked, this, &StatsPanel::startSweep);
+  m_plot->setMinimumHeight(160);
+  m_plot->xAxis->setLabel("precision (cm)");
+  m_plot->yAxis->setLabel("bytes");
+  m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+  m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+  m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+  m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+  connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable*, int index, QMouseEvent*) { applySweepPoint(index); });
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(m_text);
+  layout->addWidget(m_worst);
+  layout->addWidget(m_sweepButton);
+  layout->addWidget(m_plot, 1);
+  connect(&m_watcher, &QFutureWatcher<std::vector<SweepPoint>>::finished, this, [this] {
+    m_sweepButton->setEnabled(true);
+    if (m_cancel && m_cancel->load()) return;
+    m_sweep = m_watcher.result();
+    plotSweep();
+    emit sweepFinished();
+  });
+  auto clear = [this] {
+    if (m_cancel) m_cancel->store(true);
+    m_sweep.clear();
+    plotSweep();
+    refresh();
+  };
+  connect(document, &ClipDocument::assetChanged, this, clear);
+  connect(document, &ClipDocument::currentClipChanged, this, clear);
+  connect(document, &ClipDocument::settingsChanged, this, &StatsPanel::refresh);
+  connect(recompressor, &Recompressor::resultReady, this, [this](int clip) {
+    if (clip == m_document->currentClip()) refresh();
+  });
+  refresh();
+}
+
+StatsPanel::~StatsPanel() {
+  if (m_cancel) m_cancel->store(true);
+  m_watcher.waitForFinished();
+}
+
+void StatsPanel::refresh() {
+  const int clip = m_document->currentClip();
+  const auto result = m_recompressor->result(clip);
+  if (!m_document->hasAsset() || clip < 0) {
+    m_text->setText("No clip.");
+    m_worst->clear();
+    return;
+  }
+  if (!result || !result->compressed) {
+    m_text->setText(QString("<b>%1</b><br>compressing…").arg(m_document->clipName(clip).toHtmlEscaped()));
+    m_worst->clear();
+    return;
+  }
+  const core::CompressedClip& c = *result->compressed;
+  const core::CompressionStats& s = c.stats;
+  const std::uint64_t packed = c.data.size() + runtime::kClipEntrySize;
+  QString text = QString("<b>%1</b> — %2 frames at %3 Hz%4<br>").arg(m_document->clipName(clip).toHtmlEscaped()).arg(c.frameCount).arg(c.sampleRate, 0, 'g', 4).arg(c.loop ? ", loops" : "");
+  text += QString("raw %1 → compressed %2 (<b>%3:1</b>)<br>").arg(formatBytes(s.rawBytes), formatBytes(packed)).arg(double(s.rawBytes) / double(packed), 0, 'f', 2);
+  text += QString("tracks: %1 default, %2 constant, %3 keyed (%4 keys), %5 uniform<br>").arg(s.defaultTracks).arg(s.constantTracks).arg(s.keyedTracks).arg(s.keys).arg(s.uniformTracks);
+  text += QString("max error %1 · p99 %2 · %3<br>").arg(formatCm(s.maxErrorCm), formatCm(s.p99ErrorCm),
+                                                        s.withinPrecision ? "<span style='color:#1e8232'>every joint within precision</span>"
+                                                                          : "<span style='color:#c8281e'>some joints over precision</span>");
+  text += QString("compressed in %1 ms (%2 verification passes)").arg(s.compressMs, 0, 'f', 1).arg(s.iterations);
+  for (const core::PinnedReport& p : s.pinned)
+    text += QString("<br>pinned %1: drift %2 (unpinned %3)").arg(QString::fromStdString(m_document->asset()->skeleton.names[p.joint]).toHtmlEscaped(), formatCm(p.driftCm), formatCm(p.driftUnpinnedCm));
+  if (s.wideTracks > 0) text += QString("<br>%1 sub-track(s) needed more than 16 bits per component").arg(s.wideTracks);
+  m_text->setText(text);
+  if (s.worstJoint >= 0)
+    m_worst->setText(QString("worst: <a href='%1:%2'>%3 at frame %2</a>").arg(s.worstJoint).arg(s.worstFrame)
+                         .arg(QString::fromStdString(m_document->asset()->skeleton.names[std::size_t(s.worstJoint)]).toHtmlEscaped()));
+}
+
+void StatsPanel::startSweep() {
+  const int clip = m_document->currentClip();
+  if (!m_document->hasAsset() || clip < 0) return;
+  if (m_cancel) m_cancel->store(true);
+  m_watcher.waitForFinished();
+  m_cancel = std::make_shared<std::atomic<bool>>(false);
+  m_sweepButton->setEnabled(false);
+  auto asset = m_document->asset();
+  const core::CompressionSettings base = m_document->settings();
+  const float current = m_document->effectiveSettings(clip).joints.empty() ? core::kDefaultPrecisionCm
+                                                                            : base.precisionCm.value_or(core::kDefaultPrecisionCm);
+  auto cancel = m_cancel;
+  m_watcher.setFuture(QtConcurrent::run([asset, clip, base, current, cancel] {
+    std::vector<SweepPoint> points;
+    for (double factor : {0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0}) {
+      if (cancel->load()) break;
+      core::CompressionSettings s = base;
+      s.precisionCm = float(current * factor);
+      const auto& raw = asset->clips[std::size_t(clip)];
+      auto c = core::CompressJob(asset->skeleton, raw, asset->unitToCm, core::resolve(s, asset->skeleton, raw.name)).run(nullptr, cancel.get());
+      if (c) points.push_back({double(*s.precisionCm), c->data.size() + runtime::kClipEntrySize, double(c->stats.maxErrorCm)});
+    }
+    return points;
+  }));
+}
+
+void StatsPanel::plotSweep() {
+  m_plot->clearGraphs();
+  if (!m_sweep.empty()) {
+    QCPGraph* g = m_plot->addGraph();
+    QVector<double> x, y;
+    for (const SweepPoint& p : m_sweep) {
+      x.push_back(p.precisionCm);
+      y.push_back(double(p.bytes));
+    }
+    g->setData(x, y, true);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 8));
+    g->setSelectable(QCP::stSingleData);
+    m_plot->rescaleAxes();
+    m_plot->xAxis->scaleRange(1.3);
+    m_plot->yAxis->scaleRange(1.3);
+  }
+  m_plot->replot();
+}
+
+void StatsPanel::applySweepPoint(int index, EditScope scope) {
+  if (index < 0 || std::size_t(index) >= m_sweep.size() || !m_document->hasAsset()) return;
+  const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
+  auto after = withDefaultValue(m_document->settings(), scope, clip, JointField::Precision, float(m_sweep[std::size_t(index)].precisionCm));
+  m_document->undoStack()->push(
+      new SettingsCommand(m_document, QString("Set precision to %1").arg(formatCm(float(m_sweep[std::size_t(index)].precisionCm))), std::move(after)));
+}
+
+}  // namespace animpack::widgets
