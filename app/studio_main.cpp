@@ -1,12 +1,14 @@
-// animpack-studio: the desktop studio. Opens FILE (or the sample given by scripts/studio).
+// animpack-studio: the desktop studio. `animpack-studio [FILE|PROJECT.anproj]` opens the file (the
+// sample scripts/studio passes when given none); without one it starts empty.
 
 #include <QApplication>
-#include <QFileDialog>
-#include <QMainWindow>
-#include <QMessageBox>
+#include <QCommandLineParser>
+#include <QPixmap>
+#include <QSaveFile>
+#include <QScreen>
+#include <QTimer>
 
-#include "core/io/asset_importer.h"
-#include "widgets/asset_summary_view.h"
+#include "app/main_window.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -14,21 +16,40 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName("animpack");
   QApplication::setApplicationVersion(ANIMPACK_VERSION);
 
-  QString file = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
-  if (file.isEmpty()) file = QFileDialog::getOpenFileName(nullptr, "Open an animated rig");
-  if (file.isEmpty()) return 0;
+  QCommandLineParser parser;
+  parser.setApplicationDescription("animpack studio: see, tune and approve skeletal-animation compression.");
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument("file", "An animated rig (glTF, FBX, COLLADA, BVH, X, ...) or an .anproj project.");
+  QCommandLineOption screenshot("screenshot", "Save a picture of the window to FILE after DELAY ms, then quit (docs, checks).",
+                                "FILE");
+  QCommandLineOption delay("screenshot-delay", "Milliseconds before the screenshot (default 4000).", "DELAY", "4000");
+  QCommandLineOption joint("select", "Select the joint NAME (for screenshots).", "NAME");
+  parser.addOptions({screenshot, delay, joint});
+  parser.process(app);
 
-  QMainWindow window;
-  auto* summary = new animpack::widgets::AssetSummaryView(&window);
-  window.setCentralWidget(summary);
-  window.resize(1000, 800);
-  const auto asset = animpack::core::importAsset(file.toStdString());
-  if (!asset) {
-    QMessageBox::critical(nullptr, "animpack studio", QString::fromStdString(asset.message()));
-    return 1;
-  }
-  summary->setAsset(*asset);
-  window.setWindowTitle(QFileInfo(file).fileName() + " - animpack studio");
+  animpack::app::MainWindow window;
   window.show();
-  return app.exec();
+  const QStringList files = parser.positionalArguments();
+  int status = 0;
+  if (!files.isEmpty() && !window.openPath(files.front())) status = 1;
+  if (status == 0 && parser.isSet(joint) && window.document()->hasAsset()) {
+    const int j = window.document()->asset()->skeleton.find(parser.value(joint).toStdString());
+    if (j >= 0) window.document()->setSelectedJoints({j});
+  }
+  if (parser.isSet(screenshot)) {
+    const QString path = parser.value(screenshot);
+    QTimer::singleShot(parser.value(delay).toInt(), &window, [&window, path, &status] {
+      // Grab the screen, not the widget: QWidget::grab() leaves the Qt 3D area blank.
+      const QRect r = window.frameGeometry();
+      const QPixmap shot = QGuiApplication::primaryScreen()->grabWindow(0, r.x(), r.y(), r.width(), r.height());
+      QSaveFile out(path);
+      if (!out.open(QIODevice::WriteOnly) || !shot.save(&out, "PNG") || !out.commit()) status = 2;
+      QApplication::quit();
+    });
+  } else if (status != 0 && files.size() == 1) {
+    status = 0;  // the error was shown; the empty studio stays open
+  }
+  const int rc = app.exec();
+  return status ? status : rc;
 }

@@ -103,6 +103,9 @@ ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor,
   connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
   m_table->setModel(m_proxy);
   m_table->setSortingEnabled(true);
+  // File order until the user clicks a column (Qt's default indicator would sort by name, descending).
+  m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+  m_proxy->sort(-1);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

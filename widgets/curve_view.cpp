@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QWheelEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -76,6 +77,11 @@ CurveView::CurveView(ClipDocument* document, Recompressor* recompressor, QWidget
   m_plot->legend->setVisible(true);
   m_plot->legend->setFont(QFont(font().family(), 8));
   m_plot->axisRect(0)->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+  // The wheel zooms time; with Ctrl it zooms values (decided before the axis rect handles the wheel).
+  connect(m_plot, &QCustomPlot::mouseWheel, this, [this](QWheelEvent* e) {
+    m_plot->axisRect(0)->setRangeZoom(e->modifiers() & Qt::ControlModifier ? Qt::Vertical : Qt::Horizontal);
+  });
 
   // A click that does not drag moves the playhead.
   auto pressPos = std::make_shared<QPoint>();
@@ -189,6 +195,8 @@ void CurveView::rebuild() {
   QVector<double> frames(int(raw.frameCount));
   for (int f = 0; f < int(raw.frameCount); ++f) frames[f] = f;
 
+  std::vector<bool> legendShown(joints.size(), false);
+  m_plot->legend->setVisible(joints.size() > 1);
   for (std::size_t ji = 0; ji < joints.size(); ++ji) {
     const int joint = joints[ji];
     const QString jointName = QString::fromStdString(asset.skeleton.names[std::size_t(joint)]);
@@ -223,12 +231,15 @@ void CurveView::rebuild() {
       og->setLineStyle(QCPGraph::lsNone);
       og->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.lighter(140), 4));
       og->setName(QString("%1.%2 original").arg(jointName, componentNames[c]));
+      og->removeFromLegend();  // the legend tells joints apart (line style); colours are the components
       if (ji == 0 && m_originalPoints == 0) m_originalPoints = og->dataCount();
       if (decoded) {
         QCPGraph* dg = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
         dg->setData(frames, d, true);
         dg->setPen(QPen(color, 1.6, kJointStyles[ji]));
         dg->setName(QString("%1.%2 compressed%3").arg(jointName, componentNames[c], stale ? " (updating)" : ""));
+        if (legendShown[ji]) dg->removeFromLegend();
+        legendShown[ji] = true;
         QVector<double> kx, ky;
         for (int f : kept) {
           kx.push_back(f);

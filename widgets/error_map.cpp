@@ -55,17 +55,17 @@ void ErrorMap::rebuild() {
       m_map->data()->setCell(f, j, stats.errors[std::size_t(f) * std::size_t(joints) + std::size_t(j)] / stats.joints[std::size_t(j)].precisionCm);
   QCPColorGradient gradient;
   for (int i = 0; i <= 10; ++i) gradient.setColorStopAt(i / 10.0, errorColor(float(i) / 10.f * 1.25f));
-  m_map->setGradient(gradient);
-  m_map->setDataRange(QCPRange(0, 1.25));
   m_map->setInterpolate(false);
   auto* scale = new QCPColorScale(m_plot);
   m_plot->plotLayout()->addElement(0, 1, scale);
   scale->setType(QCPAxis::atRight);
   scale->axis()->setLabel("error / precision");
-  m_map->setColorScale(scale);
+  m_map->setColorScale(scale);  // the map takes the scale's gradient and range: set them on the scale
+  scale->setGradient(gradient);
+  scale->setDataRange(QCPRange(0, 1.25));
   // Joint names on the left, as many as fit.
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-  const int step = std::max(1, joints / 24);
+  const int step = std::max(1, (joints + 15) / 16);
   for (int j = 0; j < joints; j += step) ticker->addTick(j, QString::fromStdString(sk.names[std::size_t(j)]));
   m_plot->yAxis->setTicker(ticker);
   m_plot->yAxis->setTickLabelFont(QFont(font().family(), 7));

@@ -42,6 +42,9 @@ JointTreeView::JointTreeView(ClipDocument* document, Recompressor* recompressor,
   m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
   m_tree->setUniformRowHeights(true);
   m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // Deep rigs make the name column wide; keep it adjustable so the error column stays in view.
+  m_tree->header()->setSectionResizeMode(JointTreeModel::Name, QHeaderView::Interactive);
+  m_tree->header()->resizeSection(JointTreeModel::Name, 190);
   m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
 
   for (QDoubleSpinBox* box : {m_precision, m_shell}) {
@@ -76,15 +79,17 @@ JointTreeView::JointTreeView(ClipDocument* document, Recompressor* recompressor,
   bar->addWidget(new QLabel("Shell", this));
   bar->addWidget(m_shell);
   bar->addWidget(setShell);
-  bar->addSpacing(8);
-  bar->addWidget(pin);
-  bar->addWidget(unpin);
   bar->addStretch();
+  auto* pins = new QHBoxLayout;
+  pins->addWidget(pin);
+  pins->addWidget(unpin);
+  pins->addStretch();
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addLayout(top);
   layout->addWidget(m_tree);
-  layout->addLayout(bar);
+  layout->addLayout(bar);  // two rows so the dock can stay narrow
+  layout->addLayout(pins);
 
   connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
     if (selection().empty()) return;

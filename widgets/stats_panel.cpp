@@ -18,6 +18,8 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
       m_plot(new QCustomPlot(this)), m_sweepButton(new QPushButton("Size vs error sweep", this)) {
   m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_text->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  m_text->setWordWrap(true);
+  m_worst->setWordWrap(true);
   m_worst->setTextFormat(Qt::RichText);
   connect(m_worst, &QLabel::linkActivated, this, [this](const QString& link) {
     const QStringList parts = link.split(':');  // joint:frame
@@ -128,7 +130,14 @@ void StatsPanel::startSweep() {
 
 void StatsPanel::plotSweep() {
   m_plot->clearGraphs();
-  if (!m_sweep.empty()) {
+  m_plot->clearItems();
+  if (m_sweep.empty()) {
+    auto* hint = new QCPItemText(m_plot);
+    hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    hint->position->setCoords(0.5, 0.5);
+    hint->setText("Run the sweep to plot size\nagainst precision; click a\npoint to use its precision.");
+    hint->setColor(QColor(110, 110, 110));
+  } else {
     QCPGraph* g = m_plot->addGraph();
     QVector<double> x, y;
     for (const SweepPoint& p : m_sweep) {

@@ -1,0 +1,173 @@
+// The studio's main window, wired together under Xvfb: opening a file starts playback and
+// compression, the first result selects the worst joint in every panel, viewport clicks select
+// joints, the up axis is undoable, edits mark the window modified, autosave and projects work, and a
+// dropped file opens.
+
+#include <QApplication>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app/main_window.h"
+#include "tests/support/test_rigs.h"
+#include "viewport/viewport_widget.h"
+#include "widgets/document/commands.h"
+#include "widgets/document/project_file.h"
+#include "widgets/timeline.h"
+
+using namespace animpack;
+
+namespace {
+
+QString rig(const std::string& name = "studio.gltf") {
+  static std::map<std::string, QString> written;
+  QString& path = written[name];
+  if (path.isEmpty()) path = QString::fromStdString(test::writeScene(test::armatureRig(1.f, 60), name).string());
+  return path;
+}
+
+bool waitForResult(app::MainWindow& w, int clip) {
+  return QTest::qWaitFor([&] { return w.recompressor()->result(clip) && !w.recompressor()->busy(); }, 30000);
+}
+
+}  // namespace
+
+class TstStudio : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_settingsDir;
+
+ private slots:
+  void initTestCase() {
+    if (QGuiApplication::platformName() != "xcb") QSKIP("needs an X display (ctest runs it under xvfb-run)");
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir.path());  // no user settings
+    QCoreApplication::setOrganizationName("animpack-tests");
+  }
+
+  void openingAFileStartsEverything() {
+    app::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openPath(rig(), true));
+    QCOMPARE(w.document()->clipCount(), 2);
+    QCOMPARE(w.document()->currentClip(), 0);
+    QVERIFY(w.timeline()->isPlaying());
+    QVERIFY(waitForResult(w, 0));
+    // The first result selects the joint with the largest error, in the document and the viewport.
+    const int worst = w.recompressor()->result(0)->compressed->stats.worstJoint;
+    QVERIFY(worst >= 0);
+    QVERIFY(QTest::qWaitFor([&] { return w.document()->selectedJoints() == std::vector<int>{worst}; }, 5000));
+    QCOMPARE(w.viewport()->selectedJoint(), worst);
+    // Playback moves time and the viewport follows with both poses.
+    const double t0 = w.document()->currentTime();
+    QVERIFY(QTest::qWaitFor([&] { return w.document()->currentTime() != t0; }, 5000));
+    QVERIFY(w.viewport()->maxVertexErrorCm() >= 0.f);
+    QVERIFY(w.windowTitle().contains("studio.gltf"));
+    QVERIFY(w.windowTitle().contains("Walk"));
+    QVERIFY(!w.isWindowModified());
+  }
+
+  void aBadFileKeepsWhatIsOpen() {
+    app::MainWindow w;
+    w.show();
+    QVERIFY(w.openPath(rig(), true));
+    const auto asset = w.document()->asset();
+    QVERIFY(!w.openPath("/nonexistent/hero.fbx", true));
+    QCOMPARE(w.document()->asset(), asset);
+    QTemporaryDir dir;
+    QFile junk(dir.filePath("junk.fbx"));
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write("Kaydara FBX Binary  \0\x1a\0 truncated", 34);
+    junk.close();
+    QVERIFY(!w.openPath(junk.fileName(), true));
+    QCOMPARE(w.document()->asset(), asset);
+  }
+
+  void viewportClicksAndUpAxis() {
+    app::MainWindow w;
+    w.show();
+    QVERIFY(w.openPath(rig(), true));
+    const int head = w.document()->asset()->skeleton.find("Head");
+    emit w.viewport()->jointClicked(head);
+    QCOMPARE(w.document()->selectedJoints(), std::vector<int>{head});
+    QCOMPARE(w.viewport()->selectedJoint(), head);
+    emit w.viewport()->jointClicked(-1);
+    QVERIFY(w.document()->selectedJoints().empty());
+    QCOMPARE(w.viewport()->selectedJoint(), -1);
+
+    w.document()->undoStack()->push(new widgets::UpAxisCommand(w.document(), widgets::UpAxis::ZUp));
+    QCOMPARE(w.viewport()->upAxis(), viewport::UpAxis::ZUp);
+    QVERIFY(w.isWindowModified());
+    w.document()->undoStack()->undo();
+    QCOMPARE(w.viewport()->upAxis(), viewport::UpAxis::AsImported);
+    QVERIFY(!w.isWindowModified());
+  }
+
+  void autosaveAndProjects() {
+    QTemporaryDir dir;
+    const QString source = dir.filePath("hero.gltf");
+    QVERIFY(QFile::copy(rig(), source));
+    app::MainWindow w;
+    w.setAutosaveInterval(50);
+    w.show();
+    QVERIFY(w.openPath(source, true));
+    const int spine = w.document()->asset()->skeleton.find("Spine");
+    widgets::pushJointValue(w.document(), widgets::EditScope::AllClips, {spine}, widgets::JointField::Precision, 0.07f);
+    QVERIFY(w.isWindowModified());
+    const QString autosave = widgets::autosavePath({}, source);
+    QVERIFY(QTest::qWaitFor([&] { return QFileInfo::exists(autosave); }, 5000));
+    auto saved = widgets::readProject(autosave);
+    QVERIFY2(saved, saved ? "" : saved.message().c_str());
+    QCOMPARE(saved->settings.toJson(), w.document()->settings().toJson());
+
+    const QString project = dir.filePath("hero.anproj");
+    QVERIFY(w.saveProjectAs(project));
+    QVERIFY(!w.isWindowModified());
+    QVERIFY(!QFileInfo::exists(autosave));  // saved: nothing left to recover
+    QCOMPARE(w.projectPath(), project);
+
+    app::MainWindow other;
+    QVERIFY(other.openPath(project, true));
+    QCOMPARE(other.document()->settings().toJson(), w.document()->settings().toJson());
+    QCOMPARE(other.projectPath(), project);
+    QVERIFY(other.windowTitle().startsWith("hero.anproj"));
+  }
+
+  void spaceTogglesPlaybackFromThe3DView() {
+    app::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openPath(rig(), true));
+    QVERIFY(w.timeline()->isPlaying());
+    QWindow* view = w.viewport()->renderWindow();
+    QTest::keyClick(view, Qt::Key_Space);
+    QVERIFY(!w.timeline()->isPlaying());
+    QTest::keyClick(view, Qt::Key_Space);
+    QVERIFY(w.timeline()->isPlaying());
+    // Page Down (next clip) reaches the window's actions the same way.
+    QTest::keyClick(view, Qt::Key_PageDown);
+    QCOMPARE(w.document()->currentClip(), 1);
+  }
+
+  void droppingAFileOpensIt() {
+    app::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QString path = rig("dropped.gltf");
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    QVERIFY(QTest::qWaitFor([&] { return w.document()->sourcePath() == path; }, 5000));
+    QCOMPARE(w.document()->clipCount(), 2);
+  }
+};
+
+QTEST_MAIN(TstStudio)
+#include "tst_studio.moc"
