@@ -105,10 +105,7 @@ MainWindow::MainWindow() : m_recompressor(new widgets::Recompressor(&m_document,
   statusBar()->addWidget(m_status, 1);
   statusBar()->addPermanentWidget(m_progress);
   statusBar()->addPermanentWidget(m_cancel);
-  connect(m_cancel, &QToolButton::clicked, this, [this] {
-    if (m_exportCancel) m_exportCancel->store(true);
-    m_recompressor->cancel();
-  });
+  connect(m_cancel, &QToolButton::clicked, this, &MainWindow::cancelWork);
 
   m_autosave.setInterval(kAutosaveMs);
   connect(&m_autosave, &QTimer::timeout, this, &MainWindow::autosave);
@@ -167,7 +164,7 @@ void MainWindow::buildDocks() {
 void MainWindow::applyDefaultLayout() {
   const auto d = [this](const char* name) { return findChild<QDockWidget*>(name); };
   const int w = width(), h = height();
-  resizeDocks({d("dock.clips"), d("dock.stats")}, {w * 27 / 100, w * 22 / 100}, Qt::Horizontal);
+  resizeDocks({d("dock.clips"), d("dock.stats")}, {w * 31 / 100, w * 19 / 100}, Qt::Horizontal);
   resizeDocks({d("dock.clips"), d("dock.joints")}, {h * 22 / 100, h * 40 / 100}, Qt::Vertical);
   resizeDocks({d("dock.curves")}, {h * 30 / 100}, Qt::Vertical);
   resizeDocks({d("dock.curves"), d("dock.errormap")}, {w * 58 / 100, w * 42 / 100}, Qt::Horizontal);
@@ -687,6 +684,11 @@ void MainWindow::exportPacks() {
     r.replace_extension(".report.json");
     options.report = r;
   }
+  startExport(std::move(options));
+}
+
+bool MainWindow::startExport(core::ExportOptions options) {
+  if (!m_document.hasAsset() || m_exporting) return false;
   options.toolVersion = QApplication::applicationVersion().toStdString();
   const std::vector<std::filesystem::path> files{m_document.sourcePath().toStdString()};
 
@@ -709,7 +711,12 @@ void MainWindow::exportPacks() {
     m_exporting = false;
     setBusy({}, false);
     const Expected<core::ExportResult> result = watcher->result();
-    if (!result) return showError(QString::fromStdString(result.message()));
+    if (!result) {
+      m_status->setText("Export failed");
+      notify(QMessageBox::Critical, "Export failed", QString::fromStdString(result.message()));
+      emit exportFinished(false, QString::fromStdString(result.message()));
+      return;
+    }
     QStringList lines;
     for (const auto& pack : result->packs)
       lines << QString("%1: %2 clips, %3%4")
@@ -720,11 +727,25 @@ void MainWindow::exportPacks() {
     if (result->failures) lines << QString("%1 clips failed (see the report)").arg(result->failures);
     if (result->overPrecision) lines << QString("%1 clips are over their precision").arg(result->overPrecision);
     m_status->setText("Exported " + lines.value(0));
-    QMessageBox::information(this, "Export finished", lines.join("\n"));
+    notify(QMessageBox::Information, "Export finished", lines.join("\n"));
+    emit exportFinished(true, lines.join("\n"));
   });
   watcher->setFuture(QtConcurrent::run([files, options, progress, cancel] {
     return core::exportPacks(files, options, progress, cancel.get());
   }));
+  return true;
+}
+
+void MainWindow::notify(QMessageBox::Icon icon, const QString& title, const QString& text) {
+  // Not exec(): a result that arrives in the background must not block the event loop.
+  auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+}
+
+void MainWindow::cancelWork() {
+  if (m_exportCancel) m_exportCancel->store(true);
+  m_recompressor->cancel();
 }
 
 void MainWindow::setBusy(const QString& what, bool busy) {

@@ -4,11 +4,13 @@
 // behaviour lives in the widgets and viewport libraries.
 
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QTimer>
 #include <atomic>
 #include <memory>
 #include <vector>
 
+#include "core/batch/export.h"
 #include "core/runtime/player.h"
 
 #include "widgets/document/clip_document.h"
@@ -48,6 +50,11 @@ class MainWindow : public QMainWindow {
   bool openPath(const QString& path, bool quiet = false);
   /// Saves the project to `path` (atomically); errors go to a dialog.
   bool saveProjectAs(const QString& path);
+  /// Exports the document's source with its settings in the background (File > Export pack runs
+  /// its dialog, then this); false when an export already runs. exportFinished() tells the outcome.
+  bool startExport(core::ExportOptions options);
+  /// Cancels a running export or compression.
+  void cancelWork();
   /// How often unsaved edits are written to the autosave file (default one minute).
   void setAutosaveInterval(int ms) { m_autosave.setInterval(ms); }
   const QString& projectPath() const { return m_projectPath; }
@@ -55,6 +62,9 @@ class MainWindow : public QMainWindow {
   widgets::Recompressor* recompressor() { return m_recompressor; }
   viewport::ViewportWidget* viewport() { return m_viewport; }
   widgets::Timeline* timeline() { return m_timeline; }
+
+ signals:
+  void exportFinished(bool ok, const QString& summary);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -80,6 +90,7 @@ class MainWindow : public QMainWindow {
   void setUnitOverride();
   void exportPacks();
   void showError(const QString& message);
+  void notify(QMessageBox::Icon icon, const QString& title, const QString& text);
   bool offerAutosaveRecovery(const QString& projectPath, const QString& sourcePath);
   void setBusy(const QString& what, bool busy);
 

@@ -42,9 +42,10 @@ JointTreeView::JointTreeView(ClipDocument* document, Recompressor* recompressor,
   m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
   m_tree->setUniformRowHeights(true);
   m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  // Deep rigs make the name column wide; keep it adjustable so the error column stays in view.
-  m_tree->header()->setSectionResizeMode(JointTreeModel::Name, QHeaderView::Interactive);
-  m_tree->header()->resizeSection(JointTreeModel::Name, 190);
+  // Deep rigs make the name column wide: indent less, and show the error right after the name so it
+  // stays in view in a narrow dock.
+  m_tree->setIndentation(12);
+  m_tree->header()->moveSection(JointTreeModel::MaxError, 1);
   m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
 
   for (QDoubleSpinBox* box : {m_precision, m_shell}) {

@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include "app/main_window.h"
+#include "core/runtime/pack.h"
 #include "tests/support/test_rigs.h"
 #include "viewport/viewport_widget.h"
 #include "widgets/document/commands.h"
@@ -150,6 +151,52 @@ class TstStudio : public QObject {
     // Page Down (next clip) reaches the window's actions the same way.
     QTest::keyClick(view, Qt::Key_PageDown);
     QCOMPARE(w.document()->currentClip(), 1);
+  }
+
+  void exportWritesAVerifiedPack() {
+    QTemporaryDir dir;
+    app::MainWindow w;
+    w.show();
+    QVERIFY(w.openPath(rig(), true));
+    widgets::pushJointValue(w.document(), widgets::EditScope::AllClips, {w.document()->asset()->skeleton.find("Head")},
+                            widgets::JointField::Precision, 0.05f);
+    QSignalSpy finished(&w, &app::MainWindow::exportFinished);
+    core::ExportOptions options;
+    options.batch.settings = w.document()->settings();
+    options.batch.clips = {"Wave"};  // as "only approved clips" does
+    options.output = (dir.path() + "/rig.anpk").toStdString();
+    options.report = (dir.path() + "/rig.report.json").toStdString();
+    QVERIFY(w.startExport(options));
+    QVERIFY(!w.startExport(options));  // one export at a time
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(finished.first().at(0).toBool(), true);
+    QVERIFY(finished.first().at(1).toString().contains("1 clips"));
+
+    auto pack = runtime::Pack::load(dir.filePath("rig.anpk").toStdString());
+    QVERIFY2(pack, pack ? "" : pack.message().c_str());
+    QCOMPARE(pack->clips().size(), std::size_t(1));
+    const runtime::PackClip* wave = pack->findClip("Wave");
+    QVERIFY(wave);
+    // The pack carries the studio's settings: the edited joint's tolerance is in it.
+    const auto& tolerances = wave->tolerances;
+    QVERIFY(std::any_of(tolerances.begin(), tolerances.end(), [](const runtime::JointTolerance& t) { return std::fabs(t.precisionCm - 0.05f) < 1e-6f; }));
+    QVERIFY(QFileInfo::exists(dir.filePath("rig.report.json")));
+  }
+
+  void aFailedExportSaysWhy() {
+    app::MainWindow w;
+    w.show();
+    QVERIFY(w.openPath(rig(), true));
+    QSignalSpy finished(&w, &app::MainWindow::exportFinished);
+    core::ExportOptions options;
+    options.batch.settings = w.document()->settings();
+    options.batch.clips = {"NoSuchClip"};
+    options.output = "/nonexistent-folder/out.anpk";
+    QVERIFY(w.startExport(options));
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(finished.first().at(0).toBool(), false);
+    QVERIFY(!finished.first().at(1).toString().isEmpty());
+    QVERIFY(!QFileInfo::exists("/nonexistent-folder/out.anpk"));
   }
 
   void droppingAFileOpensIt() {
