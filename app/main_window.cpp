@@ -2,8 +2,8 @@
 
 #include <QActionGroup>
 #include <QApplication>
-#include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -27,6 +27,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
+#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -331,6 +332,15 @@ void MainWindow::connectDocument() {
     m_viewport->setSelectedJoint(sel.empty() ? -1 : sel.front());
   });
   connect(&m_document, &widgets::ClipDocument::assetChanged, this, [this] {
+    const auto& asset = *m_document.asset();
+    m_readyText = QString("%1: %2 joints, %3 clips, %4 meshes, 1 unit = %5 cm (%6)")
+                      .arg(QFileInfo(m_document.sourcePath()).fileName())
+                      .arg(asset.skeleton.jointCount())
+                      .arg(asset.clips.size())
+                      .arg(asset.meshes.size())
+                      .arg(asset.unitToCm)
+                      .arg(QString::fromStdString(asset.unitSource));
+    m_status->setText(m_readyText);
     m_decoded.reset();
     m_viewport->setAsset(m_document.asset());
     m_viewport->setUpAxis(toViewportAxis(m_document.upAxis()));
@@ -401,16 +411,7 @@ bool MainWindow::openPath(const QString& path, bool quiet) {
     m_document.setCurrentClip(0);
     m_timeline->play();
   }
-  const auto& asset = *m_document.asset();
   m_selectWorst = m_document.selectedJoints().empty();
-  m_readyText = QString("%1: %2 joints, %3 clips, %4 meshes, 1 unit = %5 cm (%6)")
-                        .arg(QFileInfo(m_document.sourcePath()).fileName())
-                        .arg(asset.skeleton.jointCount())
-                        .arg(asset.clips.size())
-                        .arg(asset.meshes.size())
-                        .arg(asset.unitToCm)
-                        .arg(QString::fromStdString(asset.unitSource));
-  m_status->setText(m_readyText);
   updateTitle();
   return true;
 }
@@ -648,40 +649,59 @@ void MainWindow::exportPacks() {
   row->addWidget(output, 1);
   row->addWidget(browse);
   form->addRow("Pack", row);
-  std::vector<std::string> approved;
-  for (int c = 0; c < m_document.clipCount(); ++c)
-    if (m_document.approval(c) == widgets::Approval::Approved) approved.push_back(m_document.clipName(c).toStdString());
-  auto* onlyApproved = new QCheckBox(QString("Only approved clips (%1 of %2)").arg(approved.size()).arg(m_document.clipCount()));
-  onlyApproved->setChecked(!approved.empty());
-  onlyApproved->setEnabled(!approved.empty());
-  form->addRow(onlyApproved);
-  auto* report = new QCheckBox("Write a JSON report beside the pack");
-  report->setChecked(true);
-  form->addRow(report);
+  // Which clips: all, the approved ones, or those selected in the Clips panel.
+  std::vector<std::string> all, approved, selected;
+  for (int c = 0; c < m_document.clipCount(); ++c) {
+    all.push_back(m_document.clipName(c).toStdString());
+    if (m_document.approval(c) == widgets::Approval::Approved) approved.push_back(all.back());
+  }
+  for (int c : m_clips->selectedClips()) selected.push_back(m_document.clipName(c).toStdString());
+  auto* which = new QComboBox;
+  which->addItem(QString("All clips (%1)").arg(all.size()));
+  which->addItem(QString("Approved clips (%1)").arg(approved.size()));
+  which->addItem(QString("Clips selected in the Clips panel (%1)").arg(selected.size()));
+  auto* items = qobject_cast<QStandardItemModel*>(which->model());
+  items->item(1)->setEnabled(!approved.empty());
+  items->item(2)->setEnabled(!selected.empty());
+  which->setCurrentIndex(approved.empty() ? 0 : 1);
+  form->addRow("Clips", which);
+  auto* report = new QComboBox;
+  report->addItems({"None", "JSON beside the pack", "CSV beside the pack"});
+  report->setCurrentIndex(1);
+  form->addRow("Report", report);
   auto* budget = new QDoubleSpinBox;
   budget->setRange(0, 1e7);
   budget->setSuffix(" KiB");
   budget->setSpecialValueText("no budget");
+  budget->setToolTip("Flag the pack when it is larger than this");
   form->addRow("Size budget", budget);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
   buttons->button(QDialogButtonBox::Ok)->setText("Export");
   form->addRow(buttons);
   connect(browse, &QPushButton::clicked, &dialog, [&] {
-    const QString p = QFileDialog::getSaveFileName(&dialog, "Pack file", output->text(), "animpack packs (*.anpk)");
+    const QString p = QFileDialog::getSaveFileName(&dialog, "Pack file", output->text(), "animpack packs (*.anpk)",
+                                                   nullptr, QFileDialog::DontConfirmOverwrite);
     if (!p.isEmpty()) output->setText(p);
   });
-  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+    const QString path = output->text().trimmed();
+    if (path.isEmpty()) return;
+    if (QFileInfo::exists(path) &&
+        QMessageBox::question(&dialog, "Export pack", QString("%1 exists. Replace it?").arg(path)) != QMessageBox::Yes)
+      return;
+    dialog.accept();
+  });
   connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-  if (dialog.exec() != QDialog::Accepted || output->text().trimmed().isEmpty()) return;
+  if (dialog.exec() != QDialog::Accepted) return;
 
   core::ExportOptions options;
   options.batch.settings = m_document.settings();
-  if (onlyApproved->isChecked()) options.batch.clips = approved;
+  options.batch.clips = which->currentIndex() == 1 ? approved : which->currentIndex() == 2 ? selected : std::vector<std::string>{};
   options.output = output->text().trimmed().toStdString();
   if (budget->value() > 0) options.budgetKb = budget->value();
-  if (report->isChecked()) {
+  if (report->currentIndex() > 0) {
     std::filesystem::path r = options.output;
-    r.replace_extension(".report.json");
+    r.replace_extension(report->currentIndex() == 1 ? ".report.json" : ".report.csv");
     options.report = r;
   }
   startExport(std::move(options));
