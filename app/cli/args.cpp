@@ -16,6 +16,16 @@ const Option* Args::find(const std::string& name) const {
   return nullptr;
 }
 
+std::optional<int> Args::parseOrExit(int argc, char** argv, int first) {
+  std::string error;
+  if (!parse(argc, argv, first, error)) return usageError(m_command, error);
+  if (m_help) {
+    std::fputs(help().c_str(), stdout);
+    return kExitOk;
+  }
+  return std::nullopt;
+}
+
 bool Args::parse(int argc, char** argv, int first, std::string& error) {
   bool onlyPositional = false;
   for (int i = first; i < argc; ++i) {

@@ -28,6 +28,9 @@ class Args {
 
   /// Parses argv[first..]; false on bad usage with `error` set. "--help" sets helpRequested().
   bool parse(int argc, char** argv, int first, std::string& error);
+  /// parse() plus the handling every command shares: on bad usage prints the error and returns
+  /// kExitUsage, on --help prints the help and returns kExitOk; nullopt means go on.
+  std::optional<int> parseOrExit(int argc, char** argv, int first);
   bool helpRequested() const { return m_help; }
   std::string help() const;
 

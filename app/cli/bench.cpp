@@ -50,12 +50,7 @@ int benchCommand(int argc, char** argv, int first) {
             {{"source", "FILE", "source file: adds the raw float clip for comparison", true},
              {"clip", "NAME", "only this clip"},
              {"json", "", "print one JSON object"}});
-  std::string error;
-  if (!args.parse(argc, argv, first, error)) return usageError("bench", error);
-  if (args.helpRequested()) {
-    std::fputs(args.help().c_str(), stdout);
-    return kExitOk;
-  }
+  if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("bench", "expected exactly one PACK");
   auto pack = runtime::Pack::load(args.positional()[0]);
   if (!pack) return failure(pack.message());

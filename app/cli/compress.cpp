@@ -43,12 +43,7 @@ int compressCommand(int argc, char** argv, int first) {
              {"cache", "DIR", "skip files whose bytes and settings are unchanged since the last run"},
              {"jobs", "N", "worker threads (default: one per core)", false, 'j'},
              {"quiet", "", "no progress and no per-clip lines; errors and the summary only", false, 'q'}});
-  std::string error;
-  if (!args.parse(argc, argv, first, error)) return usageError("compress", error);
-  if (args.helpRequested()) {
-    std::fputs(args.help().c_str(), stdout);
-    return kExitOk;
-  }
+  if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().empty()) return usageError("compress", "no input files");
   const auto output = args.value("output");
   if (!output) return usageError("compress", args.has("pack-per-file") ? "missing -o DIR" : "missing -o OUT.anpk");
@@ -69,6 +64,7 @@ int compressCommand(int argc, char** argv, int first) {
     options.batch.settings.merge(*loaded);
   }
   std::optional<double> precision, shell, jobs, budget;
+  std::string error;
   if (!args.number("precision", precision, error) || !args.number("shell", shell, error) || !args.number("jobs", jobs, error) ||
       !args.number("budget", budget, error))
     return usageError("compress", error);
@@ -138,12 +134,7 @@ int mergeCommand(int argc, char** argv, int first) {
             "Merges packs built separately (per file, on several machines) into one. Every pack must have\n"
             "the same skeleton and clip names must be unique.",
             {{"output", "OUT.anpk", "the pack to write", false, 'o'}});
-  std::string error;
-  if (!args.parse(argc, argv, first, error)) return usageError("merge", error);
-  if (args.helpRequested()) {
-    std::fputs(args.help().c_str(), stdout);
-    return kExitOk;
-  }
+  if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   const auto output = args.value("output");
   if (!output) return usageError("merge", "missing -o OUT.anpk");
   if (args.positional().empty()) return usageError("merge", "no packs to merge");

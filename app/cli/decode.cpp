@@ -13,12 +13,7 @@ int decodeCommand(int argc, char** argv, int first) {
             "Decodes one clip of a pack with the runtime and writes every frame's local transforms as the\n"
             "JSON of DESIGN §9 (file units; frame f at start_time + f / sample_rate). '-o -' writes to stdout.",
             {{"clip", "NAME", "the clip to decode"}, {"output", "OUT.json", "where to write the JSON", false, 'o'}});
-  std::string error;
-  if (!args.parse(argc, argv, first, error)) return usageError("decode", error);
-  if (args.helpRequested()) {
-    std::fputs(args.help().c_str(), stdout);
-    return kExitOk;
-  }
+  if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("decode", "expected exactly one PACK");
   const auto clipName = args.value("clip");
   const auto output = args.value("output");

@@ -26,12 +26,7 @@ int dumpCommand(int argc, char** argv, int first) {
   Args args("dump", "PACK [--tracks]",
             "Prints a pack's header, skeleton, clips, sizes by section and track kinds.",
             {{"tracks", "", "list every joint's track kinds per clip"}});
-  std::string error;
-  if (!args.parse(argc, argv, first, error)) return usageError("dump", error);
-  if (args.helpRequested()) {
-    std::fputs(args.help().c_str(), stdout);
-    return kExitOk;
-  }
+  if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("dump", "expected exactly one PACK");
   auto pack = runtime::Pack::load(args.positional()[0]);
   if (!pack) return failure(pack.message());

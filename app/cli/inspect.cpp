@@ -15,15 +15,11 @@ int inspectCommand(int argc, char** argv, int first) {
             {{"json", "", "print the JSON object of DESIGN §9 instead of text"},
              {"unit-to-cm", "CM", "override the file's unit: centimetres per file unit"},
              {"sample-rate", "HZ", "resample every clip at this rate instead of its key grid"}});
-  std::string error;
-  if (!args.parse(argc, argv, first, error)) return usageError("inspect", error);
-  if (args.helpRequested()) {
-    std::fputs(args.help().c_str(), stdout);
-    return kExitOk;
-  }
+  if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("inspect", "expected exactly one FILE");
   core::ImportOptions options;
   std::optional<double> unit, rate;
+  std::string error;
   if (!args.number("unit-to-cm", unit, error) || !args.number("sample-rate", rate, error))
     return usageError("inspect", error);
   options.unitToCm = unit;

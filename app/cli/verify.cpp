@@ -13,12 +13,7 @@ int verifyCommand(int argc, char** argv, int first) {
             "99th-percentile error and whether every joint stayed within the precision stored in the pack.\n"
             "Exit code 0 only if everything holds.",
             {{"source", "FILE", "a source file of the pack's clips", true}});
-  std::string error;
-  if (!args.parse(argc, argv, first, error)) return usageError("verify", error);
-  if (args.helpRequested()) {
-    std::fputs(args.help().c_str(), stdout);
-    return kExitOk;
-  }
+  if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("verify", "expected exactly one PACK");
   auto pack = runtime::Pack::load(args.positional()[0]);
   if (!pack) return failure(pack.message());
