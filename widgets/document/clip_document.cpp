@@ -32,6 +32,7 @@ Status ClipDocument::import(const QString& path, const core::CompressionSettings
   if (!asset) return Error{asset.message()};
   m_asset = std::make_shared<const core::ImportedAsset>(std::move(asset.value()));
   m_sourcePath = path;
+  m_effectiveHashes.assign(m_asset->clips.size(), std::nullopt);
   return Status::ok();
 }
 
@@ -62,6 +63,7 @@ QString ClipDocument::clipName(int clip) const {
 void ClipDocument::setSettings(const core::CompressionSettings& settings) {
   const bool reimport = settings.unitToCm != m_settings.unitToCm || settings.sampleRate != m_settings.sampleRate;
   m_settings = settings;
+  m_effectiveHashes.assign(m_effectiveHashes.size(), std::nullopt);
   if (reimport && m_asset) {
     // Units and sample rates change what the clips are: import the file again, keep the rest.
     if (auto st = import(m_sourcePath, m_settings); !st) {
@@ -79,9 +81,16 @@ core::EffectiveSettings ClipDocument::effectiveSettings(int clip) const {
   return core::resolve(m_settings, m_asset->skeleton, m_asset->clips[std::size_t(clip)].name);
 }
 
+std::uint64_t ClipDocument::effectiveHash(int clip) const {
+  if (clip < 0 || std::size_t(clip) >= m_effectiveHashes.size()) return effectiveSettings(clip).hash();
+  auto& cached = m_effectiveHashes[std::size_t(clip)];
+  if (!cached) cached = effectiveSettings(clip).hash();
+  return *cached;
+}
+
 std::uint64_t ClipDocument::compressionKey(int clip) const {
   if (!m_asset) return 0;
-  std::uint64_t h = runtime::fnv1a64Value(effectiveSettings(clip).hash(), runtime::kFnvOffset);
+  std::uint64_t h = runtime::fnv1a64Value(effectiveHash(clip), runtime::kFnvOffset);
   h = runtime::fnv1a64Value(m_asset->sourceHash, h);
   h = runtime::fnv1a64Value(clip, h);
   return runtime::fnv1a64Value(m_asset->unitToCm, h);
@@ -95,7 +104,7 @@ Approval ClipDocument::approval(int clip) const {
   const ClipApproval a = storedApproval(clip);
   if (a.state == Approval::NeedsReview || !m_asset) return Approval::NeedsReview;
   // A decision holds only for the settings and the source it was made for.
-  if (a.settingsHash != effectiveSettings(clip).hash() || a.sourceHash != m_asset->sourceHash) return Approval::NeedsReview;
+  if (a.settingsHash != effectiveHash(clip) || a.sourceHash != m_asset->sourceHash) return Approval::NeedsReview;
   return a.state;
 }
 
@@ -103,7 +112,7 @@ ClipApproval ClipDocument::approvalNow(int clip, Approval state) const {
   ClipApproval a;
   a.state = state;
   if (state != Approval::NeedsReview && m_asset) {
-    a.settingsHash = effectiveSettings(clip).hash();
+    a.settingsHash = effectiveHash(clip);
     a.sourceHash = m_asset->sourceHash;
   }
   return a;

@@ -88,11 +88,15 @@ class ClipDocument : public QObject {
 
  private:
   Status import(const QString& path, const core::CompressionSettings& settings);
+  /// effectiveSettings(clip).hash(), cached until the settings or the asset change: item models ask
+  /// for it (through compressionKey and approval) for every cell they paint.
+  std::uint64_t effectiveHash(int clip) const;
 
   std::shared_ptr<const core::ImportedAsset> m_asset;
   QString m_sourcePath;
   core::CompressionSettings m_settings;
   std::vector<ClipApproval> m_approvals;
+  mutable std::vector<std::optional<std::uint64_t>> m_effectiveHashes;
   UpAxis m_upAxis = UpAxis::AsImported;
   int m_currentClip = -1;
   std::vector<int> m_selectedJoints;
