@@ -43,7 +43,6 @@
 #include "widgets/blend_panel.h"
 #include "widgets/clip_list.h"
 #include "widgets/curve_view.h"
-#include "widgets/decoded_clip.h"
 #include "widgets/diagnostics_panel.h"
 #include "widgets/document/commands.h"
 #include "widgets/document/project_file.h"
@@ -323,7 +322,8 @@ void MainWindow::buildMenus() {
 void MainWindow::connectDocument() {
   connect(&m_document, &widgets::ClipDocument::currentTimeChanged, this, &MainWindow::updateViewport);
   connect(&m_document, &widgets::ClipDocument::currentClipChanged, this, [this] {
-    m_decoded.reset();
+    m_playing.reset();
+    m_playingView.reset();
     updateViewport();
     updateTitle();
   });
@@ -341,7 +341,8 @@ void MainWindow::connectDocument() {
                       .arg(asset.unitToCm)
                       .arg(QString::fromStdString(asset.unitSource));
     m_status->setText(m_readyText);
-    m_decoded.reset();
+    m_playing.reset();
+    m_playingView.reset();
     m_viewport->setAsset(m_document.asset());
     m_viewport->setUpAxis(toViewportAxis(m_document.upAxis()));
     m_viewport->frameAll();
@@ -456,11 +457,14 @@ void MainWindow::updateViewport() {
   const auto result = m_recompressor->latestResult(clip);
   std::span<const core::Transform> compressed;
   if (result && result->compressed && result->asset == m_document.asset()) {
-    if (!m_decoded || &m_decoded->compressed() != result->compressed.get())
-      m_decoded = std::make_shared<widgets::DecodedClip>(result->asset, result->compressed);
-    if (m_decoded->valid()) {
+    if (m_playing != result->compressed) {
+      m_playing = result->compressed;
+      auto view = runtime::ClipView::open(m_playing->data, asset.skeleton.restLocal);
+      m_playingView = view ? std::optional<runtime::ClipView>(std::move(view.value())) : std::nullopt;
+    }
+    if (m_playingView) {
       m_compressed.resize(n);
-      m_player.sample(m_decoded->view(), float(t), m_compressed);
+      m_player.sample(*m_playingView, float(t), m_compressed);
       compressed = m_compressed;
     }
   }

@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/batch/export.h"
@@ -30,7 +31,6 @@ namespace animpack::widgets {
 class BlendPanel;
 class ClipListPanel;
 class CurveView;
-class DecodedClip;
 class DiagnosticsPanel;
 class ErrorMap;
 class JointTreeView;
@@ -112,7 +112,10 @@ class MainWindow : public QMainWindow {
   QString m_projectPath;
   QTimer m_autosave;
   QActionGroup* m_upAxisGroup = nullptr;
-  std::shared_ptr<const widgets::DecodedClip> m_decoded;
+  /// The playing compressed clip: its data (kept alive) and the runtime view over it. The viewport
+  /// samples it like a game would; no whole-clip decode is needed here.
+  std::shared_ptr<const core::CompressedClip> m_playing;
+  std::optional<runtime::ClipView> m_playingView;
   runtime::Player m_player;
   std::vector<core::Transform> m_original, m_compressed, m_blendA, m_blendB, m_naive, m_decomposed;
   std::shared_ptr<std::atomic<bool>> m_exportCancel;
