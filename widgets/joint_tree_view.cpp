@@ -151,43 +151,54 @@ void JointTreeView::applyToSubtree() {
   if (joints.empty() || !m_document->hasAsset()) return;
   const core::Skeleton& sk = m_document->asset()->skeleton;
   const core::EffectiveSettings e = m_document->effectiveSettings(m_document->currentClip());
-  auto* stack = m_document->undoStack();
-  stack->beginMacro("Apply to subtree");
+  const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
+  // One settings change (one recompress, one undo step) for every selected subtree.
+  core::CompressionSettings settings = m_document->settings();
   for (int root : joints) {
-    std::vector<int> subtree;
+    std::vector<std::string> subtree;
     for (std::size_t j = 0; j < sk.jointCount(); ++j)
       for (std::int32_t a = std::int32_t(j); a >= 0; a = sk.parents[std::size_t(a)])
         if (a == root) {
-          subtree.push_back(int(j));
+          subtree.push_back(sk.names[j]);
           break;
         }
     const core::EffectiveJoint& v = e.joints[std::size_t(root)];
-    pushJointValue(m_document, m_model->scope(), subtree, JointField::Precision, v.precisionCm);
-    pushJointValue(m_document, m_model->scope(), subtree, JointField::Shell, v.shellCm);
-    pushJointValue(m_document, m_model->scope(), subtree, JointField::Pinned, v.pinned ? 1.f : 0.f);
+    settings = withJointValue(settings, m_model->scope(), clip, subtree, JointField::Precision, v.precisionCm);
+    settings = withJointValue(settings, m_model->scope(), clip, subtree, JointField::Shell, v.shellCm);
+    settings = withJointValue(settings, m_model->scope(), clip, subtree, JointField::Pinned, v.pinned ? 1.f : 0.f);
   }
-  stack->endMacro();
+  if (!(settings == m_document->settings()))
+    m_document->undoStack()->push(new SettingsCommand(m_document, "Apply to subtree", std::move(settings)));
 }
 
 void JointTreeView::resetSelection() {
   const std::vector<int> joints = selection();
-  auto* stack = m_document->undoStack();
-  stack->beginMacro("Reset to inherited");
-  for (JointField f : {JointField::Precision, JointField::Shell, JointField::Pinned}) pushJointReset(m_document, m_model->scope(), joints, f);
-  stack->endMacro();
+  if (joints.empty() || !m_document->hasAsset()) return;
+  const core::Skeleton& sk = m_document->asset()->skeleton;
+  const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
+  std::vector<std::string> names;
+  for (int j : joints) names.push_back(sk.names[std::size_t(j)]);
+  core::CompressionSettings settings = m_document->settings();
+  for (JointField f : {JointField::Precision, JointField::Shell, JointField::Pinned})
+    settings = withJointReset(settings, m_model->scope(), clip, names, f);
+  if (!(settings == m_document->settings()))
+    m_document->undoStack()->push(new SettingsCommand(m_document, "Reset to inherited", std::move(settings)));
 }
 
 void JointTreeView::deriveShellFromMesh() {
   if (!m_document->hasAsset()) return;
   const auto& asset = *m_document->asset();
   const std::vector<double> farthest = core::farthestInfluencedVertex(asset.skeleton, asset.meshes);
-  auto* stack = m_document->undoStack();
-  stack->beginMacro("Derive shell distance from the mesh");
+  // One settings change (one recompress, one undo step) for the whole selection.
+  const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
+  core::CompressionSettings settings = m_document->settings();
   for (int joint : selection()) {
     const double cm = farthest[std::size_t(joint)] * asset.unitToCm;
-    if (cm > 1e-3) pushJointValue(m_document, m_model->scope(), {joint}, JointField::Shell, float(cm));
+    if (cm > 1e-3)
+      settings = withJointValue(settings, m_model->scope(), clip, {asset.skeleton.names[std::size_t(joint)]}, JointField::Shell, float(cm));
   }
-  stack->endMacro();
+  if (!(settings == m_document->settings()))
+    m_document->undoStack()->push(new SettingsCommand(m_document, "Derive shell distance from the mesh", std::move(settings)));
 }
 
 }  // namespace animpack::widgets

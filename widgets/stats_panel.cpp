@@ -111,8 +111,7 @@ void StatsPanel::startSweep() {
   m_sweepButton->setEnabled(false);
   auto asset = m_document->asset();
   const core::CompressionSettings base = m_document->settings();
-  const float current = m_document->effectiveSettings(clip).joints.empty() ? core::kDefaultPrecisionCm
-                                                                            : base.precisionCm.value_or(core::kDefaultPrecisionCm);
+  const float current = base.precisionCm.value_or(core::kDefaultPrecisionCm);  // the value a sweep point replaces
   auto cancel = m_cancel;
   m_watcher.setFuture(QtConcurrent::run([asset, clip, base, current, cancel] {
     std::vector<SweepPoint> points;

@@ -9,6 +9,10 @@
 #include "tests/widgets/fixture.h"
 #include "widgets/clip_list.h"
 #include "widgets/joint_tree_model.h"
+#include "widgets/joint_tree_view.h"
+#include "widgets/document/commands.h"
+#include "core/anim/skinned_mesh.h"
+#include <numeric>
 
 using namespace animpack;
 using namespace animpack::widgets;
@@ -106,6 +110,44 @@ class TstItemModels : public QObject {
     model.setScope(EditScope::AllClips);
     QVERIFY(!shell.data(Qt::FontRole).value<QFont>().bold());
     QCOMPARE(shell.data(Qt::EditRole).toDouble(), 9.0);  // still the effective value of this clip
+  }
+
+  void subtreeAndMeshEditsAreOneStep() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    JointTreeView view(&doc, &rc);
+    QVERIFY(doc.open(test::rigPath()));
+    const int hips = test::joint(doc, "Hips");
+    pushJointValue(&doc, EditScope::AllClips, {hips}, JointField::Precision, 0.3f);
+    doc.setSelectedJoints({hips});  // the tree follows the document's selection
+    const int steps = doc.undoStack()->count();
+    view.applyToSubtree();
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    for (const char* name : {"Spine", "Head", "LeftLeg", "LeftFoot"})
+      QVERIFY2(hasOverride(doc.settings(), EditScope::AllClips, "Walk", name, JointField::Precision), name);
+    doc.setSelectedJoints({test::joint(doc, "Head"), test::joint(doc, "Spine")});
+    view.resetSelection();
+    QCOMPARE(doc.undoStack()->count(), steps + 2);
+    QVERIFY(!hasOverride(doc.settings(), EditScope::AllClips, "Walk", "Head", JointField::Precision));
+    QVERIFY(hasOverride(doc.settings(), EditScope::AllClips, "Walk", "LeftFoot", JointField::Precision));
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    QVERIFY(!hasOverride(doc.settings(), EditScope::AllClips, "Walk", "Head", JointField::Precision));
+
+    // The rig's Body mesh is skinned to its joints: each selected joint gets its farthest vertex.
+    std::vector<int> all(doc.asset()->skeleton.jointCount());
+    std::iota(all.begin(), all.end(), 0);
+    doc.setSelectedJoints(all);
+    const auto farthest = core::farthestInfluencedVertex(doc.asset()->skeleton, doc.asset()->meshes);
+    view.deriveShellFromMesh();
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    int derived = 0;
+    for (std::size_t j = 0; j < farthest.size(); ++j) {
+      if (farthest[j] * doc.asset()->unitToCm <= 1e-3) continue;
+      ++derived;
+      QCOMPARE(doc.effectiveSettings(0).joints[j].shellCm, float(farthest[j] * doc.asset()->unitToCm));
+    }
+    QVERIFY(derived > 0);
   }
 
   void clipListRowsAndApproval() {
