@@ -20,12 +20,21 @@ std::filesystem::path writeScene(const GltfScene& scene, const std::string& name
 /// keys at `rate` Hz animates Hips translation and every joint's rotation; a second clip "Wave"
 /// animates only the head. Lengths inside the armature are in its own units (file metres).
 GltfScene armatureRig(float armatureScale, int frames = 25, float rate = 25.f);
+/// armatureRig with its Body mesh bound in the armature's own space, as Blender's FBX export binds
+/// it: positions divided by the armature's scale and inverse binds that take the scale back, so the
+/// skinned mesh sits where armatureRig's does while its raw vertices are x`armatureScale` off.
+GltfScene armatureSpaceRig(float armatureScale);
 /// Expected local transform of joint `node` (a GltfScene node index) in clip "Walk" at key `frame`.
 core::Transform armatureRigKey(const GltfScene& scene, int node, int frame);
 /// A single animated node whose second rotation key is NaN.
 GltfScene nanRig();
 /// `count` animated nodes under one root.
 GltfScene manyJointsRig(int count);
+/// A skinned-mesh node named "Hips" listed before the armature whose root bone is also "Hips":
+/// Scene -> Hips (mesh), Scene -> Armature -> Hips -> Spine. Clip "Move" translates the bone Hips
+/// by sharedNameRigOffset(key) over 5 keys at 10 Hz and turns Spine.
+GltfScene sharedNameRig();
+core::Vec3 sharedNameRigOffset(int key);
 /// Nodes and a mesh but no bone and no animation.
 GltfScene staticRig();
 
