@@ -15,12 +15,6 @@ using namespace animpack::core;
 
 namespace {
 
-ImportedAsset load(const std::filesystem::path& path) {
-  auto asset = importAsset(path);
-  if (!asset) qFatal("%s", asset.message().c_str());
-  return std::move(asset.value());
-}
-
 /// Per scene node, the farthest vertex (weight above 1 %) in cm, straight from the scene's data:
 /// vertices into object space through the mesh's bind (inverse of its inverse binds times the
 /// joint's rest), joints by composing node transforms.
@@ -63,7 +57,7 @@ class TestSkinnedMesh : public QObject {
     // The mesh is bound in the armature's space, as Blender's FBX export binds it: its raw
     // vertices are off by the armature's scale, the skinned ones are not.
     const test::GltfScene scene = test::armatureSpaceRig(scale);
-    const ImportedAsset a = load(test::writeScene(scene, "skin_space_" + std::to_string(scale) + ".gltf"));
+    const ImportedAsset a = test::importOrFail(test::writeScene(scene, "skin_space_" + std::to_string(scale) + ".gltf"));
     const std::vector<double> expected = expectedFromScene(scene);
     const std::vector<double> farthest = farthestInfluencedVertex(a.skeleton, a.meshes, a.unitToCm);
     QCOMPARE(farthest.size(), a.skeleton.jointCount());
@@ -87,7 +81,7 @@ class TestSkinnedMesh : public QObject {
   void realFileMatchesSkinningTheBindPose() {
     // Testwuson's rest pose is its bind pose: skinning it puts every vertex where its mesh says, so
     // the distance from a joint to each vertex it influences is measured on the skinned mesh.
-    const ImportedAsset a = load(test::model("X/Testwuson.X"));
+    const ImportedAsset a = test::importOrFail(test::model("X/Testwuson.X"));
     QVERIFY(!a.meshes.empty());
     const std::vector<double> farthest = farthestInfluencedVertex(a.skeleton, a.meshes, a.unitToCm);
     std::vector<Mat34d> objectD = a.skeleton.restObject();

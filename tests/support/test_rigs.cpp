@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include <QtGlobal>
+
 namespace animpack::test {
 namespace {
 
@@ -41,6 +43,12 @@ std::filesystem::path model(const std::string& relative) { return std::filesyste
 std::filesystem::path scratchDir() {
   static ScratchDir dir;
   return dir.path;
+}
+
+core::ImportedAsset importOrFail(const std::filesystem::path& path) {
+  auto asset = core::importAsset(path);
+  if (!asset) qFatal("%s", asset.message().c_str());
+  return std::move(asset.value());
 }
 
 std::filesystem::path writeScene(const GltfScene& scene, const std::string& name) {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/io/asset_importer.h"
 #include "tests/support/gltf_writer.h"
 
 namespace animpack::test {
@@ -12,6 +13,8 @@ namespace animpack::test {
 std::filesystem::path model(const std::string& relative);
 /// A per-process scratch directory, created on first use and removed at exit.
 std::filesystem::path scratchDir();
+/// Imports `path`, or ends the test run with the importer's message.
+core::ImportedAsset importOrFail(const std::filesystem::path& path);
 /// Writes `scene` to scratchDir()/name and returns the path.
 std::filesystem::path writeScene(const GltfScene& scene, const std::string& name);
 
