@@ -55,6 +55,7 @@ struct CompressionStats {
   double compressMs = 0;
   std::uint32_t iterations = 0;  ///< verification passes
   bool withinPrecision = true;
+  float maxVertexErrorCm = -1;  // largest skinned-vertex displacement at and between frames, cm; -1 when the file has no skinned mesh
 };
 
 struct CompressedClip {
