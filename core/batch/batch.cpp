@@ -9,6 +9,7 @@
 
 #include <assimp/Importer.hpp>
 
+#include "core/compress/vertex_error.h"
 #include "core/runtime/hash.h"
 #include "core/runtime/pack.h"
 #include "core/runtime/pack_format.h"
@@ -98,6 +99,15 @@ void storeCached(const std::filesystem::path& dir, const std::string& key, const
   (void)writeFileAtomic(dir / (key + ".json"), std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
+/// Fills the clip's skinned-vertex error when the compressor has not (files with skinned meshes).
+void measureSkin(const ImportedAsset& asset, const RawClip& raw, double unitToCm, CompressedClip& clip) {
+  if (clip.stats.maxVertexErrorCm >= 0) return;
+  const VertexErrorMetric metric(asset.skeleton, asset.meshes, unitToCm);
+  if (metric.empty()) return;
+  const auto view = runtime::ClipView::open(clip.data, asset.skeleton.restLocal);
+  if (view) clip.stats.maxVertexErrorCm = measureVertexError(metric, asset.skeleton, raw, *view);
+}
+
 }  // namespace
 
 std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
@@ -170,7 +180,7 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
     if (cancel && cancel->load()) {
       out.error = "cancelled";
     } else {
-      const EffectiveSettings effective = resolve(options.settings, asset.skeleton, job.raw->name);
+      const EffectiveSettings effective = resolve(options.settings, asset.skeleton, job.raw->name, asset.meshes, asset.unitToCm);
       // A clip override of the sample rate or unit needs the file imported with it.
       std::optional<ImportedAsset> reimported;
       const RawClip* raw = job.raw;
@@ -192,6 +202,7 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
       }
       auto compressed = CompressJob(asset.skeleton, *raw, unitToCm, effective).run(nullptr, cancel);
       if (compressed) {
+        measureSkin(asset, *raw, unitToCm, *compressed);
         out.meta = clipRecord(*compressed, file.path.filename().string(), asset.sourceHash);
         out.meta.data = {};
         out.data = compressed->data;
