@@ -29,6 +29,8 @@ inline constexpr float kDefaultShellCm = 3.f;
 inline constexpr float kDefaultSnapshotIntervalS = 1.f;
 /// The shell value `"shell_cm": "mesh"` (CLI `--shell mesh`): each joint gets the distance of the
 /// farthest vertex it influences; resolve() replaces it, so it never reaches an EffectiveJoint.
+/// Negative, so code taking a shell from user input must refuse non-positive numbers (the JSON
+/// parser and the CLI do) or a -1 would read as "mesh".
 inline constexpr float kShellFromMesh = -1.f;
 /// Mesh-derived shells shorter than this (cm) count as "influences no vertex".
 inline constexpr float kMinMeshShellCm = 1e-3f;
@@ -102,7 +104,8 @@ struct EffectiveSettings {
 /// then its own values), the exact joint name, the longest matching wildcard, the parent joint's
 /// effective value, the defaults. `pinned` is never inherited. A "mesh" shell takes the distance of
 /// the farthest vertex of `meshes` the joint influences (cm through `unitToCm`, or the clip's
-/// unit_to_cm override); a joint that influences none inherits its parent's shell (a root: 3 cm).
+/// unit_to_cm override); a joint that influences none inherits its parent's shell (a root: the
+/// top-level number, else 3 cm).
 EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
                           std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0);
 
