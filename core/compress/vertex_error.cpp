@@ -17,7 +17,7 @@ VertexErrorMetric::VertexErrorMetric(const Skeleton& skeleton, std::span<const S
   for (std::size_t m = 0; m < meshes.size(); ++m) {
     const SkinnedMesh& mesh = meshes[m];
     for (std::size_t v = 0; v < mesh.influences.size(); ++v) {
-      Vertex out{{mesh.positions[v].x, mesh.positions[v].y, mesh.positions[v].z}, {}, {}, 0, std::uint32_t(m), std::uint32_t(v)};
+      Vertex out{{mesh.positions[v].x, mesh.positions[v].y, mesh.positions[v].z}, {}, {}, 0};
       for (std::size_t i = 0; i < 4; ++i) {
         const float w = mesh.influences[v].weights[i];
         if (!(w > 0.f) || mesh.influences[v].joints[i] >= skeleton.jointCount()) continue;
@@ -25,7 +25,9 @@ VertexErrorMetric::VertexErrorMetric(const Skeleton& skeleton, std::span<const S
         out.weights[out.count] = w;
         ++out.count;
       }
-      if (out.count > 0) m_vertices.push_back(out);
+      if (out.count == 0) continue;
+      m_vertices.push_back(out);
+      m_sources.push_back({std::uint32_t(m), std::uint32_t(v)});
     }
   }
 }
@@ -41,13 +43,20 @@ VertexError VertexErrorMetric::measure(std::span<const Mat34d> reference, std::s
     const Mat34d d = decoded[j] * m_inverseBind[j];
     for (int k = 0; k < 12; ++k) difference[j].m[k] = d.m[k] - r.m[k];
   }
-  VertexError worst;
   double worstSquared = -1;
-  for (const Vertex& v : m_vertices) {
-    double m[12] = {};
-    for (std::uint8_t i = 0; i < v.count; ++i) {
-      const double* s = difference[v.joints[i]].m;
-      for (int k = 0; k < 12; ++k) m[k] += v.weights[i] * s[k];
+  std::size_t worstVertex = 0;
+  for (std::size_t k = 0; k < m_vertices.size(); ++k) {
+    const Vertex& v = m_vertices[k];
+    // Most vertices of rigid parts have one influence (weight 1): its difference matrix as is.
+    double blend[12];
+    const double* m = difference[v.joints[0]].m;
+    if (v.count > 1) {
+      for (int c = 0; c < 12; ++c) blend[c] = v.weights[0] * m[c];
+      for (std::uint8_t i = 1; i < v.count; ++i) {
+        const double* s = difference[v.joints[i]].m;
+        for (int c = 0; c < 12; ++c) blend[c] += v.weights[i] * s[c];
+      }
+      m = blend;
     }
     const double* p = v.position;
     const double x = m[0] * p[0] + m[3] * p[1] + m[6] * p[2] + m[9];
@@ -56,10 +65,13 @@ VertexError VertexErrorMetric::measure(std::span<const Mat34d> reference, std::s
     const double squared = x * x + y * y + z * z;
     if (squared > worstSquared) {
       worstSquared = squared;
-      worst.mesh = std::int32_t(v.mesh);
-      worst.vertex = std::int32_t(v.index);
+      worstVertex = k;
     }
   }
+  VertexError worst;
+  if (m_vertices.empty()) return worst;
+  worst.mesh = std::int32_t(m_sources[worstVertex].mesh);
+  worst.vertex = std::int32_t(m_sources[worstVertex].index);
   if (worstSquared > 0) worst.cm = std::sqrt(worstSquared) * m_unitToCm;
   return worst;
 }

@@ -41,13 +41,16 @@ class VertexErrorMetric {
  private:
   struct Vertex {
     double position[3];
-    std::uint16_t joints[4];
     double weights[4];
+    std::uint16_t joints[4];
     std::uint8_t count;  // influences in use (weights above 0), at least 1
+  };
+  struct Source {
     std::uint32_t mesh, index;
   };
   std::vector<Mat34d> m_inverseBind;
   std::vector<Vertex> m_vertices;
+  std::vector<Source> m_sources;  // where each vertex came from, for the report
   double m_unitToCm;
 };
 
