@@ -1,6 +1,7 @@
-// Batch export for the game build (issue 5): presets, determinism across --jobs, a failing file in
-// a batch, the report against the packs, pack per file, merge (round trip, mismatch, duplicates),
-// the incremental cache and budgets.
+// Batch export for the game build (README.md, "Batch export for the game build"): presets,
+// determinism across --jobs, a failing file in a batch, the report against the packs, pack per
+// file, merge (round trip, mismatch, duplicates), the incremental cache, budgets, and skinned files
+// (their vertex error in the report, mesh-derived shells).
 #include <QtTest>
 
 #include <cstring>
