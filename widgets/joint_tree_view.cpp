@@ -188,12 +188,12 @@ void JointTreeView::resetSelection() {
 void JointTreeView::deriveShellFromMesh() {
   if (!m_document->hasAsset()) return;
   const auto& asset = *m_document->asset();
-  const std::vector<double> farthest = core::farthestInfluencedVertex(asset.skeleton, asset.meshes);
+  const std::vector<double> farthest = core::farthestInfluencedVertex(asset.skeleton, asset.meshes, asset.unitToCm);
   // One settings change (one recompress, one undo step) for the whole selection.
   const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
   core::CompressionSettings settings = m_document->settings();
   for (int joint : selection()) {
-    const double cm = farthest[std::size_t(joint)] * asset.unitToCm;
+    const double cm = farthest[std::size_t(joint)];
     if (cm > 1e-3)
       settings = withJointValue(settings, m_model->scope(), clip, {asset.skeleton.names[std::size_t(joint)]}, JointField::Shell, float(cm));
   }

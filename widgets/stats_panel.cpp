@@ -120,7 +120,7 @@ void StatsPanel::startSweep() {
       core::CompressionSettings s = base;
       s.precisionCm = float(current * factor);
       const auto& raw = asset->clips[std::size_t(clip)];
-      auto c = core::CompressJob(asset->skeleton, raw, asset->unitToCm, core::resolve(s, asset->skeleton, raw.name)).run(nullptr, cancel.get());
+      auto c = core::CompressJob(asset->skeleton, raw, asset->unitToCm, core::resolve(s, asset->skeleton, raw.name, asset->meshes, asset->unitToCm)).run(nullptr, cancel.get());
       if (c) points.push_back({double(*s.precisionCm), c->data.size() + runtime::kClipEntrySize, double(c->stats.maxErrorCm)});
     }
     return points;

@@ -36,7 +36,7 @@ int compressCommand(int argc, char** argv, int first) {
              {"preset", "NAME", "start from a shipped preset (" + presetNames + ")"},
              {"settings", "S.json", "settings file (DESIGN §9 schema), applied on top of the preset"},
              {"precision", "CM", "default precision: max object-space error on the shell, cm (0.01)"},
-             {"shell", "CM", "default shell distance of the virtual vertices, cm (3)"},
+             {"shell", "CM|mesh", "default shell distance of the virtual vertices, cm (3); mesh: each joint's farthest skinned vertex"},
              {"pin", "JOINT", "pin a joint (name or wildcard): recompute it against compressed ancestors", true},
              {"report", "R.json|R.csv", "write a per-clip report (JSON or CSV by extension)"},
              {"budget", "KB", "flag packs larger than this (KiB): exit code 1"},
@@ -65,12 +65,16 @@ int compressCommand(int argc, char** argv, int first) {
   }
   std::optional<double> precision, shell, jobs, budget;
   std::string error;
-  if (!args.number("precision", precision, error) || !args.number("shell", shell, error) || !args.number("jobs", jobs, error) ||
-      !args.number("budget", budget, error))
+  const bool meshShell = args.value("shell") == "mesh";
+  if (!args.number("precision", precision, error) || !args.number("jobs", jobs, error) || !args.number("budget", budget, error))
     return usageError("compress", error);
+  // Only positive numbers are shells (a negative one would read as the "mesh" sentinel).
+  if (!meshShell && (!args.number("shell", shell, error) || (shell && !(*shell > 0))))
+    return usageError("compress", "--shell expects a positive number of cm or 'mesh', got '" + args.value("shell").value_or("") + "'");
   core::CompressionSettings flags;
   if (precision) flags.precisionCm = static_cast<float>(*precision);
   if (shell) flags.shellCm = static_cast<float>(*shell);
+  if (meshShell) flags.shellCm = core::kShellFromMesh;
   for (const std::string& joint : args.values("pin")) flags.joints.emplace_back(joint, core::JointOverride{{}, {}, true});
   options.batch.settings.merge(flags);
   if (auto st = options.batch.settings.validate(); !st) return usageError("compress", st.message());

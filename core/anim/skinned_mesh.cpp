@@ -27,22 +27,29 @@ Status SkinnedMesh::validate(std::size_t jointCount) const {
   return Status::ok();
 }
 
-std::vector<double> farthestInfluencedVertex(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes) {
-  // In the bind pose object(j) = inverse(inverseBind(j)), so a mesh's positions are already where
-  // the skin puts them and the joint sits at the translation of that inverse.
-  std::vector<Vec3> joint(skeleton.jointCount());
-  for (std::size_t j = 0; j < joint.size(); ++j) {
-    const Mat34 bind = skeleton.inverseBind[j].inverse();
-    joint[j] = {bind.m[9], bind.m[10], bind.m[11]};
+std::vector<double> farthestInfluencedVertex(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes, double unitToCm) {
+  // inverseBind takes a vertex from its mesh's bind space into joint space, where the joint sits at
+  // the origin. Mesh spaces differ from object space by whatever sits above the mesh (a x100
+  // armature on Blender exports), so distances are measured in joint space and then mapped by the
+  // joint's object-space rest matrix, whose linear part carries every scale above the joint.
+  std::vector<Mat34d> toOffset = skeleton.restObject();
+  for (std::size_t j = 0; j < toOffset.size(); ++j) {
+    toOffset[j].m[9] = toOffset[j].m[10] = toOffset[j].m[11] = 0;
+    toOffset[j] = toOffset[j] * skeleton.inverseBind[j].cast<double>();
   }
   std::vector<double> farthest(skeleton.jointCount(), 0.0);
   for (const SkinnedMesh& mesh : meshes)
-    for (std::size_t v = 0; v < mesh.influences.size(); ++v)
-      for (int i = 0; i < 4; ++i) {
-        const auto j = mesh.influences[v].joints[std::size_t(i)];
-        if (mesh.influences[v].weights[std::size_t(i)] <= 0.01f || j >= joint.size()) continue;
-        farthest[j] = std::max(farthest[j], double(runtime::length(mesh.positions[v] - joint[j])));
+    for (std::size_t v = 0; v < mesh.influences.size(); ++v) {
+      const double p[3] = {mesh.positions[v].x, mesh.positions[v].y, mesh.positions[v].z};
+      for (std::size_t i = 0; i < 4; ++i) {
+        const std::size_t j = mesh.influences[v].joints[i];
+        if (mesh.influences[v].weights[i] <= 0.01f || j >= farthest.size()) continue;
+        double offset[3];
+        toOffset[j].transformPoint(p, offset);
+        const double d = std::sqrt(offset[0] * offset[0] + offset[1] * offset[1] + offset[2] * offset[2]);
+        farthest[j] = std::max(farthest[j], d * unitToCm);
       }
+    }
   return farthest;
 }
 

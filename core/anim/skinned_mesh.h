@@ -29,9 +29,10 @@ struct SkinnedMesh {
   Status validate(std::size_t jointCount) const;
 };
 
-/// Per joint: the largest bind-pose distance (file units) from the joint to a vertex it influences
-/// (weight above 1 %), over every skinned or rigid mesh; 0 for joints that move no vertex. The
-/// studio's "derive shell distance from the mesh".
-std::vector<double> farthestInfluencedVertex(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes);
+/// Per joint: the largest rest-pose distance, in object-space centimetres (the skeleton's root
+/// space, armature scale included, times `unitToCm`), from the joint to a vertex it influences with
+/// a weight above 1 %, over every skinned or rigid mesh; 0 for joints that move no vertex. The
+/// studio's "derive shell distance from the mesh" and the `"shell_cm": "mesh"` setting.
+std::vector<double> farthestInfluencedVertex(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes, double unitToCm);
 
 }  // namespace animpack::core

@@ -9,6 +9,7 @@
 
 #include <assimp/Importer.hpp>
 
+#include "core/compress/vertex_error.h"
 #include "core/runtime/hash.h"
 #include "core/runtime/pack.h"
 #include "core/runtime/pack_format.h"
@@ -98,6 +99,52 @@ void storeCached(const std::filesystem::path& dir, const std::string& key, const
   (void)writeFileAtomic(dir / (key + ".json"), std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
+/// Fills the clip's skinned-vertex error when the compressor has not (files with skinned meshes).
+void measureSkin(const ImportedAsset& asset, const RawClip& raw, double unitToCm, CompressedClip& clip) {
+  if (clip.stats.maxVertexErrorCm >= 0) return;
+  const VertexErrorMetric metric(asset.skeleton, asset.meshes, unitToCm);
+  if (metric.empty()) return;
+  const auto view = runtime::ClipView::open(clip.data, asset.skeleton.restLocal);
+  if (view) clip.stats.maxVertexErrorCm = measureVertexError(metric, asset.skeleton, raw, *view);
+}
+
+/// Compresses one clip of an imported file into `out` (its record, data and report, or its error).
+void compressClip(const CompressionSettings& settings, const ImportOptions& importOptions, const ImportedAsset& asset,
+                  const RawClip& source, const std::filesystem::path& path, BatchClip& out, const std::atomic<bool>* cancel) {
+  const EffectiveSettings effective = resolve(settings, asset.skeleton, source.name, asset.meshes, asset.unitToCm);
+  // A clip override of the sample rate or unit needs the file imported with it.
+  std::optional<ImportedAsset> reimported;
+  const RawClip* raw = &source;
+  double unitToCm = asset.unitToCm;
+  if ((effective.sampleRate && *effective.sampleRate != raw->sampleRate) ||
+      (effective.unitToCm && *effective.unitToCm != asset.unitToCm)) {
+    ImportOptions clipOptions = importOptions;
+    clipOptions.sampleRate = effective.sampleRate;
+    clipOptions.unitToCm = effective.unitToCm;
+    auto again = importAsset(path, clipOptions);
+    if (!again) {
+      out.error = again.message();
+      return;
+    }
+    reimported = std::move(again.value());
+    raw = &reimported->clips[raw->clipIndex];
+    unitToCm = reimported->unitToCm;
+  }
+  CompressJob job(asset.skeleton, *raw, unitToCm, effective);
+  job.setMeshes(asset.meshes);
+  auto compressed = job.run(nullptr, cancel);
+  if (!compressed) {
+    out.error = compressed.message();
+    return;
+  }
+  measureSkin(asset, *raw, unitToCm, *compressed);
+  out.meta = clipRecord(*compressed, path.filename().string(), asset.sourceHash);
+  out.meta.data = {};
+  out.data = compressed->data;
+  out.report = makeClipReport(*compressed, asset.skeleton, path.string(), 0);
+  out.compressed = std::move(compressed.value());
+}
+
 }  // namespace
 
 std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
@@ -170,36 +217,7 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
     if (cancel && cancel->load()) {
       out.error = "cancelled";
     } else {
-      const EffectiveSettings effective = resolve(options.settings, asset.skeleton, job.raw->name);
-      // A clip override of the sample rate or unit needs the file imported with it.
-      std::optional<ImportedAsset> reimported;
-      const RawClip* raw = job.raw;
-      double unitToCm = asset.unitToCm;
-      if ((effective.sampleRate && *effective.sampleRate != raw->sampleRate) ||
-          (effective.unitToCm && *effective.unitToCm != asset.unitToCm)) {
-        ImportOptions clipOptions = importOptions;
-        clipOptions.sampleRate = effective.sampleRate;
-        clipOptions.unitToCm = effective.unitToCm;
-        auto again = importAsset(file.path, clipOptions);
-        if (!again) {
-          out.error = again.message();
-          report(1, file.path.filename().string() + ": " + out.name);
-          return;
-        }
-        reimported = std::move(again.value());
-        raw = &reimported->clips[raw->clipIndex];
-        unitToCm = reimported->unitToCm;
-      }
-      auto compressed = CompressJob(asset.skeleton, *raw, unitToCm, effective).run(nullptr, cancel);
-      if (compressed) {
-        out.meta = clipRecord(*compressed, file.path.filename().string(), asset.sourceHash);
-        out.meta.data = {};
-        out.data = compressed->data;
-        out.report = makeClipReport(*compressed, asset.skeleton, file.path.string(), 0);
-        out.compressed = std::move(compressed.value());
-      } else {
-        out.error = compressed.message();
-      }
+      compressClip(options.settings, importOptions, asset, *job.raw, file.path, out, cancel);
     }
     report(1, file.path.filename().string() + ": " + out.name);
   });

@@ -29,56 +29,42 @@ Expected<WrittenPack> writePack(const PackSkeletonRecord& skeleton, const std::v
   return w;
 }
 
-}  // namespace
-
-Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& files, const ExportOptions& options,
-                                   const BatchProgress& progress, const std::atomic<bool>* cancel) {
-  if (auto st = options.batch.settings.validate(); !st) return Error{st.message()};
-  if (options.packPerFile) {
-    std::map<std::string, std::filesystem::path> targets;
-    for (const auto& file : files) {
-      const auto [it, added] = targets.emplace(file.stem().string(), file);
-      if (!added)
-        return Error{"'" + it->second.string() + "' and '" + file.string() + "' would both write '" +
-                     (options.output / (file.stem().string() + ".anpk")).string() + "'"};
-    }
-    std::error_code ec;
-    std::filesystem::create_directories(options.output, ec);
-    if (!std::filesystem::is_directory(options.output, ec))
-      return Error{"cannot create the output directory '" + options.output.string() + "'"};
+/// Pack per file: refuses inputs that would write the same pack and creates the directory.
+Status preparePackDirectory(const std::vector<std::filesystem::path>& files, const std::filesystem::path& output) {
+  std::map<std::string, std::filesystem::path> targets;
+  for (const auto& file : files) {
+    const auto [it, added] = targets.emplace(file.stem().string(), file);
+    if (!added)
+      return Error{"'" + it->second.string() + "' and '" + file.string() + "' would both write '" +
+                   (output / (file.stem().string() + ".anpk")).string() + "'"};
   }
-  std::vector<BatchFile> batch = runBatch(files, options.batch, progress, cancel);
-  if (cancel && cancel->load()) return Error{"cancelled"};
+  std::error_code ec;
+  std::filesystem::create_directories(output, ec);
+  if (!std::filesystem::is_directory(output, ec)) return Error{"cannot create the output directory '" + output.string() + "'"};
+  return Status::ok();
+}
 
-  ExportResult result;
-  // Rows in pack order; failures recorded where they happen.
+void addFailure(ExportResult& result, const BatchFile& file, const std::string& clip, const std::string& error) {
+  ClipReport failed;
+  failed.file = file.path.string();
+  failed.clip = clip;
+  failed.error = error;
+  result.rows.push_back(failed);
+  ++result.failures;
+}
+
+/// The report rows in pack order, failures where they happen; returns each clip's row (or -1).
+std::vector<std::vector<std::size_t>> collectRows(const std::vector<BatchFile>& batch, ExportResult& result) {
   std::vector<std::vector<std::size_t>> rowOfClip(batch.size());
   for (std::size_t f = 0; f < batch.size(); ++f) {
     const BatchFile& file = batch[f];
-    if (!file.error.empty()) {
-      ClipReport failed;
-      failed.file = file.path.string();
-      failed.error = file.error;
-      result.rows.push_back(failed);
-      ++result.failures;
-      continue;
-    }
-    if (file.clips.empty()) {
-      ClipReport failed;
-      failed.file = file.path.string();
-      failed.error = "no clip to compress";
-      result.rows.push_back(failed);
-      ++result.failures;
+    if (!file.error.empty() || file.clips.empty()) {
+      addFailure(result, file, "", file.error.empty() ? "no clip to compress" : file.error);
       continue;
     }
     for (const BatchClip& c : file.clips) {
       if (!c.error.empty()) {
-        ClipReport failed;
-        failed.file = file.path.string();
-        failed.clip = c.name;
-        failed.error = c.error;
-        result.rows.push_back(failed);
-        ++result.failures;
+        addFailure(result, file, c.name, c.error);
         rowOfClip[f].push_back(std::size_t(-1));
         continue;
       }
@@ -88,7 +74,12 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
       result.overPrecision += !c.report.withinPrecision;
     }
   }
+  return rowOfClip;
+}
 
+/// Writes one pack per file, or one pack of every file when their skeletons agree.
+Status writePacks(const std::vector<BatchFile>& batch, const std::vector<std::vector<std::size_t>>& rowOfClip,
+                  const ExportOptions& options, ExportResult& result) {
   auto collect = [&](std::size_t f, std::vector<const BatchClip*>& clips, std::vector<ClipReport*>& rows) {
     for (std::size_t c = 0; c < batch[f].clips.size(); ++c) {
       if (!batch[f].clips[c].error.empty()) continue;
@@ -106,25 +97,41 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
       if (!written) return Error{written.message()};
       result.packs.push_back(*written);
     }
-  } else {
-    std::optional<std::size_t> first;
-    std::vector<const BatchClip*> clips;
-    std::vector<ClipReport*> rows;
-    for (std::size_t f = 0; f < batch.size(); ++f) {
-      if (!batch[f].skeleton) continue;
-      if (!first) {
-        first = f;
-      } else if (auto st = sameSkeleton(*batch[*first].skeleton, *batch[f].skeleton); !st) {
-        return Error{"'" + batch[f].path.string() + "' cannot share a pack with '" + batch[*first].path.string() + "': " +
-                     st.message() + " (use --pack-per-file)"};
-      }
-      collect(f, clips, rows);
-    }
-    if (clips.empty()) return Error{"nothing was compressed"};
-    auto written = writePack(*batch[*first].skeleton, clips, options.output, rows);
-    if (!written) return Error{written.message()};
-    result.packs.push_back(*written);
+    return Status::ok();
   }
+  std::optional<std::size_t> first;
+  std::vector<const BatchClip*> clips;
+  std::vector<ClipReport*> rows;
+  for (std::size_t f = 0; f < batch.size(); ++f) {
+    if (!batch[f].skeleton) continue;
+    if (!first) {
+      first = f;
+    } else if (auto st = sameSkeleton(*batch[*first].skeleton, *batch[f].skeleton); !st) {
+      return Error{"'" + batch[f].path.string() + "' cannot share a pack with '" + batch[*first].path.string() + "': " +
+                   st.message() + " (use --pack-per-file)"};
+    }
+    collect(f, clips, rows);
+  }
+  if (clips.empty()) return Error{"nothing was compressed"};
+  auto written = writePack(*batch[*first].skeleton, clips, options.output, rows);
+  if (!written) return Error{written.message()};
+  result.packs.push_back(*written);
+  return Status::ok();
+}
+
+}  // namespace
+
+Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& files, const ExportOptions& options,
+                                   const BatchProgress& progress, const std::atomic<bool>* cancel) {
+  if (auto st = options.batch.settings.validate(); !st) return Error{st.message()};
+  if (options.packPerFile)
+    if (auto st = preparePackDirectory(files, options.output); !st) return Error{st.message()};
+  std::vector<BatchFile> batch = runBatch(files, options.batch, progress, cancel);
+  if (cancel && cancel->load()) return Error{"cancelled"};
+
+  ExportResult result;
+  const auto rowOfClip = collectRows(batch, result);
+  if (auto st = writePacks(batch, rowOfClip, options, result); !st) return Error{st.message()};
   if (result.packs.empty()) return Error{"nothing was compressed"};
   for (WrittenPack& p : result.packs) p.overBudget = options.budgetKb && double(p.bytes) > *options.budgetKb * 1024.0;
 

@@ -1,7 +1,7 @@
 #pragma once
-// Exporting packs for the game build (issue 5): one pack for every input (all sharing a skeleton)
-// or one pack per input file, the report (JSON or CSV), budget checks. Used by `animpack compress`
-// and the studio's export.
+// Exporting packs for the game build (README.md, "Batch export for the game build"): one pack for
+// every input (all sharing a skeleton) or one pack per input file, the report (JSON or CSV), budget
+// checks. Used by `animpack compress` and the studio's export.
 
 #include <filesystem>
 #include <optional>

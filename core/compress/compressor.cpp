@@ -11,6 +11,7 @@
 #include "core/compress/clip_writer.h"
 #include "core/compress/error_metric.h"
 #include "core/compress/track_analysis.h"
+#include "core/compress/vertex_error.h"
 #include "core/runtime/clip_view.h"
 #include "core/runtime/hash.h"
 #include "core/runtime/player.h"
@@ -90,8 +91,8 @@ Status CompressJob::validate() const {
 class CompressRun {
  public:
   CompressRun(const Skeleton& skeleton, const RawClip& clip, double unitToCm, const EffectiveSettings& settings,
-              CompressorContext::State& state)
-      : m_skeleton(skeleton), m_clip(clip), m_unitToCm(unitToCm), m_settings(settings), m_st(state), m_joints(clip.jointCount),
+              CompressorContext::State& state, std::span<const SkinnedMesh> meshes)
+      : m_skin(skeleton, meshes, unitToCm), m_skeleton(skeleton), m_clip(clip), m_unitToCm(unitToCm), m_settings(settings), m_st(state), m_joints(clip.jointCount),
         m_frames(clip.frameCount), m_subCount(std::size_t(clip.jointCount) * 3) {}
 
   static void prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, double unitToCm, const EffectiveSettings& settings);
@@ -119,6 +120,11 @@ class CompressRun {
   std::pair<std::size_t, double> worstContributor(std::uint32_t j, std::uint32_t f) const;
   void fillJointReports(CompressionStats& s, const ErrorSummary& summary) const;
   void fillPinnedReports(CompressionStats& s, const ErrorSummary& summary) const;
+  /// With mesh shells: asks every animated track to tighten when a skinned vertex is more than
+  /// 1.5 x the precision off; true when it did.
+  bool checkSkin(const runtime::ClipView& view);
+
+  const VertexErrorMetric m_skin;
 
   const Skeleton& m_skeleton;
   const RawClip& m_clip;
@@ -358,7 +364,19 @@ bool CompressRun::writeAndMeasure() {
   for (std::size_t s = 0; s < samples.size(); ++s)
     for (std::uint32_t j = 0; j < m_joints; ++j)
       if (m_errors.between[s * m_joints + j] > m_precision[j] && !m_unreachable[j]) ask(j, {samples[s].frame, samples[s].frame + 1});
+  if (!violation && m_settings.verifySkin) violation = checkSkin(*view);
   return violation && !m_tightenings.empty() && m_pass + 1 < kMaxPasses;
+}
+
+bool CompressRun::checkSkin(const runtime::ClipView& view) {
+  if (m_skin.empty()) return false;
+  const float limit = 1.5f * *std::min_element(m_precision.begin(), m_precision.end());
+  if (measureVertexError(m_skin, m_skeleton, m_clip, view) <= limit) return false;
+  const std::uint32_t segments = std::max<std::uint32_t>(1, runtime::uniformSegmentCount(m_frames, m_st.segmentLength));
+  for (std::size_t i = 0; i < m_subCount; ++i)
+    if (!m_st.tracks[i].atLimit && m_st.varying[i])
+      for (std::uint32_t k = 0; k < segments; ++k) m_tightenings[i].insert(k);
+  return true;
 }
 
 /// A finer residual step in the segments asked for, a tighter fit, a static track made animated,
@@ -492,6 +510,10 @@ CompressedClip CompressRun::finish(std::chrono::steady_clock::time_point started
   s.iterations = m_pass + 1;
   fillJointReports(s, summary);
   fillPinnedReports(s, summary);
+  if (!m_skin.empty()) {
+    const auto view = runtime::ClipView::open(out.data, std::span(m_skeleton.restLocal));
+    if (view) s.maxVertexErrorCm = measureVertexError(m_skin, m_skeleton, m_clip, *view);
+  }
   s.betweenErrors = m_errors.intervalMax(metric.betweenSamples(), m_joints, m_frames);
   s.errors = std::move(m_errors.frames);
   s.compressMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
@@ -504,7 +526,7 @@ Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std:
   CompressorContext localContext;
   CompressorContext& ctx = context ? *context : localContext;
   CompressRun::prepare(ctx, m_skeleton, m_clip, m_unitToCm, m_settings);
-  CompressRun run(m_skeleton, m_clip, m_unitToCm, m_settings, *ctx.state);
+  CompressRun run(m_skeleton, m_clip, m_unitToCm, m_settings, *ctx.state, m_meshes);
   run.buildTargets();
   run.applyTolerances();
   run.chooseSegmentLength();

@@ -11,11 +11,13 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/anim/raw_clip.h"
 #include "core/anim/skeleton.h"
+#include "core/anim/skinned_mesh.h"
 #include "core/base/status.h"
 #include "core/compress/settings.h"
 #include "core/compress/track_encoding.h"
@@ -95,6 +97,11 @@ class CompressJob {
   /// `unitToCm` converts the clip's lengths to centimetres (ImportedAsset::unitToCm).
   CompressJob(const Skeleton& skeleton, const RawClip& clip, double unitToCm, EffectiveSettings settings);
 
+  /// The file's meshes (optional, kept by reference): the report then gives the skinned-vertex
+  /// error, and with mesh-derived shells (EffectiveSettings::verifySkin) the verification loop
+  /// also keeps every vertex within 1.5 x the precision at and between frames.
+  void setMeshes(std::span<const SkinnedMesh> meshes) { m_meshes = meshes; }
+
   /// Checks the inputs (skeleton, clip, settings) and names what is wrong.
   Status validate() const;
   /// Compresses. `context` (optional) makes repeated runs on the same clip incremental; `cancel`
@@ -110,6 +117,7 @@ class CompressJob {
   const RawClip& m_clip;
   double m_unitToCm;
   EffectiveSettings m_settings;
+  std::span<const SkinnedMesh> m_meshes;
 };
 
 

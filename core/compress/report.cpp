@@ -47,10 +47,14 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   }
   r.compressMs = s.compressMs;
   r.withinPrecision = s.withinPrecision;
+  r.maxVertexErrorCm = s.maxVertexErrorCm;
   return r;
 }
 
 namespace {
+
+/// The vertex error as JSON: null when the file has no skinned mesh.
+nlohmann::ordered_json vertexErrorJson(float cm) { return cm < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cm); }
 
 nlohmann::ordered_json toJson(const ClipReport& r) {
   using nlohmann::ordered_json;
@@ -81,7 +85,8 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"compress_ms", r.compressMs},
           {"within_precision", r.withinPrecision},
           {"wide_tracks", r.wideTracks},
-          {"over_precision", over}};
+          {"over_precision", over},
+          {"max_vertex_error_cm", vertexErrorJson(r.maxVertexErrorCm)}};
 }
 
 }  // namespace
@@ -121,6 +126,7 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
     for (const auto& o : j.at("over_precision"))
       r.overPrecision.push_back({o.at("joint").get<std::string>(), o.at("max_error_cm").get<float>(), o.at("precision_cm").get<float>(),
                                  o.at("floor_cm").get<float>()});
+    if (const auto v = j.find("max_vertex_error_cm"); v != j.end() && v->is_number()) r.maxVertexErrorCm = v->get<float>();
     return r;
   } catch (const std::exception& e) {
     return Error{std::string("not a clip report: ") + e.what()};
@@ -134,7 +140,7 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
   std::uint64_t raw = 0, compressed = 0, keys = 0, frames = 0;
   std::uint32_t tracks[5] = {0, 0, 0, 0, 0};
   double ms = 0;
-  float maxError = 0, maxBetween = 0, maxP99 = 0;
+  float maxError = 0, maxBetween = 0, maxP99 = 0, maxVertexError = -1;
   bool within = true;
   for (const ClipReport& r : rows) {
     if (!r.error.empty()) {
@@ -156,6 +162,7 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
     maxError = std::max(maxError, r.maxErrorCm);
     maxBetween = std::max(maxBetween, r.maxErrorBetweenFramesCm);
     maxP99 = std::max(maxP99, r.p99ErrorCm);
+    maxVertexError = std::max(maxVertexError, r.maxVertexErrorCm);
     within = within && r.withinPrecision;
   }
   ordered_json doc;
@@ -173,7 +180,8 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
                    {"keys", keys},
                    {"tracks", {{"default", tracks[0]}, {"constant", tracks[1]}, {"fitted", tracks[2]}, {"uniform", tracks[3]}, {"raw", tracks[4]}}},
                    {"compress_ms", ms},
-                   {"within_precision", within}};
+                   {"within_precision", within},
+                   {"max_vertex_error_cm", vertexErrorJson(maxVertexError)}};
   if (!failures.empty()) doc["failures"] = failures;
   doc["pack_bytes"] = packBytes;
   return doc.dump(2);
@@ -188,14 +196,16 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
   std::ostringstream o;
   o << "file,clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,ratio,max_error_cm,"
        "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_constant,"
-       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,error\n";
+       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,error\n";
   for (const ClipReport& r : rows) {
     o << quote(r.file) << ',' << quote(r.clip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
       << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
       << r.maxErrorBetweenFramesCm << ',' << r.p99ErrorCm << ',' << quote(r.worstJoint) << ',' << r.worstFrame << ','
       << r.worstTimeS << ',' << r.keys << ',' << r.defaultTracks << ',' << r.constantTracks << ',' << r.fittedTracks << ','
       << r.uniformTracks << ',' << r.rawTracks << ',' << r.compressMs << ','
-      << (r.error.empty() && r.withinPrecision ? "true" : "false") << ',' << quote(r.error) << '\n';
+      << (r.error.empty() && r.withinPrecision ? "true" : "false") << ',';
+    if (r.error.empty() && r.maxVertexErrorCm >= 0) o << r.maxVertexErrorCm;  // empty: no skinned mesh
+    o << ',' << quote(r.error) << '\n';
   }
   return o.str();
 }

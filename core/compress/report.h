@@ -43,6 +43,7 @@ struct ClipReport {
   std::vector<Over> overPrecision;      ///< joints the storage formats could not bring within precision
   double compressMs = 0;
   bool withinPrecision = true;
+  float maxVertexErrorCm = -1;          ///< cm, largest skinned-vertex displacement; -1: the file has no skinned mesh
   std::string error;                    ///< non-empty when the clip failed (then only file/clip are set)
 
   double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }

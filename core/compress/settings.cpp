@@ -1,5 +1,6 @@
 #include "core/compress/settings.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -64,6 +65,12 @@ std::string unknownKey(const std::string& path, const std::string& key, std::ini
   return message;
 }
 
+std::optional<double> widen(std::optional<float> v) { return v ? std::optional<double>(*v) : std::nullopt; }
+/// A shell value to range-check: "mesh" is always valid.
+std::optional<double> numericShell(std::optional<float> v) { return v && *v == kShellFromMesh ? std::nullopt : widen(v); }
+
+Json shellJson(float v) { return v == kShellFromMesh ? Json("mesh") : Json(v); }
+
 class Parser {
  public:
   explicit Parser(std::string_view source) : m_source(source) {}
@@ -83,6 +90,17 @@ class Parser {
     }
     if (!value.is_number()) return error("key '" + key + "': expected a number, got " + value.dump());
     out = value.get<double>();
+    return Status::ok();
+  }
+  Status shell(const Json& value, const std::string& key, std::optional<float>& out) {
+    if (value == "mesh") {
+      out = kShellFromMesh;
+      return Status::ok();
+    }
+    if (value.is_string()) return error("key '" + key + "': expected a number of cm or \"mesh\", got " + value.dump());
+    if (auto st = number(value, key, out); !st) return st;
+    // The sentinel is a negative number: check here so that a -1 in a file is an error, not "mesh".
+    if (auto st = checkRange(widen(out), kShellRange, key, "cm"); !st) return error(st.message());
     return Status::ok();
   }
   Status boolean(const Json& value, const std::string& key, std::optional<bool>& out) {
@@ -109,7 +127,7 @@ class Parser {
       for (const auto& [k, v] : body.items()) {
         Status st;
         if (k == "precision_cm") st = number(v, key + ".precision_cm", o.precisionCm);
-        else if (k == "shell_cm") st = number(v, key + ".shell_cm", o.shellCm);
+        else if (k == "shell_cm") st = shell(v, key + ".shell_cm", o.shellCm);
         else if (k == "pinned") st = boolean(v, key + ".pinned", o.pinned);
         else return error(unknownKey(key + ".", k, {"precision_cm", "shell_cm", "pinned"}));
         if (!st) return st;
@@ -124,7 +142,7 @@ class Parser {
     for (const auto& [k, v] : doc.items()) {
       Status st;
       if (k == "precision_cm") st = number(v, k, s.precisionCm);
-      else if (k == "shell_cm") st = number(v, k, s.shellCm);
+      else if (k == "shell_cm") st = shell(v, k, s.shellCm);
       else if (k == "rotation_format") st = format(v, k, s.rotationFormat);
       else if (k == "snapshot_interval_s") st = number(v, k, s.snapshotIntervalS);
       else if (k == "unit_to_cm") st = number(v, k, s.unitToCm);
@@ -144,7 +162,7 @@ class Parser {
             Status cst;
             const std::string sub = key + "." + ck;
             if (ck == "precision_cm") cst = number(cv, sub, c.precisionCm);
-            else if (ck == "shell_cm") cst = number(cv, sub, c.shellCm);
+            else if (ck == "shell_cm") cst = shell(cv, sub, c.shellCm);
             else if (ck == "rotation_format") cst = format(cv, sub, c.rotationFormat);
             else if (ck == "snapshot_interval_s") cst = number(cv, sub, c.snapshotIntervalS);
             else if (ck == "unit_to_cm") cst = number(cv, sub, c.unitToCm);
@@ -175,19 +193,18 @@ Status validateJointRules(const std::vector<std::pair<std::string, JointOverride
     const std::string key = path + "." + pattern;
     if (pattern.empty()) return Error{"key '" + path + "': a joint name or wildcard is empty"};
     if (auto st = checkRange(o.precisionCm ? std::optional<double>(*o.precisionCm) : std::nullopt, kPrecisionRange, key + ".precision_cm", "cm"); !st) return st;
-    if (auto st = checkRange(o.shellCm ? std::optional<double>(*o.shellCm) : std::nullopt, kShellRange, key + ".shell_cm", "cm"); !st) return st;
+    if (auto st = checkRange(numericShell(o.shellCm), kShellRange, key + ".shell_cm", "cm"); !st) return st;
   }
   return Status::ok();
 }
 
-std::optional<double> widen(std::optional<float> v) { return v ? std::optional<double>(*v) : std::nullopt; }
 
 Json jointRulesJson(const std::vector<std::pair<std::string, JointOverride>>& rules) {
   Json j = Json::object();
   for (const auto& [pattern, o] : rules) {
     Json r = Json::object();
     if (o.precisionCm) r["precision_cm"] = *o.precisionCm;
-    if (o.shellCm) r["shell_cm"] = *o.shellCm;
+    if (o.shellCm) r["shell_cm"] = shellJson(*o.shellCm);
     if (o.pinned) r["pinned"] = *o.pinned;
     j[pattern] = r;
   }
@@ -263,7 +280,7 @@ const char* rotationFormatName(RotationFormat format) { return format == Rotatio
 
 Status CompressionSettings::validate() const {
   if (auto st = checkRange(widen(precisionCm), kPrecisionRange, "precision_cm", "cm"); !st) return st;
-  if (auto st = checkRange(widen(shellCm), kShellRange, "shell_cm", "cm"); !st) return st;
+  if (auto st = checkRange(numericShell(shellCm), kShellRange, "shell_cm", "cm"); !st) return st;
   if (auto st = checkRange(widen(snapshotIntervalS), kSnapshotRange, "snapshot_interval_s", "s"); !st) return st;
   if (auto st = checkRange(unitToCm, kUnitRange, "unit_to_cm", "cm per unit"); !st) return st;
   if (auto st = checkRange(sampleRate, kRateRange, "sample_rate", "Hz"); !st) return st;
@@ -272,7 +289,7 @@ Status CompressionSettings::validate() const {
     const std::string key = "clips." + pattern;
     if (pattern.empty()) return Error{"key 'clips': a clip name or wildcard is empty"};
     if (auto st = checkRange(widen(c.precisionCm), kPrecisionRange, key + ".precision_cm", "cm"); !st) return st;
-    if (auto st = checkRange(widen(c.shellCm), kShellRange, key + ".shell_cm", "cm"); !st) return st;
+    if (auto st = checkRange(numericShell(c.shellCm), kShellRange, key + ".shell_cm", "cm"); !st) return st;
     if (auto st = checkRange(widen(c.snapshotIntervalS), kSnapshotRange, key + ".snapshot_interval_s", "s"); !st) return st;
     if (auto st = checkRange(c.unitToCm, kUnitRange, key + ".unit_to_cm", "cm per unit"); !st) return st;
     if (auto st = checkRange(c.sampleRate, kRateRange, key + ".sample_rate", "Hz"); !st) return st;
@@ -309,7 +326,7 @@ std::string CompressionSettings::toJson() const {
   Json j = Json::object();
   if (!description.empty()) j["description"] = description;
   if (precisionCm) j["precision_cm"] = *precisionCm;
-  if (shellCm) j["shell_cm"] = *shellCm;
+  if (shellCm) j["shell_cm"] = shellJson(*shellCm);
   if (rotationFormat) j["rotation_format"] = rotationFormatName(*rotationFormat);
   if (snapshotIntervalS) j["snapshot_interval_s"] = *snapshotIntervalS;
   if (unitToCm) j["unit_to_cm"] = *unitToCm;
@@ -320,7 +337,7 @@ std::string CompressionSettings::toJson() const {
     for (const auto& [pattern, o] : clips) {
       Json r = Json::object();
       if (o.precisionCm) r["precision_cm"] = *o.precisionCm;
-      if (o.shellCm) r["shell_cm"] = *o.shellCm;
+      if (o.shellCm) r["shell_cm"] = shellJson(*o.shellCm);
       if (o.rotationFormat) r["rotation_format"] = rotationFormatName(*o.rotationFormat);
       if (o.snapshotIntervalS) r["snapshot_interval_s"] = *o.snapshotIntervalS;
       if (o.unitToCm) r["unit_to_cm"] = *o.unitToCm;
@@ -373,10 +390,21 @@ std::uint64_t EffectiveSettings::hash() const {
   h = fnv1a64Value(snapshotIntervalS, h);
   h = fnv1a64Value(unitToCm.value_or(-1.0), h);
   h = fnv1a64Value(sampleRate.value_or(-1.0), h);
+  h = fnv1a64Value(static_cast<std::uint8_t>(verifySkin), h);
   return h;
 }
 
-EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName) {
+bool usesMeshShells(const CompressionSettings& settings) {
+  const auto anyRule = [](const std::vector<std::pair<std::string, JointOverride>>& rules) {
+    return std::any_of(rules.begin(), rules.end(), [](const auto& r) { return r.second.shellCm == kShellFromMesh; });
+  };
+  if (settings.shellCm == kShellFromMesh || anyRule(settings.joints)) return true;
+  return std::any_of(settings.clips.begin(), settings.clips.end(),
+                     [&](const auto& c) { return c.second.shellCm == kShellFromMesh || anyRule(c.second.joints); });
+}
+
+EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
+                          std::span<const SkinnedMesh> meshes, double unitToCm) {
   // The clip rule: an exact name, else the longest matching wildcard.
   const ClipOverride* clip = nullptr;
   std::size_t clipLength = 0;
@@ -400,8 +428,13 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
   e.sampleRate = clip && clip->sampleRate ? clip->sampleRate : settings.sampleRate;
   const float topPrecision = settings.precisionCm.value_or(kDefaultPrecisionCm);
   const float topShell = settings.shellCm.value_or(kDefaultShellCm);
+  // Mesh distances only when some shell asks for them (they visit every vertex), in file units
+  // here and in cm below through the clip's unit, which may override the file's.
+  const std::vector<double> meshShell = usesMeshShells(settings) ? farthestInfluencedVertex(skeleton, meshes, 1.0) : std::vector<double>{};
+  const double cmPerUnit = e.unitToCm.value_or(unitToCm);
 
   e.joints.resize(skeleton.jointCount());
+  std::vector<bool> fromMesh(skeleton.jointCount(), false);  // the joint's shell comes from "mesh"
   const auto getPrecision = [](const JointOverride& o) { return o.precisionCm; };
   const auto getShell = [](const JointOverride& o) { return o.shellCm; };
   const auto getPinned = [](const JointOverride& o) { return o.pinned; };
@@ -409,17 +442,27 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
     const std::string& name = skeleton.names[j];
     const std::int32_t parent = skeleton.parents[j];
     const EffectiveJoint* inherited = parent >= 0 ? &e.joints[std::size_t(parent)] : nullptr;
-    auto pick = [&](auto get, std::optional<float> clipValue, float top, float EffectiveJoint::*field) {
-      if (auto v = lookup(clipRules, name, get)) return *v;
-      if (clipValue) return *clipValue;
-      if (auto v = lookup(settings.joints, name, get)) return *v;
-      return inherited ? inherited->*field : top;
+    // The joint's own value: its clip rule, the clip's value, its top-level rule.
+    auto own = [&](auto get, std::optional<float> clipValue) -> std::optional<float> {
+      if (auto v = lookup(clipRules, name, get)) return v;
+      if (clipValue) return clipValue;
+      return lookup(settings.joints, name, get);
     };
     EffectiveJoint& out = e.joints[j];
-    out.precisionCm = pick(getPrecision, clip ? clip->precisionCm : std::nullopt, topPrecision, &EffectiveJoint::precisionCm);
-    out.shellCm = pick(getShell, clip ? clip->shellCm : std::nullopt, topShell, &EffectiveJoint::shellCm);
+    out.precisionCm = own(getPrecision, clip ? clip->precisionCm : std::nullopt).value_or(inherited ? inherited->precisionCm : topPrecision);
+    // "mesh" is inherited as a rule (each descendant takes its own farthest vertex), a number as a value.
+    const std::optional<float> shell = own(getShell, clip ? clip->shellCm : std::nullopt);
+    fromMesh[j] = shell ? *shell == kShellFromMesh : parent >= 0 ? fromMesh[std::size_t(parent)] : topShell == kShellFromMesh;
+    const float fallback = inherited ? inherited->shellCm : topShell == kShellFromMesh ? kDefaultShellCm : topShell;
+    if (!fromMesh[j]) {
+      out.shellCm = shell ? *shell : fallback;
+    } else {
+      const double cm = j < meshShell.size() ? meshShell[j] * cmPerUnit : 0.0;
+      out.shellCm = cm >= kMinMeshShellCm ? float(std::min(cm, kShellRange.max)) : fallback;
+    }
     if (auto v = lookup(clipRules, name, getPinned)) out.pinned = *v;
     else if (auto g = lookup(settings.joints, name, getPinned)) out.pinned = *g;
+    e.verifySkin = e.verifySkin || fromMesh[j];
   }
   return e;
 }

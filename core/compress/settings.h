@@ -1,18 +1,20 @@
 #pragma once
-// Compression settings: the one JSON schema of DESIGN §9 shared by the CLI (--settings, presets)
-// and the studio's project files, with per-joint and per-clip overrides by exact name or wildcard.
+// Compression settings: the one JSON schema (docs/SETTINGS.md) shared by the CLI (--settings,
+// presets) and the studio's project files, with per-joint and per-clip overrides by exact name or wildcard.
 // Every field is optional so layers (preset, settings file, command-line flags, studio edits) can be
 // stacked with merge(); resolve() turns the stack into one value per joint for a clip.
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "core/anim/skeleton.h"
+#include "core/anim/skinned_mesh.h"
 #include "core/base/status.h"
 
 namespace animpack::core {
@@ -25,11 +27,18 @@ enum class RotationFormat : std::uint8_t {
 inline constexpr float kDefaultPrecisionCm = 0.01f;
 inline constexpr float kDefaultShellCm = 3.f;
 inline constexpr float kDefaultSnapshotIntervalS = 1.f;
+/// The shell value `"shell_cm": "mesh"` (CLI `--shell mesh`): each joint gets the distance of the
+/// farthest vertex it influences; resolve() replaces it, so it never reaches an EffectiveJoint.
+/// Negative, so code taking a shell from user input must refuse non-positive numbers (the JSON
+/// parser and the CLI do) or a -1 would read as "mesh".
+inline constexpr float kShellFromMesh = -1.f;
+/// Mesh-derived shells shorter than this (cm) count as "influences no vertex".
+inline constexpr float kMinMeshShellCm = 1e-3f;
 
 /// One entry of "joints": values that apply to the joints a name or wildcard matches.
 struct JointOverride {
   std::optional<float> precisionCm;  ///< cm, max object-space error on the shell
-  std::optional<float> shellCm;      ///< cm, distance of the virtual vertices from the joint
+  std::optional<float> shellCm;      ///< cm, distance of the virtual vertices from the joint, or kShellFromMesh
   std::optional<bool> pinned;        ///< recompute the track against compressed ancestors (no inheritance)
 };
 
@@ -46,7 +55,7 @@ struct ClipOverride {
 
 struct CompressionSettings {
   std::optional<float> precisionCm;            ///< cm, default 0.01: max object-space error on the shell
-  std::optional<float> shellCm;                ///< cm, default 3: virtual-vertex distance from each joint
+  std::optional<float> shellCm;                ///< cm, default 3: virtual-vertex distance from each joint, or kShellFromMesh
   std::optional<RotationFormat> rotationFormat;///< default q48
   std::optional<float> snapshotIntervalS;      ///< s, default 1: seek snapshot spacing
   std::optional<double> unitToCm;              ///< cm per file unit; default: what the file declares
@@ -85,16 +94,26 @@ struct EffectiveSettings {
   float snapshotIntervalS = kDefaultSnapshotIntervalS;
   std::optional<double> unitToCm;
   std::optional<double> sampleRate;
+  /// Some shell came from "mesh": the compressor also verifies the skin (its vertices within
+  /// 1.5 x the precision, at and between frames) when it is given the meshes.
+  bool verifySkin = false;
 
   /// Covers every effective value.
   std::uint64_t hash() const;
   bool operator==(const EffectiveSettings&) const = default;
 };
 
-/// Applies the precedence of DESIGN §9, strongest first: the clip override (its joint rules, then
-/// its own values), the exact joint name, the longest matching wildcard, the parent joint's
-/// effective value, the defaults. `pinned` is never inherited.
-EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName);
+/// Applies the precedence of docs/SETTINGS.md, strongest first: the clip override (its joint rules,
+/// then its own values), the exact joint name, the longest matching wildcard, the parent joint's
+/// effective value, the defaults. `pinned` is never inherited. A "mesh" shell takes the distance of
+/// the farthest vertex of `meshes` the joint influences (cm through `unitToCm`, or the clip's
+/// unit_to_cm override); a joint that influences none inherits its parent's shell (a root: the
+/// top-level number, else 3 cm).
+EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
+                          std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0);
+
+/// True when any shell value (top level, joint rule, clip or clip joint rule) is "mesh".
+bool usesMeshShells(const CompressionSettings& settings);
 
 /// Glob match: `*` any run, `?` one character; everything else literal and case-sensitive.
 bool wildcardMatch(std::string_view pattern, std::string_view name);

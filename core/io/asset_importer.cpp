@@ -11,7 +11,9 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <optional>
 #include <sstream>
+#include <type_traits>
 #include <unordered_map>
 
 #include "core/anim/raw_sampler.h"
@@ -127,6 +129,30 @@ bool sameKeyValue(const ChannelSampler& s, int component, std::size_t k) {
   return runtime::length(v[k] - v[k - 1]) <= 1e-6f * std::max(1.f, runtime::length(v[k]));
 }
 
+/// The largest step g (at most the smallest spacing) such that every key offset from the first is
+/// a whole multiple of g within 1 % of g; 0 when only a step under 1 % of the spacing would do.
+double keyGridStep(const std::vector<double>& times, double smallest) {
+  double g = smallest;
+  for (double t : times) {
+    const double offset = t - times.front();
+    for (;;) {
+      const double r = std::fabs(offset - std::round(offset / g) * g);
+      if (r <= 0.01 * g) break;
+      // Euclid: the grid must divide both g and the remainder.
+      double a = g, b = r;
+      while (b > 0.01 * g) {
+        double m = std::fmod(a, b);
+        if (b - m <= 0.01 * g) m = 0;
+        a = b;
+        b = m;
+      }
+      if (a >= g || a < 0.01 * smallest) return 0;
+      g = a;
+    }
+  }
+  return g;
+}
+
 float bracket(const ChannelSampler& s, int component, double t, std::size_t& i) {
   const std::vector<double>& times = s.times[component];
   i = s.tables[component].interval(t);
@@ -154,30 +180,6 @@ Transform evaluate(const Transform& fallback, const ChannelSampler* s, double t)
     out.scale = a == 0.f ? s->scales[i] : runtime::lerp(s->scales[i], s->scales[i + 1], a);
   }
   return out;
-}
-
-/// The largest step g (at most the smallest spacing) such that every key offset from the first is
-/// a whole multiple of g within 1 % of g; 0 when only a step under 1 % of the spacing would do.
-double keyGridStep(const std::vector<double>& times, double smallest) {
-  double g = smallest;
-  for (double t : times) {
-    const double offset = t - times.front();
-    for (;;) {
-      const double r = std::fabs(offset - std::round(offset / g) * g);
-      if (r <= 0.01 * g) break;
-      // Euclid: the grid must divide both g and the remainder.
-      double a = g, b = r;
-      while (b > 0.01 * g) {
-        double m = std::fmod(a, b);
-        if (b - m <= 0.01 * g) m = 0;
-        a = b;
-        b = m;
-      }
-      if (a >= g || a < 0.01 * smallest) return 0;
-      g = a;
-    }
-  }
-  return g;
 }
 
 std::string formatSeconds(double s) {
@@ -232,6 +234,76 @@ bool nearlyEqual(const Mat34d& a, const Mat34d& b, double tol) {
 
 bool isIdentity(const Mat34d& a, double tol) { return nearlyEqual(a, Mat34d::identity(), tol); }
 
+/// One animation's channels, ready to sample.
+struct ClipChannels {
+  std::vector<ChannelSampler> samplers;  // sized once: byNode and the lookup tables point into it
+  std::unordered_map<int, const ChannelSampler*> byNode;
+  std::vector<double> times;             // every key time, in ticks
+};
+
+/// The frame grid of one clip, in ticks.
+struct KeyGrid {
+  double start = 0, end = 0;
+  double rate = 0;       // frames per second
+  double stepTicks = 0;  // ticks between frames
+  std::uint64_t frames = 1;
+};
+
+/// Copies one component's keys (sorted by time) into `times` and `values`, adding their times to
+/// `allTimes`. Returns what is wrong with a key, or an empty string.
+template <typename Key, typename Value>
+std::string collectKeys(const Key* keys, unsigned count, std::vector<double>& times, std::vector<Value>& values,
+                        std::vector<double>& allTimes, bool& unsorted, const char* what,
+                        std::vector<std::array<double, 4>>* exactRotations = nullptr) {
+  constexpr bool kRotation = std::is_same_v<Value, Quat>;
+  std::vector<unsigned> order(count);
+  for (unsigned k = 0; k < count; ++k) {
+    order[k] = k;
+    const double t = keys[k].mTime;
+    const auto& v = keys[k].mValue;
+    bool finite = std::isfinite(t) && std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+    if constexpr (kRotation) {
+      finite = finite && std::isfinite(v.w);
+      if (finite && v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w < 1e-12f)
+        return " has a zero-length rotation key (key " + std::to_string(k) + ")";
+    }
+    if (!finite) return std::string(" has a NaN or infinite ") + what + " key (key " + std::to_string(k) + ")";
+    if (k > 0 && t < keys[k - 1].mTime) unsorted = true;
+    allTimes.push_back(t);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return keys[a].mTime < keys[b].mTime; });
+  times.resize(count);
+  values.resize(count);
+  for (unsigned k = 0; k < count; ++k) {
+    times[k] = keys[order[k]].mTime;
+    const auto& v = keys[order[k]].mValue;
+    if constexpr (kRotation) {
+      values[k] = toQuat(v);
+      const double n = std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z + double(v.w) * v.w);
+      if (exactRotations) exactRotations->push_back({v.x / n, v.y / n, v.z / n, v.w / n});
+    } else {
+      values[k] = toVec3(v);
+    }
+  }
+  return {};
+}
+
+/// Adds one weight to a vertex's influences, keeping the four largest.
+void addInfluence(VertexInfluences& inf, int& count, int joint, float weight) {
+  int slot = count < 4 ? count++ : -1;
+  if (slot < 0) {
+    slot = static_cast<int>(std::min_element(inf.weights.begin(), inf.weights.end()) - inf.weights.begin());
+    if (inf.weights[std::size_t(slot)] >= weight) return;
+  }
+  inf.joints[std::size_t(slot)] = static_cast<std::uint16_t>(joint);
+  inf.weights[std::size_t(slot)] = weight;
+}
+
+void transformMesh(const Mat34d& m, SkinnedMesh& mesh) {
+  for (auto& p : mesh.positions) p = transformPoint(m, p);
+  for (auto& n : mesh.normals) n = transformNormal(m, n);
+}
+
 class Importer {
  public:
   Importer(std::filesystem::path path, const ImportOptions& options) : m_path(std::move(path)), m_options(options) {}
@@ -244,12 +316,30 @@ class Importer {
     m_asset.diagnostics.push_back({severity, std::move(message)});
   }
   void flatten(const aiNode* node, int parent);
+  int findNode(const aiString& name, const std::string& what);
+  std::string nodePath(int node) const;
+  int realNode(int node) const;
+
   Status buildSkeleton();
+  std::vector<bool> markBonesAndChannels();
+  std::vector<std::string> selectJoints(const std::vector<bool>& marked);
+  Status computeNodeObjects();
+  void fillSkeleton(const std::vector<std::string>& names);
+
   Status importClip(unsigned index);
+  double ticksPerSecond(const aiAnimation* anim, const std::string& label);
+  Status readChannels(const aiAnimation* anim, const std::string& label, ClipChannels& out);
+  KeyGrid keyGrid(std::vector<double> times, double tps, const std::string& label);
+  void sampleFrames(ClipChannels& channels, const KeyGrid& grid, double tps, RawClip& clip) const;
+  void noteJumps(const ChannelSampler& s, const std::string& where, double tps);
   /// The clip's source keys in double precision: the reference of every error measurement.
-  std::shared_ptr<const SourceClip> sourceClip(const std::unordered_map<int, const ChannelSampler*>& byNode, double startTicks,
-                                               double ticksPerFrame, double endTicks) const;
+  std::shared_ptr<const SourceClip> sourceClip(const std::unordered_map<int, const ChannelSampler*>& byNode, const KeyGrid& grid) const;
+
   void importMeshes();
+  std::vector<int> meshInstanceNodes() const;
+  void readInverseBinds();
+  std::optional<SkinnedMesh> readGeometry(unsigned meshIndex);
+  int bindWeights(const aiMesh* mesh, int rigid, SkinnedMesh& out);
   void detectUnit();
 
   std::filesystem::path m_path;
@@ -257,7 +347,8 @@ class Importer {
   const aiScene* m_scene = nullptr;
   ImportedAsset m_asset;
   std::vector<NodeInfo> m_nodes;
-  std::unordered_map<std::string, int> m_nodeByName;   // first node in depth-first order, as Assimp
+  std::unordered_map<std::string, std::vector<int>> m_nodesByName;  // depth-first order
+  std::set<std::string> m_reportedNames;               // ambiguous names already diagnosed
   std::vector<int> m_jointNode;                        // joint -> node
   std::vector<Mat34d> m_nodeObject;                    // node rest transform in object space
   bool m_rootIsJoint = false;
@@ -271,7 +362,7 @@ void Importer::flatten(const aiNode* node, int parent) {
   info.helper = std::string_view(node->mName.C_Str()).find(kFbxHelperTag) != std::string_view::npos;
   m_nodes.push_back(info);
   if (parent >= 0) m_nodes[parent].children.push_back(index);
-  m_nodeByName.emplace(node->mName.C_Str(), index);
+  m_nodesByName[node->mName.C_Str()].push_back(index);
   // Some loaders (Half-Life MDL) list nodes under one parent while their parent pointer names
   // another; the child lists are the scene graph Assimp's users traverse, so they win.
   const aiNode* listedParent = parent >= 0 ? m_nodes[parent].node : nullptr;
@@ -282,34 +373,62 @@ void Importer::flatten(const aiNode* node, int parent) {
   for (unsigned i = 0; i < node->mNumChildren; ++i) flatten(node->mChildren[i], index);
 }
 
-Status Importer::buildSkeleton() {
+std::string Importer::nodePath(int node) const {
+  std::string path = m_nodes[node].node->mName.C_Str();
+  for (int p = m_nodes[node].parent; p >= 0; p = m_nodes[p].parent) path = std::string(m_nodes[p].node->mName.C_Str()) + "/" + path;
+  return path;
+}
+
+int Importer::findNode(const aiString& name, const std::string& what) {
+  const auto it = m_nodesByName.find(name.C_Str());
+  if (it == m_nodesByName.end()) return -1;
+  const std::vector<int>& nodes = it->second;
+  if (nodes.size() == 1) return nodes.front();
+  // Assimp binds bones and channels by name. When a mesh node shares its name with a bone (a glTF
+  // skinned-mesh node named after the root bone), the skeleton node is the one that holds no mesh.
+  const auto bare = std::find_if(nodes.begin(), nodes.end(), [&](int n) { return m_nodes[n].node->mNumMeshes == 0; });
+  const int chosen = bare != nodes.end() ? *bare : nodes.front();
+  if (m_reportedNames.insert(what).second) {
+    std::string list;
+    for (int n : nodes) list += (list.empty() ? "" : ", ") + nodePath(n) + (m_nodes[n].node->mNumMeshes ? " (mesh)" : "");
+    note(Diagnostic::Severity::Warning, what + " matches " + std::to_string(nodes.size()) + " nodes (" + list + "); bound to " +
+                                            nodePath(chosen) + (bare != nodes.end() ? ", the one without a mesh" : ", the first"));
+  }
+  return chosen;
+}
+
+int Importer::realNode(int n) const {
+  // A helper chain hangs above its real node: follow single children down to the first non-helper.
+  while (n >= 0 && m_nodes[n].helper) n = m_nodes[n].children.empty() ? -1 : m_nodes[n].children.front();
+  return n;
+}
+
+std::vector<bool> Importer::markBonesAndChannels() {
   // Marked: mesh bones and animated nodes. An animated helper marks the node it belongs to.
   std::vector<bool> marked(m_nodes.size(), false);
-  auto realNode = [&](int n) {
-    // A helper chain hangs above its real node: follow single children down to the first non-helper.
-    while (n >= 0 && m_nodes[n].helper) n = m_nodes[n].children.empty() ? -1 : m_nodes[n].children.front();
-    return n;
-  };
-  auto mark = [&](const aiString& name) {
-    const auto it = m_nodeByName.find(name.C_Str());
-    if (it == m_nodeByName.end()) return false;
-    const int n = realNode(it->second);
+  auto mark = [&](const aiString& name, const std::string& what) {
+    const int n = realNode(findNode(name, what));
     if (n >= 0) marked[n] = true;
     return n >= 0;
   };
   for (unsigned m = 0; m < m_scene->mNumMeshes; ++m)
-    for (unsigned b = 0; b < m_scene->mMeshes[m]->mNumBones; ++b)
-      if (!mark(m_scene->mMeshes[m]->mBones[b]->mName))
-        note(Diagnostic::Severity::Warning, "bone '" + std::string(m_scene->mMeshes[m]->mBones[b]->mName.C_Str()) +
-                                                "' of mesh '" + m_scene->mMeshes[m]->mName.C_Str() + "' names no node; ignored");
+    for (unsigned b = 0; b < m_scene->mMeshes[m]->mNumBones; ++b) {
+      const std::string bone = m_scene->mMeshes[m]->mBones[b]->mName.C_Str();
+      if (!mark(m_scene->mMeshes[m]->mBones[b]->mName, "bone '" + bone + "'"))
+        note(Diagnostic::Severity::Warning, "bone '" + bone + "' of mesh '" + m_scene->mMeshes[m]->mName.C_Str() + "' names no node; ignored");
+    }
   std::set<std::string> missingChannels;
   for (unsigned a = 0; a < m_scene->mNumAnimations; ++a)
-    for (unsigned c = 0; c < m_scene->mAnimations[a]->mNumChannels; ++c)
-      if (!mark(m_scene->mAnimations[a]->mChannels[c]->mNodeName))
-        missingChannels.insert(m_scene->mAnimations[a]->mChannels[c]->mNodeName.C_Str());
+    for (unsigned c = 0; c < m_scene->mAnimations[a]->mNumChannels; ++c) {
+      const aiString& name = m_scene->mAnimations[a]->mChannels[c]->mNodeName;
+      if (!mark(name, "animation channel '" + std::string(name.C_Str()) + "'")) missingChannels.insert(name.C_Str());
+    }
   for (const std::string& name : missingChannels)
     note(Diagnostic::Severity::Warning, "animation channel '" + name + "' targets no node; ignored");
+  return marked;
+}
 
+std::vector<std::string> Importer::selectJoints(const std::vector<bool>& marked) {
   // Joints: marked nodes and all their non-helper ancestors up to (excluding) the scene root,
   // unless the root is itself a bone or animated.
   std::vector<bool> isJoint(m_nodes.size(), false);
@@ -325,29 +444,23 @@ Status Importer::buildSkeleton() {
   std::vector<std::string> names;
   for (std::size_t n = 0; n < m_nodes.size(); ++n) {
     if (!isJoint[n]) continue;
-    const int joint = static_cast<int>(m_jointNode.size());
-    m_nodes[n].joint = joint;
+    m_nodes[n].joint = static_cast<int>(m_jointNode.size());
     m_jointNode.push_back(static_cast<int>(n));
     // Chain: helpers between the parent joint (or the scene root) and this node, outermost first.
     std::vector<int> chain{static_cast<int>(n)};
-    int p = m_nodes[n].parent;
-    while (p > 0 && m_nodes[p].helper) {
-      chain.push_back(p);
-      p = m_nodes[p].parent;
-    }
+    for (int p = m_nodes[n].parent; p > 0 && m_nodes[p].helper; p = m_nodes[p].parent) chain.push_back(p);
     std::reverse(chain.begin(), chain.end());
     helpers += static_cast<int>(chain.size()) - 1;
     m_nodes[n].chain = chain;
     names.emplace_back(m_nodes[n].node->mName.C_Str());
   }
-  if (m_jointNode.empty()) return fail("nothing to compress: the file has no animated node and no bone");
-  if (m_jointNode.size() > runtime::kMaxJoints)
-    return fail(std::to_string(m_jointNode.size()) + " joints; animpack supports at most " + std::to_string(runtime::kMaxJoints));
   if (helpers > 0)
     note(Diagnostic::Severity::Info, "folded " + std::to_string(helpers) +
                                          " FBX pivot helper nodes ($AssimpFbx$) into their joints");
-  uniquify(names, "joint", m_asset.diagnostics, "joints");
+  return names;
+}
 
+Status Importer::computeNodeObjects() {
   // Object-space rest transforms of every node (exact matrices, helpers included).
   m_nodeObject.assign(m_nodes.size(), Mat34d::identity());
   for (std::size_t n = 0; n < m_nodes.size(); ++n) {
@@ -357,7 +470,10 @@ Status Importer::buildSkeleton() {
     if (n == 0) m_nodeObject[0] = m_rootIsJoint ? local : Mat34d::identity();
     else m_nodeObject[n] = m_nodeObject[m_nodes[n].parent] * local;
   }
+  return Status::ok();
+}
 
+void Importer::fillSkeleton(const std::vector<std::string>& names) {
   Skeleton& sk = m_asset.skeleton;
   sk.names = names;
   double worstShear = 0;
@@ -376,142 +492,118 @@ Status Importer::buildSkeleton() {
   if (worstShear > 1e-3)
     note(Diagnostic::Severity::Warning, "some rest transforms have shear, which a TRS transform cannot hold (largest element error " +
                                             std::to_string(worstShear) + ")");
+}
+
+Status Importer::buildSkeleton() {
+  std::vector<std::string> names = selectJoints(markBonesAndChannels());
+  if (m_jointNode.empty()) return fail("nothing to compress: the file has no animated node and no bone");
+  if (m_jointNode.size() > runtime::kMaxJoints)
+    return fail(std::to_string(m_jointNode.size()) + " joints; animpack supports at most " + std::to_string(runtime::kMaxJoints));
+  uniquify(names, "joint", m_asset.diagnostics, "joints");
+  if (auto st = computeNodeObjects(); !st) return st;
+  fillSkeleton(names);
   return Status::ok();
 }
 
-Status Importer::importClip(unsigned index) {
-  const aiAnimation* anim = m_scene->mAnimations[index];
-  RawClip clip;
-  clip.name = anim->mName.C_Str();
-  clip.clipIndex = index;
-  const std::string label = "clip " + std::to_string(index) + " '" + clip.name + "'";
-  double tps = anim->mTicksPerSecond;
-  if (!(tps > 0) || !std::isfinite(tps)) {
-    tps = kFallbackTicksPerSecond;
-    note(Diagnostic::Severity::Warning, label + ": the file gives no ticks per second; assuming " +
-                                            std::to_string(int(kFallbackTicksPerSecond)) + " (override with sample_rate)");
-  }
+double Importer::ticksPerSecond(const aiAnimation* anim, const std::string& label) {
+  const double tps = anim->mTicksPerSecond;
+  if (tps > 0 && std::isfinite(tps)) return tps;
+  note(Diagnostic::Severity::Warning, label + ": the file gives no ticks per second; assuming " +
+                                          std::to_string(int(kFallbackTicksPerSecond)) + " (override with sample_rate)");
+  return kFallbackTicksPerSecond;
+}
 
-  // Channels by node, with NaN checks and lookup tables.
-  std::vector<ChannelSampler> samplers(anim->mNumChannels);  // never resized: tables point into it
-  std::unordered_map<int, const ChannelSampler*> byNode;
-  std::vector<double> allTimes;
+Status Importer::readChannels(const aiAnimation* anim, const std::string& label, ClipChannels& out) {
+  // Channels by node, with NaN checks; the lookup tables come once the frame rate is known.
+  out.samplers.resize(anim->mNumChannels);
   for (unsigned c = 0; c < anim->mNumChannels; ++c) {
     const aiNodeAnim* ch = anim->mChannels[c];
-    const auto it = m_nodeByName.find(ch->mNodeName.C_Str());
-    if (it == m_nodeByName.end()) continue;
-    ChannelSampler& s = samplers[c];
+    const int node = findNode(ch->mNodeName, "animation channel '" + std::string(ch->mNodeName.C_Str()) + "'");
+    if (node < 0) continue;
+    ChannelSampler& s = out.samplers[c];
     const std::string where = label + ", node '" + std::string(ch->mNodeName.C_Str()) + "'";
     bool unsorted = false;
-    auto collect = [&](auto* keys, unsigned count, int component, auto& values, const char* what) -> Status {
-      std::vector<unsigned> order(count);
-      for (unsigned k = 0; k < count; ++k) {
-        order[k] = k;
-        const double t = keys[k].mTime;
-        const auto& v = keys[k].mValue;
-        bool finite = std::isfinite(t) && std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, aiQuaternion>) {
-          finite = finite && std::isfinite(v.w);
-          if (finite && v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w < 1e-12f)
-            return fail(where + " has a zero-length rotation key (key " + std::to_string(k) + ")");
-        }
-        if (!finite) return fail(where + " has a NaN or infinite " + what + " key (key " + std::to_string(k) + ")");
-        if (k > 0 && t < keys[k - 1].mTime) unsorted = true;
-        allTimes.push_back(t);
-      }
-      std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return keys[a].mTime < keys[b].mTime; });
-      s.times[component].resize(count);
-      values.resize(count);
-      for (unsigned k = 0; k < count; ++k) {
-        s.times[component][k] = keys[order[k]].mTime;
-        const auto& v = keys[order[k]].mValue;
-        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, aiQuaternion>) {
-          values[k] = toQuat(v);
-          const double n = std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z + double(v.w) * v.w);
-          s.exactRotations.push_back({v.x / n, v.y / n, v.z / n, v.w / n});
-        } else {
-          values[k] = toVec3(v);
-        }
-      }
-      return Status::ok();
-    };
-    if (auto st = collect(ch->mRotationKeys, ch->mNumRotationKeys, 0, s.rotations, "rotation"); !st) return Error{st.message()};
-    if (auto st = collect(ch->mPositionKeys, ch->mNumPositionKeys, 1, s.positions, "position"); !st) return Error{st.message()};
-    if (auto st = collect(ch->mScalingKeys, ch->mNumScalingKeys, 2, s.scales, "scale"); !st) return Error{st.message()};
+    std::string bad =
+        collectKeys(ch->mRotationKeys, ch->mNumRotationKeys, s.times[0], s.rotations, out.times, unsorted, "rotation", &s.exactRotations);
+    if (bad.empty()) bad = collectKeys(ch->mPositionKeys, ch->mNumPositionKeys, s.times[1], s.positions, out.times, unsorted, "position");
+    if (bad.empty()) bad = collectKeys(ch->mScalingKeys, ch->mNumScalingKeys, s.times[2], s.scales, out.times, unsorted, "scale");
+    if (!bad.empty()) return fail(where + bad);
     if (unsorted) note(Diagnostic::Severity::Warning, where + " lists keys out of time order; they were sorted");
-    // Two keys at one time are a jump: no interpolation between frames follows it, so the clip
-    // cannot stay within precision next to it (the report shows how far it is off).
-    for (int c = 0; c < 3; ++c)
-      for (std::size_t k = 1; k < s.times[c].size(); ++k)
-        if (s.times[c][k] - s.times[c][k - 1] <= kMergeSeconds * tps && !sameKeyValue(s, c, k)) {
-          note(Diagnostic::Severity::Warning, where + " jumps at " + formatSeconds(s.times[c][k] / tps) +
-                                                  " (two keys at one time): between frames next to it no interpolation follows the source");
-          c = 3;
-          break;
-        }
-    byNode.emplace(it->second, &s);
+    noteJumps(s, where, anim->mTicksPerSecond > 0 ? anim->mTicksPerSecond : kFallbackTicksPerSecond);
+    out.byNode.emplace(node, &s);
   }
-  if (allTimes.empty()) {
+  if (out.times.empty()) {
     note(Diagnostic::Severity::Warning, label + " has no key for any joint; imported as a one-frame rest pose");
-    allTimes.push_back(0);
+    out.times.push_back(0);
   }
+  return Status::ok();
+}
 
-  // The key grid (DESIGN §9), in ticks: unique times, regular within 1 % of a step -> its rate;
-  // otherwise the smallest spacing, capped at 120 Hz.
-  std::sort(allTimes.begin(), allTimes.end());
+void Importer::noteJumps(const ChannelSampler& s, const std::string& where, double tps) {
+  // Two keys at one time are a jump: no interpolation between frames follows it, so the clip
+  // cannot stay within precision next to it (the report shows how far it is off).
+  for (int c = 0; c < 3; ++c)
+    for (std::size_t k = 1; k < s.times[c].size(); ++k)
+      if (s.times[c][k] - s.times[c][k - 1] <= kMergeSeconds * tps && !sameKeyValue(s, c, k)) {
+        note(Diagnostic::Severity::Warning, where + " jumps at " + formatSeconds(s.times[c][k] / tps) +
+                                                " (two keys at one time): between frames next to it no interpolation follows the source");
+        return;
+      }
+}
+
+KeyGrid Importer::keyGrid(std::vector<double> times, double tps, const std::string& label) {
+  // The key grid (README.md, "What gets imported"), in ticks: unique times on one regular grid
+  // within 1 % of a step -> its rate; otherwise the smallest spacing, capped at 120 Hz.
+  std::sort(times.begin(), times.end());
   std::vector<double> unique;
   const double mergeTicks = kMergeSeconds * tps;
-  for (double t : allTimes)
+  for (double t : times)
     if (unique.empty() || t - unique.back() > mergeTicks) unique.push_back(t);
-  const double start = unique.front(), end = unique.back();
-  clip.startTime = start / tps;
-  std::uint64_t frames = 1;
-  double rate = 0;
-  double stepTicks = 0;  // ticks between frames
+  KeyGrid g;
+  g.start = unique.front();
+  g.end = unique.back();
   if (m_options.sampleRate) {
-    rate = *m_options.sampleRate;
-    stepTicks = tps / rate;
-    frames = unique.size() > 1 ? static_cast<std::uint64_t>(std::ceil((end - start) / stepTicks - 1e-6)) + 1 : 1;
-  } else if (unique.size() == 1) {
-    rate = tps <= kMaxIrregularRate ? tps : kFallbackTicksPerSecond;
-    stepTicks = tps / rate;
-    note(Diagnostic::Severity::Info, label + " has a single key: imported as a one-frame clip (a pose)");
-  } else {
-    double step = unique[1] - unique[0];
-    for (std::size_t i = 2; i < unique.size(); ++i) step = std::min(step, unique[i] - unique[i - 1]);
-    // The coarsest regular grid that holds every key: the smallest spacing, or a common divisor of
-    // the key offsets when keys sit on a finer grid than their spacing (LightWave's keys every 20
-    // ticks at odd offsets lie on one grid of single ticks), as long as it stays under the cap.
-    const double grid = keyGridStep(unique, step);
-    const bool regular = grid == step || (grid > 0 && tps / grid <= kMaxIrregularRate * (1 + 1e-9));
-    if (regular) step = grid;
-    if (regular) {
-      // Fit the step to the whole span so rounding in single key times does not skew the rate.
-      const double steps = std::round((end - start) / step);
-      stepTicks = (end - start) / steps;
-      rate = tps / stepTicks;
-      frames = static_cast<std::uint64_t>(steps) + 1;
-    } else {
-      rate = std::min(tps / step, kMaxIrregularRate);
-      stepTicks = tps / rate;
-      frames = static_cast<std::uint64_t>(std::ceil((end - start) / stepTicks - 1e-6)) + 1;
-      note(Diagnostic::Severity::Info, label + ": keys are not on one regular grid; resampled at " + std::to_string(rate) + " Hz");
-    }
-    if (rate < 10.0)
-      note(Diagnostic::Severity::Info, label + ": its keys are " + formatSeconds(step / tps) + " apart, so it is sampled at only " +
-                                           std::to_string(rate) + " Hz (set sample_rate to sample it finer)");
+    g.rate = *m_options.sampleRate;
+    g.stepTicks = tps / g.rate;
+    g.frames = unique.size() > 1 ? static_cast<std::uint64_t>(std::ceil((g.end - g.start) / g.stepTicks - 1e-6)) + 1 : 1;
+    return g;
   }
-  if (frames * m_jointNode.size() > kMaxSamples)
-    return fail(label + " would need " + std::to_string(frames) + " frames; it is too long to import");
-  clip.sampleRate = rate;
-  clip.frameCount = static_cast<std::uint32_t>(frames);
-  clip.jointCount = static_cast<std::uint32_t>(m_jointNode.size());
-  clip.samples.resize(frames * m_jointNode.size());
-  clip.keyedChannels.assign(m_jointNode.size(), 0);
+  if (unique.size() == 1) {
+    g.rate = tps <= kMaxIrregularRate ? tps : kFallbackTicksPerSecond;
+    g.stepTicks = tps / g.rate;
+    note(Diagnostic::Severity::Info, label + " has a single key: imported as a one-frame clip (a pose)");
+    return g;
+  }
+  double step = unique[1] - unique[0];
+  for (std::size_t i = 2; i < unique.size(); ++i) step = std::min(step, unique[i] - unique[i - 1]);
+  // The coarsest regular grid that holds every key: the smallest spacing, or a common divisor of
+  // the key offsets when keys sit on a finer grid than their spacing (LightWave's keys every 20
+  // ticks at odd offsets lie on one grid of single ticks), as long as it stays under the cap.
+  const double grid = keyGridStep(unique, step);
+  const bool regular = grid == step || (grid > 0 && tps / grid <= kMaxIrregularRate * (1 + 1e-9));
+  if (regular) {
+    step = grid;
+    // Fit the step to the whole span so rounding in single key times does not skew the rate.
+    const double steps = std::round((g.end - g.start) / step);
+    g.stepTicks = (g.end - g.start) / steps;
+    g.rate = tps / g.stepTicks;
+    g.frames = static_cast<std::uint64_t>(steps) + 1;
+  } else {
+    g.rate = std::min(tps / step, kMaxIrregularRate);
+    g.stepTicks = tps / g.rate;
+    g.frames = static_cast<std::uint64_t>(std::ceil((g.end - g.start) / g.stepTicks - 1e-6)) + 1;
+    note(Diagnostic::Severity::Info, label + ": keys are not on one regular grid; resampled at " + std::to_string(g.rate) + " Hz");
+  }
+  if (g.rate < 10.0)
+    note(Diagnostic::Severity::Info, label + ": its keys are " + formatSeconds(step / tps) + " apart, so it is sampled at only " +
+                                         std::to_string(g.rate) + " Hz (set sample_rate to sample it finer)");
+  return g;
+}
 
+void Importer::sampleFrames(ClipChannels& channels, const KeyGrid& grid, double tps, RawClip& clip) const {
   // Lookup tables at the frame rate, in ticks.
-  for (ChannelSampler& s : samplers)
-    for (int c = 0; c < 3; ++c) s.tables[c] = KeyLookupTable(s.times[c], rate / tps);
+  for (ChannelSampler& s : channels.samplers)
+    for (int c = 0; c < 3; ++c) s.tables[c] = KeyLookupTable(s.times[c], grid.rate / tps);
 
   // Static fallbacks and channel pointers per chain node.
   struct ChainNode {
@@ -521,8 +613,8 @@ Status Importer::importClip(unsigned index) {
   std::vector<std::vector<ChainNode>> chains(m_jointNode.size());
   for (std::size_t j = 0; j < m_jointNode.size(); ++j) {
     for (int n : m_nodes[m_jointNode[j]].chain) {
-      const auto it = byNode.find(n);
-      const ChannelSampler* s = it == byNode.end() ? nullptr : it->second;
+      const auto it = channels.byNode.find(n);
+      const ChannelSampler* s = it == channels.byNode.end() ? nullptr : it->second;
       chains[j].push_back({decompose(toAffine(m_nodes[n].node->mTransformation)), s});
       if (s) {
         clip.keyedChannels[j] |= (s->rotations.empty() ? 0 : kKeyedRotation) | (s->positions.empty() ? 0 : kKeyedTranslation) |
@@ -530,8 +622,8 @@ Status Importer::importClip(unsigned index) {
       }
     }
   }
-  for (std::uint64_t f = 0; f < frames; ++f) {
-    const double ticks = std::min(start + double(f) * stepTicks, end);
+  for (std::uint64_t f = 0; f < grid.frames; ++f) {
+    const double ticks = std::min(grid.start + double(f) * grid.stepTicks, grid.end);
     for (std::size_t j = 0; j < m_jointNode.size(); ++j) {
       const auto& chain = chains[j];
       Transform& out = clip.at(static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(f));
@@ -544,15 +636,36 @@ Status Importer::importClip(unsigned index) {
       }
     }
   }
-  clip.source = sourceClip(byNode, start, stepTicks, end);
+}
+
+Status Importer::importClip(unsigned index) {
+  const aiAnimation* anim = m_scene->mAnimations[index];
+  RawClip clip;
+  clip.name = anim->mName.C_Str();
+  clip.clipIndex = index;
+  const std::string label = "clip " + std::to_string(index) + " '" + clip.name + "'";
+  const double tps = ticksPerSecond(anim, label);
+  ClipChannels channels;
+  if (auto st = readChannels(anim, label, channels); !st) return st;
+  const KeyGrid grid = keyGrid(channels.times, tps, label);
+  if (grid.frames * m_jointNode.size() > kMaxSamples)
+    return fail(label + " would need " + std::to_string(grid.frames) + " frames; it is too long to import");
+  clip.startTime = grid.start / tps;
+  clip.sampleRate = grid.rate;
+  clip.frameCount = static_cast<std::uint32_t>(grid.frames);
+  clip.jointCount = static_cast<std::uint32_t>(m_jointNode.size());
+  clip.samples.resize(grid.frames * m_jointNode.size());
+  clip.keyedChannels.assign(m_jointNode.size(), 0);
+  sampleFrames(channels, grid, tps, clip);
+  clip.source = sourceClip(channels.byNode, grid);
   makeRotationsContinuous(clip);
   if (auto st = clip.validate(m_asset.skeleton); !st) return fail(st.message());
   m_asset.clips.push_back(std::move(clip));
   return Status::ok();
 }
 
-std::shared_ptr<const SourceClip> Importer::sourceClip(const std::unordered_map<int, const ChannelSampler*>& byNode, double startTicks,
-                                                       double ticksPerFrame, double endTicks) const {
+std::shared_ptr<const SourceClip> Importer::sourceClip(const std::unordered_map<int, const ChannelSampler*>& byNode,
+                                                       const KeyGrid& grid) const {
   std::vector<SourceNode> nodes;
   std::vector<std::vector<std::uint32_t>> chains(m_jointNode.size());
   std::unordered_map<int, std::uint32_t> index;
@@ -578,10 +691,10 @@ std::shared_ptr<const SourceClip> Importer::sourceClip(const std::unordered_map<
       }
       nodes.push_back(std::move(node));
     }
-  return std::make_shared<const SourceClip>(std::move(nodes), std::move(chains), startTicks, ticksPerFrame, endTicks);
+  return std::make_shared<const SourceClip>(std::move(nodes), std::move(chains), grid.start, grid.stepTicks, grid.end);
 }
 
-void Importer::importMeshes() {
+std::vector<int> Importer::meshInstanceNodes() const {
   // The first node that instances each mesh.
   std::vector<int> meshNode(m_scene->mNumMeshes, -1);
   for (std::size_t n = 0; n < m_nodes.size(); ++n)
@@ -589,120 +702,126 @@ void Importer::importMeshes() {
       const unsigned m = m_nodes[n].node->mMeshes[i];
       if (m < m_scene->mNumMeshes && meshNode[m] < 0) meshNode[m] = static_cast<int>(n);
     }
-  Skeleton& sk = m_asset.skeleton;
+  return meshNode;
+}
+
+void Importer::readInverseBinds() {
   // Inverse bind matrices: the offset matrix of the first mesh that binds each bone.
+  Skeleton& sk = m_asset.skeleton;
   std::vector<bool> bound(sk.jointCount(), false);
   for (unsigned mi = 0; mi < m_scene->mNumMeshes; ++mi)
     for (unsigned b = 0; b < m_scene->mMeshes[mi]->mNumBones; ++b) {
       const aiBone* bone = m_scene->mMeshes[mi]->mBones[b];
-      const auto it = m_nodeByName.find(bone->mName.C_Str());
-      if (it == m_nodeByName.end() || m_nodes[it->second].joint < 0 || !finiteMatrix(bone->mOffsetMatrix)) continue;
-      const int joint = m_nodes[it->second].joint;
+      const int node = findNode(bone->mName, "bone '" + std::string(bone->mName.C_Str()) + "'");
+      if (node < 0 || m_nodes[node].joint < 0 || !finiteMatrix(bone->mOffsetMatrix)) continue;
+      const int joint = m_nodes[node].joint;
       if (bound[joint]) continue;
       bound[joint] = true;
       sk.inverseBind[joint] = toAffine(bone->mOffsetMatrix).cast<float>();
     }
-  int unweighted = 0;
-  for (unsigned mi = 0; mi < m_scene->mNumMeshes; ++mi) {
-    const aiMesh* mesh = m_scene->mMeshes[mi];
-    if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || mesh->mNumVertices == 0) continue;
-    SkinnedMesh out;
-    out.name = mesh->mName.length > 0 ? mesh->mName.C_Str() : "mesh#" + std::to_string(mi);
-    out.positions.resize(mesh->mNumVertices);
-    out.normals.resize(mesh->mNumVertices);
-    bool finite = true;
-    for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
-      out.positions[v] = toVec3(mesh->mVertices[v]);
-      out.normals[v] = mesh->mNormals ? toVec3(mesh->mNormals[v]) : Vec3{0, 0, 1};
-      const Vec3& p = out.positions[v];
-      finite = finite && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
-      if (!std::isfinite(out.normals[v].x) || !std::isfinite(out.normals[v].y) || !std::isfinite(out.normals[v].z))
-        out.normals[v] = {0, 0, 1};
+}
+
+std::optional<SkinnedMesh> Importer::readGeometry(unsigned meshIndex) {
+  const aiMesh* mesh = m_scene->mMeshes[meshIndex];
+  if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || mesh->mNumVertices == 0) return std::nullopt;
+  SkinnedMesh out;
+  out.name = mesh->mName.length > 0 ? mesh->mName.C_Str() : "mesh#" + std::to_string(meshIndex);
+  out.positions.resize(mesh->mNumVertices);
+  out.normals.resize(mesh->mNumVertices);
+  bool finite = true;
+  for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+    out.positions[v] = toVec3(mesh->mVertices[v]);
+    out.normals[v] = mesh->mNormals ? toVec3(mesh->mNormals[v]) : Vec3{0, 0, 1};
+    const Vec3& p = out.positions[v];
+    finite = finite && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+    if (!std::isfinite(out.normals[v].x) || !std::isfinite(out.normals[v].y) || !std::isfinite(out.normals[v].z))
+      out.normals[v] = {0, 0, 1};
+  }
+  if (!finite) {
+    note(Diagnostic::Severity::Warning, "mesh '" + out.name + "' has non-finite vertices; skipped");
+    return std::nullopt;
+  }
+  for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+    const aiFace& face = mesh->mFaces[f];
+    if (face.mNumIndices != 3) continue;
+    out.indices.insert(out.indices.end(), face.mIndices, face.mIndices + 3);
+  }
+  return out;
+}
+
+int Importer::bindWeights(const aiMesh* mesh, int rigid, SkinnedMesh& out) {
+  const Skeleton& sk = m_asset.skeleton;
+  out.skinned = true;
+  out.influences.assign(mesh->mNumVertices, VertexInfluences{});
+  std::vector<int> counts(mesh->mNumVertices, 0);
+  std::optional<Mat34d> difference;
+  bool consistent = true;
+  for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+    const aiBone* bone = mesh->mBones[b];
+    const int node = findNode(bone->mName, "bone '" + std::string(bone->mName.C_Str()) + "'");
+    if (node < 0 || m_nodes[node].joint < 0) continue;
+    const int joint = m_nodes[node].joint;
+    // This mesh may be bound in another space than the first mesh that used the bone: bring
+    // its vertices into that space, which works when one matrix relates all its bones.
+    const Mat34d d = sk.inverseBind[joint].cast<double>().inverse() * toAffine(bone->mOffsetMatrix);
+    if (!difference) difference = d;
+    else if (!nearlyEqual(*difference, d, 1e-4)) consistent = false;
+    for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+      const aiVertexWeight& vw = bone->mWeights[w];
+      if (vw.mVertexId >= mesh->mNumVertices || !(vw.mWeight > 0.f)) continue;
+      addInfluence(out.influences[vw.mVertexId], counts[vw.mVertexId], joint, vw.mWeight);
     }
-    if (!finite) {
-      note(Diagnostic::Severity::Warning, "mesh '" + out.name + "' has non-finite vertices; skipped");
+  }
+  if (!consistent)
+    note(Diagnostic::Severity::Warning, "mesh '" + out.name + "' binds shared bones in a different pose from another mesh; it may deform wrongly");
+  else if (difference && !isIdentity(*difference, 1e-5))
+    transformMesh(*difference, out);
+  int unweighted = 0;
+  for (VertexInfluences& inf : out.influences) {
+    const float sum = inf.weights[0] + inf.weights[1] + inf.weights[2] + inf.weights[3];
+    if (sum <= 0.f) {
+      ++unweighted;
+      inf = VertexInfluences{};
+      inf.joints[0] = static_cast<std::uint16_t>(std::max(rigid, 0));
+      inf.weights[0] = 1.f;
       continue;
     }
-    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-      const aiFace& face = mesh->mFaces[f];
-      if (face.mNumIndices != 3) continue;
-      out.indices.insert(out.indices.end(), face.mIndices, face.mIndices + 3);
-    }
+    for (float& w : inf.weights) w /= sum;
+  }
+  return unweighted;
+}
+
+void Importer::importMeshes() {
+  const std::vector<int> meshNode = meshInstanceNodes();
+  readInverseBinds();
+  const Skeleton& sk = m_asset.skeleton;
+  int unweighted = 0;
+  for (unsigned mi = 0; mi < m_scene->mNumMeshes; ++mi) {
+    std::optional<SkinnedMesh> out = readGeometry(mi);
+    if (!out) continue;
     const int node = meshNode[mi];
     // Nearest joint at or above the mesh's node, for rigid attachment and unweighted vertices.
     int rigid = -1;
     for (int n = node; n >= 0 && rigid < 0; n = m_nodes[n].parent) rigid = m_nodes[n].joint;
-
-    if (mesh->mNumBones > 0) {
-      out.skinned = true;
-      out.influences.assign(mesh->mNumVertices, VertexInfluences{});
-      std::vector<int> counts(mesh->mNumVertices, 0);
-      std::optional<Mat34d> difference;
-      bool consistent = true;
-      for (unsigned b = 0; b < mesh->mNumBones; ++b) {
-        const aiBone* bone = mesh->mBones[b];
-        const auto it = m_nodeByName.find(bone->mName.C_Str());
-        if (it == m_nodeByName.end() || m_nodes[it->second].joint < 0) continue;
-        const int joint = m_nodes[it->second].joint;
-        // This mesh may be bound in another space than the first mesh that used the bone: bring
-        // its vertices into that space, which works when one matrix relates all its bones.
-        const Mat34d d = sk.inverseBind[joint].cast<double>().inverse() * toAffine(bone->mOffsetMatrix);
-        if (!difference) difference = d;
-        else if (!nearlyEqual(*difference, d, 1e-4)) consistent = false;
-        for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-          const aiVertexWeight& vw = bone->mWeights[w];
-          if (vw.mVertexId >= mesh->mNumVertices || !(vw.mWeight > 0.f)) continue;
-          VertexInfluences& inf = out.influences[vw.mVertexId];
-          int& n = counts[vw.mVertexId];
-          int slot = n < 4 ? n++ : -1;
-          if (slot < 0) {  // keep the four largest
-            slot = static_cast<int>(std::min_element(inf.weights.begin(), inf.weights.end()) - inf.weights.begin());
-            if (inf.weights[slot] >= vw.mWeight) continue;
-          }
-          inf.joints[slot] = static_cast<std::uint16_t>(joint);
-          inf.weights[slot] = vw.mWeight;
-        }
-      }
-      if (!consistent)
-        note(Diagnostic::Severity::Warning, "mesh '" + out.name + "' binds shared bones in a different pose from another mesh; it may deform wrongly");
-      else if (difference && !isIdentity(*difference, 1e-5)) {
-        for (auto& p : out.positions) p = transformPoint(*difference, p);
-        for (auto& n : out.normals) n = transformNormal(*difference, n);
-      }
-      for (std::size_t v = 0; v < out.influences.size(); ++v) {
-        VertexInfluences& inf = out.influences[v];
-        float sum = inf.weights[0] + inf.weights[1] + inf.weights[2] + inf.weights[3];
-        if (sum <= 0.f) {
-          ++unweighted;
-          inf = VertexInfluences{};
-          inf.joints[0] = static_cast<std::uint16_t>(std::max(rigid, 0));
-          inf.weights[0] = 1.f;
-          continue;
-        }
-        for (float& w : inf.weights) w /= sum;
-      }
+    if (m_scene->mMeshes[mi]->mNumBones > 0) {
+      unweighted += bindWeights(m_scene->mMeshes[mi], rigid, *out);
     } else if (rigid >= 0) {
       // A bone-less mesh under a joint follows that joint rigidly.
-      out.rigidJoint = rigid;
-      const Mat34d toBind = sk.inverseBind[rigid].cast<double>().inverse() * m_nodeObject[m_jointNode[rigid]].inverse() *
-                            m_nodeObject[node];
-      for (auto& p : out.positions) p = transformPoint(toBind, p);
-      for (auto& n : out.normals) n = transformNormal(toBind, n);
+      out->rigidJoint = rigid;
+      transformMesh(sk.inverseBind[rigid].cast<double>().inverse() * m_nodeObject[m_jointNode[rigid]].inverse() * m_nodeObject[node], *out);
       VertexInfluences inf;
       inf.joints[0] = static_cast<std::uint16_t>(rigid);
       inf.weights[0] = 1.f;
-      out.influences.assign(out.positions.size(), inf);
+      out->influences.assign(out->positions.size(), inf);
     } else {
       // Static: placed in object space once.
-      const Mat34d toObject = node >= 0 ? m_nodeObject[node] : Mat34d::identity();
-      for (auto& p : out.positions) p = transformPoint(toObject, p);
-      for (auto& n : out.normals) n = transformNormal(toObject, n);
+      transformMesh(node >= 0 ? m_nodeObject[node] : Mat34d::identity(), *out);
     }
-    if (auto st = out.validate(sk.jointCount()); !st) {
+    if (auto st = out->validate(sk.jointCount()); !st) {
       note(Diagnostic::Severity::Warning, st.message() + "; mesh skipped");
       continue;
     }
-    m_asset.meshes.push_back(std::move(out));
+    m_asset.meshes.push_back(std::move(*out));
   }
   if (unweighted > 0)
     note(Diagnostic::Severity::Warning, std::to_string(unweighted) + " skinned vertices have no bone weight; they follow their mesh's node");

@@ -1,5 +1,5 @@
 #pragma once
-// Imports a rig and its animations through Assimp (DESIGN §9 "Joint set and units", "Clips").
+// Imports a rig and its animations through Assimp (the contract: README.md, "What gets imported").
 
 #include <array>
 #include <cstdint>

@@ -158,6 +158,33 @@ class TestCli : public QObject {
     QVERIFY(c2.out.contains("3 from the cache"));
   }
 
+  void shellFromTheMesh() {
+    const QString dir = QString::fromStdString(test::scratchDir().string());
+    const auto rig = test::writeScene(test::armatureRig(100.f), "cli_mesh_rig.gltf");
+    const QString file = QString::fromStdString(rig.string()), pack = dir + "/mesh.anpk";
+    const Run c = runCli({"compress", file, "-o", pack, "--shell", "mesh", "--report", dir + "/mesh.json", "-q"});
+    QVERIFY2(c.code == 0, c.err.constData());
+    QFile rf(dir + "/mesh.json");
+    QVERIFY(rf.open(QIODevice::ReadOnly));
+    const QJsonObject clip = QJsonDocument::fromJson(rf.readAll()).object()["clips"].toArray()[0].toObject();
+    QVERIFY(clip["max_vertex_error_cm"].isDouble());
+    // The pack carries each joint's farthest skinned vertex as its shell.
+    QCOMPARE(runCli({"decode", pack, "--clip", "Walk", "-o", dir + "/mesh_walk.json"}).code, 0);
+    QFile df(dir + "/mesh_walk.json");
+    QVERIFY(df.open(QIODevice::ReadOnly));
+    const QJsonArray joints = QJsonDocument::fromJson(df.readAll()).object()["joints"].toArray();
+    const core::ImportedAsset a = test::importOrFail(rig);
+    const std::vector<double> farthest = core::farthestInfluencedVertex(a.skeleton, a.meshes, a.unitToCm);
+    QCOMPARE(joints.size(), int(farthest.size()));
+    for (int j = 1; j < joints.size(); ++j)
+      QVERIFY2(std::fabs(joints[j].toObject()["shell_cm"].toDouble() - farthest[std::size_t(j)]) < 1e-4 * farthest[std::size_t(j)],
+               qPrintable(joints[j].toObject()["name"].toString()));
+    const Run word = runCli({"compress", file, "-o", pack, "--shell", "skin"});
+    QCOMPARE(word.code, 2);
+    QVERIFY(word.err.contains("--shell"));
+    QCOMPARE(runCli({"compress", file, "-o", pack, "--shell", "-1"}).code, 2);
+  }
+
   void packErrorsAreClear() {
     const QString dir = QString::fromStdString(test::scratchDir().string());
     QFile junk(dir + "/junk.anpk");

@@ -1,6 +1,7 @@
-// Batch export for the game build (issue 5): presets, determinism across --jobs, a failing file in
-// a batch, the report against the packs, pack per file, merge (round trip, mismatch, duplicates),
-// the incremental cache and budgets.
+// Batch export for the game build (README.md, "Batch export for the game build"): presets,
+// determinism across --jobs, a failing file in a batch, the report against the packs, pack per
+// file, merge (round trip, mismatch, duplicates), the incremental cache, budgets, and skinned files
+// (their vertex error in the report, mesh-derived shells).
 #include <QtTest>
 
 #include <cstring>
@@ -178,6 +179,8 @@ class TestBatch : public QObject {
     QCOMPARE(second->cachedClips, std::size_t(4));
     QCOMPARE(readAll(m_dir / "cached1.anpk"), readAll(m_dir / "cached2.anpk"));
     QCOMPARE(second->rows[0].maxErrorCm, first->rows[0].maxErrorCm);
+    QVERIFY(first->rows[0].maxVertexErrorCm >= 0);
+    QCOMPARE(second->rows[0].maxVertexErrorCm, first->rows[0].maxVertexErrorCm);
     // Other settings: recompressed.
     o.batch.settings.precisionCm = 0.05f;
     o.output = m_dir / "cached3.anpk";
@@ -185,6 +188,60 @@ class TestBatch : public QObject {
     QVERIFY(third);
     QCOMPARE(third->cachedClips, std::size_t(0));
     QVERIFY(readAll(m_dir / "cached3.anpk") != readAll(m_dir / "cached1.anpk"));
+  }
+
+  void skinnedFilesReportTheirVertexError() {
+    const auto bare = test::writeScene(test::manyJointsRig(3), "batch_bare.gltf");  // no mesh
+    ExportOptions o = options(m_dir / "skin");
+    o.packPerFile = true;
+    o.report = m_dir / "skin.json";
+    auto r = exportPacks({m_rig, bare}, o);
+    QVERIFY2(r, r ? "" : r.message().c_str());
+    std::ifstream in(m_dir / "skin.json");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const QJsonObject doc = QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
+    const QJsonArray clips = doc["clips"].toArray();
+    QCOMPARE(clips.size(), 3);
+    for (int i = 0; i < 3; ++i) {
+      const QJsonObject c = clips[i].toObject();
+      QVERIFY(c.contains("max_vertex_error_cm"));
+      if (c["file"].toString().endsWith("batch_bare.gltf")) {
+        QVERIFY(c["max_vertex_error_cm"].isNull());
+      } else {
+        QVERIFY(c["max_vertex_error_cm"].isDouble());
+        // The skin moves less than the joints' shells allow times the lever of the rig (1.5 m).
+        QVERIFY(c["max_vertex_error_cm"].toDouble() >= 0 && c["max_vertex_error_cm"].toDouble() < 1.0);
+      }
+    }
+    QVERIFY(doc["totals"].toObject()["max_vertex_error_cm"].isDouble());
+    o.report = m_dir / "skin.csv";
+    QVERIFY(exportPacks({m_rig, bare}, o));
+    std::ifstream csv(m_dir / "skin.csv");
+    std::string header, row;
+    std::getline(csv, header);
+    QVERIFY(header.find(",max_vertex_error_cm,error") != std::string::npos);
+    bool emptyForBare = false;
+    while (std::getline(csv, row))
+      if (row.find("batch_bare.gltf") != std::string::npos) emptyForBare = row.ends_with(",true,,\"\"");
+    QVERIFY(emptyForBare);
+  }
+
+  void meshShellsReachTheCompressor() {
+    BatchOptions o;
+    o.jobs = 1;
+    o.settings.shellCm = kShellFromMesh;
+    const auto files = runBatch({m_rig}, o);
+    QCOMPARE(files.size(), std::size_t(1));
+    QVERIFY2(files[0].error.empty(), files[0].error.c_str());
+    const ImportedAsset a = test::importOrFail(m_rig);
+    const std::vector<double> farthest = farthestInfluencedVertex(a.skeleton, a.meshes, a.unitToCm);
+    for (const BatchClip& c : files[0].clips) {
+      QVERIFY2(c.error.empty(), c.error.c_str());
+      const auto& joints = c.compressed->settings.joints;
+      QCOMPARE(joints.size(), farthest.size());
+      QCOMPARE(joints[0].shellCm, kDefaultShellCm);  // the armature moves no vertex
+      for (std::size_t j = 1; j < joints.size(); ++j) QCOMPARE(joints[j].shellCm, float(farthest[j]));
+    }
   }
 
   void budgetFlagsLargePacks() {

@@ -312,6 +312,30 @@ class TestImporter : public QObject {
     QVERIFY(!importAsset(model("BVH/01_01.bvh"), bad));
   }
 
+  void aChannelSharingItsNameWithAMeshNodeMovesTheBone() {
+    // A skinned-mesh node named "Hips" comes first in the hierarchy; the root bone is also "Hips".
+    const ImportedAsset a = load(test::writeScene(test::sharedNameRig(), "shared_name.gltf"));
+    const std::vector<std::string> expected{"Armature", "Hips", "Spine"};
+    QCOMPARE(a.skeleton.names, expected);
+    QCOMPARE(a.skeleton.parents, (std::vector<std::int32_t>{-1, 0, 1}));
+    QCOMPARE(a.clips.size(), std::size_t(1));
+    const RawClip& move = a.clips[0];
+    QCOMPARE(move.frameCount, 5u);
+    const std::uint32_t hips = std::uint32_t(a.skeleton.find("Hips"));
+    QVERIFY(move.keyedChannels[hips] & kKeyedTranslation);
+    for (std::uint32_t f = 0; f < move.frameCount; ++f) {
+      const Vec3 e = test::sharedNameRigOffset(int(f));
+      const Vec3 t = move.at(hips, f).translation;
+      QVERIFY2(runtime::length(t - e) < 1e-6f, qPrintable(QString("frame %1: z %2").arg(f).arg(t.z)));
+    }
+    QVERIFY(runtime::length(move.at(hips, 4).translation - move.at(hips, 0).translation) > 0.3f);  // the bone moves
+    QVERIFY(hasDiagnostic(a, "animation channel 'Hips' matches 2 nodes"));
+    QVERIFY(hasDiagnostic(a, "Armature/Hips, the one without a mesh"));
+    // The mesh stays bound to the bone.
+    QCOMPARE(a.meshes.size(), std::size_t(1));
+    QCOMPARE(std::uint32_t(a.meshes[0].influences[0].joints[0]), hips);
+  }
+
   void overridesApply() {
     ImportOptions options;
     options.sampleRate = 60;

@@ -1,4 +1,4 @@
-// The settings schema of DESIGN §9: parsing, every invalid case on its own, wildcards, precedence,
+// The settings schema of docs/SETTINGS.md: parsing, every invalid case on its own, wildcards, precedence,
 // merging layers and hashing.
 #include <QtTest>
 
@@ -17,6 +17,27 @@ Skeleton rig() {
   s.restLocal.resize(s.names.size());
   s.inverseBind.resize(s.names.size());
   return s;
+}
+/// Joints of rig() all sit at the origin in the rest pose: a vertex's distance is its length.
+/// Spine moves a vertex 10 units out, LeftHand and Hips share one 4 units out, foot_l one 2 units
+/// out that foot_r touches with 0.5 % only (below the 1 % that counts).
+SkinnedMesh rigMesh() {
+  SkinnedMesh m;
+  m.name = "body";
+  m.positions = {{10, 0, 0}, {0, 4, 0}, {0, 0, 2}};
+  m.normals.assign(3, {0, 0, 1});
+  m.indices = {0, 1, 2};
+  m.skinned = true;
+  m.influences.resize(3);
+  m.influences[0] = {{1, 0, 0, 0}, {1.f, 0, 0, 0}};
+  m.influences[1] = {{2, 0, 0, 0}, {0.5f, 0.5f, 0, 0}};
+  m.influences[2] = {{5, 6, 0, 0}, {0.995f, 0.005f, 0, 0}};
+  return m;
+}
+std::vector<float> shells(const EffectiveSettings& e) {
+  std::vector<float> out;
+  for (const EffectiveJoint& j : e.joints) out.push_back(j.shellCm);
+  return out;
 }
 void expectParseError(const char* json, const char* fragment) {
   const auto s = CompressionSettings::fromJson(json, "hero.json");
@@ -73,6 +94,11 @@ class TestSettings : public QObject {
     QTest::newRow("clip unknown key") << R"({"clips":{"Run":{"loop":true}}})" << "unknown key 'clips.Run.loop'";
     QTest::newRow("clip bad joint") << R"({"clips":{"Run":{"joints":{"Hips":{"shell_cm":-3}}}}})" << "clips.Run.joints.Hips.shell_cm";
     QTest::newRow("description not string") << R"({"description":3})" << "description";
+    QTest::newRow("shell word") << R"({"shell_cm":"meshes"})" << "key 'shell_cm': expected a number of cm or \"mesh\"";
+    QTest::newRow("shell minus one") << R"({"shell_cm":-1})" << "key 'shell_cm'";  // not read as "mesh"
+    QTest::newRow("joint shell word") << R"({"joints":{"Hips":{"shell_cm":"skin"}}})" << "joints.Hips.shell_cm";
+    QTest::newRow("clip shell word") << R"({"clips":{"Run":{"shell_cm":"Mesh"}}})" << "clips.Run.shell_cm";
+    QTest::newRow("precision mesh") << R"({"precision_cm":"mesh"})" << "key 'precision_cm': expected a number";
   }
   void eachInvalidCaseFailsOnItsOwn() {
     QFETCH(QString, json);
@@ -121,6 +147,65 @@ class TestSettings : public QObject {
     QCOMPARE(run.joints[0].precisionCm, 0.05f);
     QCOMPARE(run.rotationFormat, RotationFormat::Q32);
     QCOMPARE(resolve(settings, s, "Walk").rotationFormat, RotationFormat::Q48);
+  }
+
+  void meshShellsComeFromTheFarthestVertex() {
+    const Skeleton s = rig();
+    const std::vector<SkinnedMesh> meshes{rigMesh()};
+    auto parsed = CompressionSettings::fromJson(R"({"shell_cm":"mesh"})", "mesh.json");
+    QVERIFY2(parsed, parsed ? "" : parsed.message().c_str());
+    QCOMPARE(*parsed->shellCm, kShellFromMesh);
+    QVERIFY(usesMeshShells(*parsed));
+    QVERIFY(!usesMeshShells({}));
+    QVERIFY(parsed->toJson().find(R"("shell_cm": "mesh")") != std::string::npos);
+    QVERIFY(*CompressionSettings::fromJson(parsed->toJson(), "again.json") == *parsed);
+    // 2 cm per unit. LeftHandIndex1, RightHand and foot_r influence nothing (foot_r only 0.5 %):
+    // they inherit their parent's shell; foot_ll inherits foot_l's.
+    const std::vector<float> expected{8, 20, 8, 8, 20, 4, 8, 4};
+    QCOMPARE(shells(resolve(*parsed, s, "Walk", meshes, 2.0)), expected);
+    // Without meshes every joint falls back to the default.
+    QCOMPARE(shells(resolve(*parsed, s, "Walk")), std::vector<float>(8, kDefaultShellCm));
+
+    // Per joint: the rule's subtree derives from the mesh, the rest keeps the number.
+    auto rule = CompressionSettings::fromJson(R"({"shell_cm":5,"joints":{"Left*":{"shell_cm":"mesh"}}})", "rule.json");
+    QVERIFY(rule && usesMeshShells(*rule));
+    QCOMPARE(shells(resolve(*rule, s, "Walk", meshes, 2.0)), (std::vector<float>{5, 5, 8, 8, 5, 5, 5, 5}));
+    // A joint that finds no vertex inherits its parent's shell; a root, the top-level number.
+    auto foot = CompressionSettings::fromJson(R"({"shell_cm":5,"joints":{"foot_r":{"shell_cm":"mesh"}}})", "foot.json");
+    QCOMPARE(resolve(*foot, s, "Walk", meshes, 2.0).joints[6].shellCm, 5.f);
+    auto root = CompressionSettings::fromJson(R"({"shell_cm":5,"joints":{"Hips":{"shell_cm":"mesh"}}})", "root.json");
+    QCOMPARE(resolve(*root, s, "Walk", meshes, 2.0).joints[0].shellCm, 8.f);
+    QCOMPARE(resolve(*root, s, "Walk").joints[0].shellCm, 5.f);
+
+    // Per clip, and through the clip's unit override.
+    auto clip = CompressionSettings::fromJson(R"({"clips":{"Run":{"shell_cm":"mesh","unit_to_cm":1}}})", "clip.json");
+    QVERIFY(clip && usesMeshShells(*clip));
+    QCOMPARE(shells(resolve(*clip, s, "Run", meshes, 2.0)), (std::vector<float>{4, 10, 4, 4, 10, 2, 4, 2}));
+    QCOMPARE(shells(resolve(*clip, s, "Walk", meshes, 2.0)), std::vector<float>(8, kDefaultShellCm));
+
+    // A number stacked on top replaces "mesh", and the other way round.
+    CompressionSettings stacked = *parsed;
+    CompressionSettings number;
+    number.shellCm = 6.f;
+    stacked.merge(number);
+    QVERIFY(!usesMeshShells(stacked));
+    stacked.merge(*parsed);
+    QCOMPARE(*stacked.shellCm, kShellFromMesh);
+  }
+
+  void meshShellHashesFollowTheMesh() {
+    const Skeleton s = rig();
+    std::vector<SkinnedMesh> meshes{rigMesh()};
+    CompressionSettings mesh;
+    mesh.shellCm = kShellFromMesh;
+    CompressionSettings three;
+    three.shellCm = 3.f;
+    QVERIFY(mesh.hash() != three.hash());
+    const std::uint64_t before = resolve(mesh, s, "Walk", meshes, 1.0).hash();
+    QCOMPARE(resolve(mesh, s, "Walk", meshes, 1.0).hash(), before);
+    meshes[0].positions[0].x = 11;  // Spine's farthest vertex moves: its resolved shell and the hash change
+    QVERIFY(resolve(mesh, s, "Walk", meshes, 1.0).hash() != before);
+    QVERIFY(resolve(three, s, "Walk", meshes, 1.0).hash() == resolve(three, s, "Walk").hash());
   }
 
   void mergeStacksLayers() {

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include <QtGlobal>
+
 namespace animpack::test {
 namespace {
 
@@ -41,6 +43,12 @@ std::filesystem::path model(const std::string& relative) { return std::filesyste
 std::filesystem::path scratchDir() {
   static ScratchDir dir;
   return dir.path;
+}
+
+core::ImportedAsset importOrFail(const std::filesystem::path& path) {
+  auto asset = core::importAsset(path);
+  if (!asset) qFatal("%s", asset.message().c_str());
+  return std::move(asset.value());
 }
 
 std::filesystem::path writeScene(const GltfScene& scene, const std::string& name) {
@@ -132,6 +140,53 @@ GltfScene armatureRig(float armatureScale, int frames, float rate) {
     }
     mesh.indices.insert(mesh.indices.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
   }
+  s.meshes.push_back(mesh);
+  return s;
+}
+
+GltfScene armatureSpaceRig(float armatureScale) {
+  GltfScene s = armatureRig(armatureScale);
+  GltfSkinnedMesh& mesh = s.meshes[0];
+  mesh.node = 7;
+  s.nodes[7].parent = 1;
+  // Object space = armature * armature space: divide the positions, and let each inverse bind
+  // multiply the armature's scale back in.
+  const core::Mat34 armature = core::Mat34::fromTransform(s.nodes[1].rest);
+  for (core::Vec3& p : mesh.positions) p = p * (1.f / armatureScale);
+  for (core::Mat34& ib : mesh.inverseBinds) ib = ib * armature;
+  return s;
+}
+
+core::Vec3 sharedNameRigOffset(int key) { return {0.f, 1.f, 0.1f * static_cast<float>(key)}; }
+
+GltfScene sharedNameRig() {
+  GltfScene s;
+  s.nodes = {{"Scene", -1, {}},
+             {"Hips", 0, {}},
+             {"Armature", 0, {}},
+             {"Hips", 2, makeTransform(sharedNameRigOffset(0))},
+             {"Spine", 3, makeTransform({0, 0.3f, 0})}};
+  GltfChannel move{3, 1, {}, {}};
+  GltfChannel turn{4, 0, {}, {}};
+  for (int k = 0; k < 5; ++k) {
+    const float t = static_cast<float>(k) / 10.f;
+    const core::Vec3 p = sharedNameRigOffset(k);
+    move.times.push_back(t);
+    move.values.push_back({p.x, p.y, p.z, 0});
+    const core::Quat q = axisAngle(1, 0, 0, 0.1f * static_cast<float>(k));
+    turn.times.push_back(t);
+    turn.values.push_back({q.x, q.y, q.z, q.w});
+  }
+  s.animations.push_back({"Move", {move, turn}});
+  GltfSkinnedMesh mesh;
+  mesh.node = 1;
+  mesh.skinJoints = {3, 4};
+  mesh.inverseBinds = {core::Mat34::fromTransform(makeTransform({0, -1, 0})), core::Mat34::fromTransform(makeTransform({0, -1.3f, 0}))};
+  mesh.positions = {{-0.1f, 1, 0}, {0.1f, 1, 0}, {0, 1.4f, 0}};
+  mesh.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+  mesh.indices = {0, 1, 2};
+  mesh.joints = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}};
+  mesh.weights = {{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
   s.meshes.push_back(mesh);
   return s;
 }

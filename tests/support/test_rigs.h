@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/io/asset_importer.h"
 #include "tests/support/gltf_writer.h"
 
 namespace animpack::test {
@@ -12,6 +13,8 @@ namespace animpack::test {
 std::filesystem::path model(const std::string& relative);
 /// A per-process scratch directory, created on first use and removed at exit.
 std::filesystem::path scratchDir();
+/// Imports `path`, or ends the test run with the importer's message.
+core::ImportedAsset importOrFail(const std::filesystem::path& path);
 /// Writes `scene` to scratchDir()/name and returns the path.
 std::filesystem::path writeScene(const GltfScene& scene, const std::string& name);
 
@@ -23,12 +26,21 @@ GltfScene armatureRig(float armatureScale, int frames = 25, float rate = 25.f);
 /// `scene` with every length (offsets, translation keys, mesh positions) times `size`: e.g.
 /// scaledRig(armatureRig(1), 40) is a character 52 m tall in file metres, with 17 m bones.
 GltfScene scaledRig(GltfScene scene, float size);
+/// armatureRig with its Body mesh bound in the armature's own space, as Blender's FBX export binds
+/// it: positions divided by the armature's scale and inverse binds that take the scale back, so the
+/// skinned mesh sits where armatureRig's does while its raw vertices are x`armatureScale` off.
+GltfScene armatureSpaceRig(float armatureScale);
 /// Expected local transform of joint `node` (a GltfScene node index) in clip "Walk" at key `frame`.
 core::Transform armatureRigKey(const GltfScene& scene, int node, int frame);
 /// A single animated node whose second rotation key is NaN.
 GltfScene nanRig();
 /// `count` animated nodes under one root.
 GltfScene manyJointsRig(int count);
+/// A skinned-mesh node named "Hips" listed before the armature whose root bone is also "Hips":
+/// Scene -> Hips (mesh), Scene -> Armature -> Hips -> Spine. Clip "Move" translates the bone Hips
+/// by sharedNameRigOffset(key) over 5 keys at 10 Hz and turns Spine.
+GltfScene sharedNameRig();
+core::Vec3 sharedNameRigOffset(int key);
 /// Nodes and a mesh but no bone and no animation.
 GltfScene staticRig();
 

@@ -78,7 +78,7 @@ void ClipDocument::setSettings(const core::CompressionSettings& settings) {
 
 core::EffectiveSettings ClipDocument::effectiveSettings(int clip) const {
   if (!m_asset || clip < 0 || clip >= clipCount()) return {};
-  return core::resolve(m_settings, m_asset->skeleton, m_asset->clips[std::size_t(clip)].name);
+  return core::resolve(m_settings, m_asset->skeleton, m_asset->clips[std::size_t(clip)].name, m_asset->meshes, m_asset->unitToCm);
 }
 
 std::uint64_t ClipDocument::effectiveHash(int clip) const {

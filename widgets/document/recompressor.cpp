@@ -139,6 +139,7 @@ void Recompressor::launch(int clip) {
     r->key = key;
     r->asset = asset;
     core::CompressJob job(asset->skeleton, asset->clips[std::size_t(clip)], asset->unitToCm, settings);
+    job.setMeshes(asset->meshes);
     auto compressed = job.run(context.get(), cancelFlag.get());
     if (compressed) r->compressed = std::make_shared<const core::CompressedClip>(std::move(compressed.value()));
     else r->error = QString::fromStdString(compressed.message());

@@ -1,0 +1,64 @@
+#pragma once
+// The skin's view of compression error: every skinned vertex of a file's meshes, skinned by linear
+// blend in double precision for a reference pose and a decoded pose, compared in object space
+// (the skeleton's root space), in centimetres. Complements the joint metric of error_metric.h,
+// which measures virtual vertices on each joint's shell.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/anim/raw_clip.h"
+#include "core/anim/skeleton.h"
+#include "core/anim/skinned_mesh.h"
+#include "core/math/transform.h"
+#include "core/runtime/clip_view.h"
+
+namespace animpack::core {
+
+/// The largest displacement one comparison found, and where.
+struct VertexError {
+  double cm = 0;           ///< cm, largest distance between a vertex skinned both ways
+  std::int32_t mesh = -1;  ///< index into the meshes the metric was built from; -1 when it has no vertex
+  std::int32_t vertex = -1;
+};
+
+class VertexErrorMetric {
+ public:
+  /// Precomputes every vertex that follows joints (skinned meshes and meshes rigidly attached to a
+  /// joint); static meshes are skipped. `unitToCm` converts file units to centimetres.
+  VertexErrorMetric(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes, double unitToCm);
+
+  /// True when no mesh has a vertex that follows a joint: there is nothing to measure.
+  bool empty() const { return m_vertices.empty(); }
+  std::size_t vertexCount() const { return m_vertices.size(); }
+
+  /// Skins every vertex with skin[j] = object[j] * inverseBind[j] for both poses (object-space
+  /// matrices, one per joint, e.g. from runtime::localToObject<double>) and returns the largest
+  /// displacement.
+  VertexError measure(std::span<const Mat34d> reference, std::span<const Mat34d> decoded) const;
+
+ private:
+  struct Vertex {
+    double position[3];
+    double weights[4];
+    std::uint16_t joints[4];
+    std::uint8_t count;  // influences in use (weights above 0), at least 1
+  };
+  struct Source {
+    std::uint32_t mesh, index;
+  };
+  std::vector<Mat34d> m_inverseBind;
+  std::vector<Vertex> m_vertices;
+  std::vector<Source> m_sources;  // where each vertex came from, for the report
+  double m_unitToCm;
+};
+
+/// Largest skinned-vertex displacement (cm) of a compressed clip against its raw clip, at every
+/// frame and at the midpoint of every frame interval: decoded through runtime::Player, the
+/// reference the source's own keys (the raw frames interpolated for clips built from frames).
+/// -1 when the metric is empty.
+float measureVertexError(const VertexErrorMetric& metric, const Skeleton& skeleton, const RawClip& raw,
+                         const runtime::ClipView& clip);
+
+}  // namespace animpack::core
