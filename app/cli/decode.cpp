@@ -3,7 +3,6 @@
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
 #include "core/io/decoded_json.h"
-#include "core/io/pack_writer.h"
 #include "core/runtime/pack.h"
 
 namespace animpack::cli {
@@ -11,7 +10,7 @@ namespace animpack::cli {
 int decodeCommand(int argc, char** argv, int first) {
   Args args("decode", "PACK --clip NAME -o OUT.json",
             "Decodes one clip of a pack with the runtime and writes every frame's local transforms as the\n"
-            "JSON of DESIGN §9 (file units; frame f at start_time + f / sample_rate). '-o -' writes to stdout.",
+            "JSON of the README's 'decode' schema (file units; frame f at start_time + f / sample_rate). '-o -' writes to stdout.",
             {{"clip", "NAME", "the clip to decode"}, {"output", "OUT.json", "where to write the JSON", false, 'o'}});
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("decode", "expected exactly one PACK");
@@ -28,13 +27,7 @@ int decodeCommand(int argc, char** argv, int first) {
     return failure("no clip '" + *clipName + "' in '" + args.positional()[0] + "' (clips: " + names + ")");
   }
   const std::string json = core::decodedClipJson(*pack, *clip);
-  if (*output == "-") {
-    std::fwrite(json.data(), 1, json.size(), stdout);
-    return kExitOk;
-  }
-  if (auto st = core::writeFileAtomic(*output, std::span(reinterpret_cast<const std::uint8_t*>(json.data()), json.size())); !st)
-    return failure(st.message());
-  return kExitOk;
+  return writeOutput(*output, json);
 }
 
 }  // namespace animpack::cli

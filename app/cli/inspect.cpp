@@ -12,7 +12,7 @@ int inspectCommand(int argc, char** argv, int first) {
             "Imports an animated rig through Assimp and prints its skeleton (tree), clips (duration, sample\n"
             "rate, frames, animated joints), meshes (vertices, influences), unit, scene-root transform and\n"
             "import diagnostics.",
-            {{"json", "", "print the JSON object of DESIGN §9 instead of text"},
+            {{"json", "", "print the JSON object (README's 'inspect --json') instead of text"},
              {"unit-to-cm", "CM", "override the file's unit: centimetres per file unit"},
              {"sample-rate", "HZ", "resample every clip at this rate instead of its key grid"}});
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;

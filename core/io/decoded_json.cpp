@@ -7,27 +7,25 @@
 
 namespace animpack::core {
 
-std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip) {
+std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame) {
   using nlohmann::json;
-  const runtime::PackSkeleton& sk = pack.skeleton();
   json joints = json::array();
-  for (std::size_t j = 0; j < sk.names.size(); ++j)
-    joints.push_back({{"name", sk.names[j]}, {"parent", sk.parents[j]}, {"precision_cm", clip.tolerances[j].precisionCm},
-                      {"shell_cm", clip.tolerances[j].shellCm}});
-  std::string out = "{\"clip\":" + json(clip.name).dump() + ",\"clip_index\":" + std::to_string(clip.clipIndex) +
-                    ",\"start_time\":" + json(clip.startTime).dump() + ",\"sample_rate\":" + json(clip.sampleRate).dump() +
-                    ",\"frame_count\":" + std::to_string(clip.frameCount) + ",\"unit_to_cm\":" + json(sk.unitToCm).dump() +
+  for (std::size_t j = 0; j < header.names.size(); ++j)
+    joints.push_back({{"name", header.names[j]}, {"parent", header.parents[j]}, {"precision_cm", header.tolerances[j].precisionCm},
+                      {"shell_cm", header.tolerances[j].shellCm}});
+  std::string out = "{\"clip\":" + json(header.clip).dump() + ",\"clip_index\":" + std::to_string(header.clipIndex) +
+                    ",\"start_time\":" + json(header.startTime).dump() + ",\"sample_rate\":" + json(header.sampleRate).dump() +
+                    ",\"frame_count\":" + std::to_string(header.frameCount) + ",\"unit_to_cm\":" + json(header.unitToCm).dump() +
                     ",\"joints\":" + joints.dump() + ",\"frames\":[";
   // Frames are written by hand: a mocap clip has millions of numbers.
-  runtime::Player player;
-  std::vector<runtime::Transform> pose(sk.names.size());
+  std::vector<runtime::Transform> pose(header.names.size());
   char buf[32];
   auto number = [&](float v) {
     std::snprintf(buf, sizeof(buf), "%.9g", static_cast<double>(v));
     out += buf;
   };
-  for (std::uint32_t f = 0; f < clip.frameCount; ++f) {
-    player.sampleFrame(clip.view, static_cast<float>(f), pose);
+  for (std::uint32_t f = 0; f < header.frameCount; ++f) {
+    frame(f, pose);
     out += f ? ",[" : "[";
     for (std::size_t j = 0; j < pose.size(); ++j) {
       const runtime::Transform& t = pose[j];
@@ -44,6 +42,17 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
   }
   out += "]}\n";
   return out;
+}
+
+std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip) {
+  const runtime::PackSkeleton& sk = pack.skeleton();
+  // The pack stores these as floats: widen them exactly so the text reads back as the same float.
+  const ClipJsonHeader header{clip.name, clip.clipIndex, clip.startTime, double(clip.sampleRate), clip.frameCount,
+                              double(sk.unitToCm), sk.names, sk.parents, clip.tolerances};
+  runtime::Player player;
+  return clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
+    player.sampleFrame(clip.view, static_cast<float>(f), pose);
+  });
 }
 
 }  // namespace animpack::core
