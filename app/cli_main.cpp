@@ -6,6 +6,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "core/io/isolated_import.h"
 
 namespace {
 
@@ -40,6 +41,8 @@ int main(int argc, char** argv) {
     return animpack::cli::kExitUsage;
   }
   const std::string name = argv[1];
+  // Not a command: the child process `compress`, `inspect` and the studio import through.
+  if (name == animpack::core::kImportChildCommand) return animpack::core::runImportChild(argc, argv, 2);
   if (name == "--help" || name == "-h" || name == "help") {
     printUsage(stdout);
     return animpack::cli::kExitOk;

@@ -1,8 +1,10 @@
 #include <cstdio>
 #include <filesystem>
+#include <set>
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/import_options.h"
 #include "app/cli/progress.h"
 #include "app/cli/settings_options.h"
 #include "core/batch/export.h"
@@ -28,6 +30,7 @@ int compressCommand(int argc, char** argv, int first) {
       {"recursive", "", "descend into subdirectories of folder inputs", false, 'r'},
       {"pack-per-file", "", "write DIR/<file>.anpk for each input instead of one pack"}};
   for (Option& o : settingsOptions()) flags.push_back(std::move(o));
+  for (Option& o : importOptions()) flags.push_back(std::move(o));
   flags.insert(flags.end(),
                {{"report", "R.json|R.csv", "write a per-clip report (JSON or CSV by extension)"},
                 {"budget", "KB", "flag packs larger than this (KiB): exit code 1"},
@@ -38,7 +41,8 @@ int compressCommand(int argc, char** argv, int first) {
             "Compresses every clip of the given animation files (folders: the files Assimp reads in them)\n"
             "into one pack, or one pack per file, verifying that every joint stays within its precision at\n"
             "every frame. A file or clip that fails does not stop the batch: the summary lists it and the\n"
-            "exit code is 1. Output bytes are the same for any --jobs.",
+            "exit code is 1. Output bytes are the same for any --jobs. Assimp runs in a child process per\n"
+            "file: one that crashes, hangs or exhausts it fails alone, named in the summary and the report.",
             flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().empty()) return usageError("compress", "no input files");
@@ -51,6 +55,9 @@ int compressCommand(int argc, char** argv, int first) {
   options.output = *output;
   options.packPerFile = args.has("pack-per-file");
   if (auto exit = readSettings(args, "compress", options.batch.settings)) return *exit;
+  core::ImportLimits limits;
+  if (auto exit = readImportLimits(args, "compress", limits)) return *exit;
+  options.batch.importer = isolatedImporter(limits);
   std::optional<double> jobs, budget;
   std::string error;
   if (!args.number("jobs", jobs, error) || !args.number("budget", budget, error)) return usageError("compress", error);
@@ -103,7 +110,15 @@ int compressCommand(int argc, char** argv, int first) {
               result->packs.size());
   if (result->packs.size() == 1) std::printf(", %s written to %s", humanBytes(result->packs[0].bytes).c_str(), result->packs[0].path.c_str());
   std::printf("\n");
-  if (result->failures) return failure(std::to_string(result->failures) + " input(s) failed (listed above); the packs hold the rest");
+  if (result->failures) {
+    std::string failed;
+    std::set<std::string> named;
+    for (const core::ClipReport& r : result->rows) {
+      const std::string name = std::filesystem::path(r.file).filename().string() + (r.clip.empty() ? "" : " '" + r.clip + "'");
+      if (!r.error.empty() && named.insert(name).second) failed += (failed.empty() ? "" : ", ") + name;
+    }
+    return failure(std::to_string(result->failures) + " input(s) failed (" + failed + ", listed above); the packs hold the rest");
+  }
   if (result->overPrecision) return failure(std::to_string(result->overPrecision) + " clip(s) exceed their precision (see the OVER PRECISION lines)");
   if (overBudget) return failure(std::to_string(overBudget) + " pack(s) over budget");
   return kExitOk;

@@ -3,6 +3,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/import_options.h"
 #include "app/cli/settings_options.h"
 #include "core/anim/raw_sampler.h"
 #include "core/io/asset_importer.h"
@@ -50,6 +51,7 @@ int sampleCommand(int argc, char** argv, int first) {
                                  {"rate", "HZ", "write frames at start_time + k / HZ instead of the clip's own frames"},
                                  {"output", "RAW.json", "where to write the JSON ('-' for stdout)", false, 'o'}};
   for (Option& o : settingsOptions()) options.push_back(std::move(o));
+  for (Option& o : importOptions()) options.push_back(std::move(o));
   Args args("sample", "FILE --clip NAME|#N [--rate HZ] -o RAW.json [settings options]",
             "Imports FILE and writes one clip, uncompressed, in the JSON that 'animpack decode' writes (the\n"
             "README's 'decode' schema: local transforms in file units): the input other compressors and\n"
@@ -69,10 +71,13 @@ int sampleCommand(int argc, char** argv, int first) {
   if (rate && !(*rate > 0 && *rate <= 10000)) return usageError("sample", "--rate must be in (0, 10000] Hz");
   core::CompressionSettings settings;
   if (auto exit = readSettings(args, "sample", settings)) return *exit;
+  core::ImportLimits limits;
+  if (auto exit = readImportLimits(args, "sample", limits)) return *exit;
+  const core::ImportFunction importFile = isolatedImporter(limits);
 
   const std::string file = args.positional()[0];
   core::ImportOptions importOptions{settings.unitToCm, settings.sampleRate};
-  auto asset = core::importAsset(file, importOptions);
+  auto asset = importFile(file, importOptions);
   if (!asset) return failure(asset.message());
   auto found = findClip(*asset, *clipSpec);
   if (!found) return failure(found.message());
@@ -81,7 +86,7 @@ int sampleCommand(int argc, char** argv, int first) {
   if ((effective.sampleRate && *effective.sampleRate != (*found)->sampleRate) ||
       (effective.unitToCm && *effective.unitToCm != asset->unitToCm)) {
     const std::uint32_t index = (*found)->clipIndex;
-    asset = core::importAsset(file, core::ImportOptions{effective.unitToCm, effective.sampleRate});
+    asset = importFile(file, core::ImportOptions{effective.unitToCm, effective.sampleRate});
     if (!asset) return failure(asset.message());
     found = &asset->clips[index];
   }

@@ -33,6 +33,10 @@ void parallelFor(std::size_t count, unsigned jobs, Task task) {
   for (std::thread& t : pool) t.join();
 }
 
+Expected<ImportedAsset> importFile(const BatchOptions& options, const std::filesystem::path& path, const ImportOptions& importOptions) {
+  return options.importer ? options.importer(path, importOptions) : importAsset(path, importOptions);
+}
+
 bool wanted(const BatchOptions& options, const std::string& clip) {
   return options.clips.empty() || std::any_of(options.clips.begin(), options.clips.end(), [&](const std::string& p) {
            return isWildcard(p) ? wildcardMatch(p, clip) : p == clip;
@@ -136,7 +140,7 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
         return;
       }
     }
-    auto asset = importAsset(files[i], importOptions);
+    auto asset = importFile(options, files[i], importOptions);
     if (!asset) {
       file.error = asset.message();
       return;
@@ -180,7 +184,7 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
         ImportOptions clipOptions = importOptions;
         clipOptions.sampleRate = effective.sampleRate;
         clipOptions.unitToCm = effective.unitToCm;
-        auto again = importAsset(file.path, clipOptions);
+        auto again = importFile(options, file.path, clipOptions);
         if (!again) {
           out.error = again.message();
           report(1, file.path.filename().string() + ": " + out.name);

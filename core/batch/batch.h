@@ -19,11 +19,15 @@
 
 namespace animpack::core {
 
+/// Imports one file (the batch's way to reach Assimp).
+using ImportFunction = std::function<Expected<ImportedAsset>(const std::filesystem::path&, const ImportOptions&)>;
+
 struct BatchOptions {
   CompressionSettings settings;               ///< preset, settings file and flags already merged
   std::vector<std::string> clips;             ///< clip names or wildcards to compress; empty: all
   unsigned jobs = 0;                          ///< worker threads; 0: one per core
   std::optional<std::filesystem::path> cacheDir;  ///< reuse files whose bytes and settings are unchanged
+  ImportFunction importer;                    ///< empty: importAsset() in this process (the CLI isolates it)
 };
 
 struct BatchClip {

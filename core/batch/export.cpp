@@ -29,6 +29,15 @@ Expected<WrittenPack> writePack(const PackSkeletonRecord& skeleton, const std::v
   return w;
 }
 
+/// The error when no pack could be written, with the first failure's reason (one line).
+Error nothingCompressed(const ExportResult& result) {
+  for (const ClipReport& r : result.rows)
+    if (!r.error.empty())
+      return Error{"nothing was compressed: " + r.error +
+                   (result.failures > 1 ? " (and " + std::to_string(result.failures - 1) + " more failure(s))" : "")};
+  return Error{"nothing was compressed"};
+}
+
 }  // namespace
 
 Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& files, const ExportOptions& options,
@@ -120,12 +129,12 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
       }
       collect(f, clips, rows);
     }
-    if (clips.empty()) return Error{"nothing was compressed"};
+    if (clips.empty()) return nothingCompressed(result);
     auto written = writePack(*batch[*first].skeleton, clips, options.output, rows);
     if (!written) return Error{written.message()};
     result.packs.push_back(*written);
   }
-  if (result.packs.empty()) return Error{"nothing was compressed"};
+  if (result.packs.empty()) return nothingCompressed(result);
   for (WrittenPack& p : result.packs) p.overBudget = options.budgetKb && double(p.bytes) > *options.budgetKb * 1024.0;
 
   if (options.report) {
