@@ -26,11 +26,8 @@ std::optional<int> readImportLimits(const Args& args, const std::string& command
 
 core::ImportFunction isolatedImporter(const core::ImportLimits& limits) {
   std::error_code ec;
-  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) self = "/proc/self/exe";
-  return [self, limits](const std::filesystem::path& path, const core::ImportOptions& options) {
-    return core::importIsolated(self, path, options, limits);
-  };
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return core::isolatedImporter(ec ? std::filesystem::path("/proc/self/exe") : self, limits);
 }
 
 }  // namespace animpack::cli

@@ -15,12 +15,10 @@
 #include "core/compress/report.h"
 #include "core/compress/settings.h"
 #include "core/io/asset_importer.h"
+#include "core/io/isolated_import.h"
 #include "core/io/pack_writer.h"
 
 namespace animpack::core {
-
-/// Imports one file (the batch's way to reach Assimp).
-using ImportFunction = std::function<Expected<ImportedAsset>(const std::filesystem::path&, const ImportOptions&)>;
 
 struct BatchOptions {
   CompressionSettings settings;               ///< preset, settings file and flags already merged

@@ -205,6 +205,15 @@ Expected<ImportedAsset> importIsolated(const std::filesystem::path& executable, 
   return readImportStream(stream, file);
 }
 
+ImportFunction isolatedImporter(const std::filesystem::path& executable, const ImportLimits& limits) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(executable, ec) || ::access(executable.c_str(), X_OK) != 0)
+    return [](const std::filesystem::path& path, const ImportOptions& options) { return importAsset(path, options); };
+  return [executable, limits](const std::filesystem::path& path, const ImportOptions& options) {
+    return importIsolated(executable, path, options, limits);
+  };
+}
+
 namespace {
 
 [[noreturn]] void outOfMemory() { ::_exit(kChildOutOfMemory); }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 
 #include "core/io/asset_importer.h"
 
@@ -17,6 +18,9 @@ struct ImportLimits {
   double timeoutS = 60;             ///< s, default 60: the child is killed after this long
   std::uint64_t memoryMb = 4096;    ///< MiB, default 4096: the child's address-space cap (RLIMIT_AS)
 };
+
+/// Imports one file: importAsset() in this process, or importIsolated() through a child.
+using ImportFunction = std::function<Expected<ImportedAsset>(const std::filesystem::path&, const ImportOptions&)>;
 
 /// The argument that puts `animpack` into its import mode (argv[1]).
 inline constexpr const char* kImportChildCommand = "__import-child";
@@ -32,6 +36,10 @@ bool importMemoryCapAvailable();
 /// the result is exactly importAsset()'s.
 Expected<ImportedAsset> importIsolated(const std::filesystem::path& executable, const std::filesystem::path& path,
                                        const ImportOptions& options = {}, const ImportLimits& limits = {});
+
+/// importIsolated() through `executable` under `limits`, or importAsset() in this process when
+/// there is no such executable (a library build without the CLI). What applications open files with.
+ImportFunction isolatedImporter(const std::filesystem::path& executable, const ImportLimits& limits = {});
 
 /// The child's side: argv[first..] as importIsolated() passes it. Returns the process exit code.
 int runImportChild(int argc, char** argv, int first);
