@@ -1,4 +1,4 @@
-// animpack: the command-line batch tool (DESIGN §7).
+// animpack: the command-line batch tool (the README's 'Command line').
 
 #include <cstdio>
 #include <cstring>
@@ -6,6 +6,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "core/io/isolated_import.h"
 
 namespace {
 
@@ -20,6 +21,7 @@ const Command kCommands[] = {
     {"compress", animpack::cli::compressCommand, "compress animation files into a pack, verified against the source"},
     {"merge", animpack::cli::mergeCommand, "merge packs of one skeleton built separately into one"},
     {"decode", animpack::cli::decodeCommand, "write a clip of a pack as per-frame JSON"},
+    {"sample", animpack::cli::sampleCommand, "write a file's uncompressed clip in the decode JSON"},
     {"dump", animpack::cli::dumpCommand, "show a pack's header, skeleton, clips, section sizes and track kinds"},
     {"verify", animpack::cli::verifyCommand, "validate a pack; with its sources, measure every joint's error"},
     {"bench", animpack::cli::benchCommand, "time decoding a pack: forward, backward, random, blended, raw"},
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
     return animpack::cli::kExitUsage;
   }
   const std::string name = argv[1];
+  // Not a command: the child process `compress`, `inspect` and the studio import through.
+  if (name == animpack::core::kImportChildCommand) return animpack::core::runImportChild(argc, argv, 2);
   if (name == "--help" || name == "-h" || name == "help") {
     printUsage(stdout);
     return animpack::cli::kExitOk;

@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
@@ -56,6 +57,12 @@ namespace animpack::app {
 
 namespace {
 
+/// Assimp runs in a child process of the `animpack` installed beside the studio: a file that
+/// crashes it fails to open instead of taking the unsaved document down.
+core::ImportFunction studioImporter() {
+  return core::isolatedImporter(QDir(QCoreApplication::applicationDirPath()).filePath("animpack").toStdString());
+}
+
 constexpr int kMaxRecent = 10;
 constexpr int kAutosaveMs = 60'000;
 
@@ -78,6 +85,7 @@ bool isProject(const QString& path) { return path.endsWith(".anproj", Qt::CaseIn
 
 MainWindow::MainWindow() : m_recompressor(new widgets::Recompressor(&m_document, this)) {
   setWindowTitle("animpack studio");
+  m_document.setImporter(studioImporter());
   setAcceptDrops(true);
   setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
 
@@ -700,6 +708,7 @@ void MainWindow::exportPacks() {
 
   core::ExportOptions options;
   options.batch.settings = m_document.settings();
+  options.batch.importer = studioImporter();
   options.batch.clips = which->currentIndex() == 1 ? approved : which->currentIndex() == 2 ? selected : std::vector<std::string>{};
   options.output = output->text().trimmed().toStdString();
   if (budget->value() > 0) options.budgetKb = budget->value();

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/io/pack_writer.h"
+
 namespace animpack::cli {
 
 Args::Args(std::string command, std::string synopsis, std::string description, std::vector<Option> options)
@@ -142,6 +144,16 @@ int failure(const std::string& message) {
 int usageError(const std::string& command, const std::string& message) {
   std::fprintf(stderr, "animpack %s: %s\n(see 'animpack %s --help')\n", command.c_str(), message.c_str(), command.c_str());
   return kExitUsage;
+}
+
+int writeOutput(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return kExitOk;
+  }
+  const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  if (auto st = core::writeFileAtomic(path, bytes); !st) return failure(st.message());
+  return kExitOk;
 }
 
 }  // namespace animpack::cli

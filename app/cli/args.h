@@ -9,7 +9,7 @@
 
 namespace animpack::cli {
 
-/// Exit codes (DESIGN §9): 0 success, 1 failure with a one-line message, 2 bad usage.
+/// Exit codes: 0 success, 1 failure with a one-line message, 2 bad usage.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
@@ -55,5 +55,7 @@ class Args {
 int failure(const std::string& message);
 /// Prints "animpack <command>: <message>" and a hint on stderr and returns kExitUsage.
 int usageError(const std::string& command, const std::string& message);
+/// Writes `text` to `path` atomically, or to stdout when `path` is "-"; returns kExitOk or a failure.
+int writeOutput(const std::string& path, const std::string& text);
 
 }  // namespace animpack::cli

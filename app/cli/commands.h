@@ -6,6 +6,7 @@ namespace animpack::cli {
 int inspectCommand(int argc, char** argv, int first);
 int compressCommand(int argc, char** argv, int first);
 int decodeCommand(int argc, char** argv, int first);
+int sampleCommand(int argc, char** argv, int first);
 int dumpCommand(int argc, char** argv, int first);
 int verifyCommand(int argc, char** argv, int first);
 int benchCommand(int argc, char** argv, int first);

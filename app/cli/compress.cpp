@@ -1,11 +1,13 @@
 #include <cstdio>
 #include <filesystem>
+#include <set>
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/import_options.h"
 #include "app/cli/progress.h"
+#include "app/cli/settings_options.h"
 #include "core/batch/export.h"
-#include "core/compress/presets.h"
 
 namespace animpack::cli {
 namespace {
@@ -21,28 +23,27 @@ std::string humanBytes(std::uint64_t b) {
 }  // namespace
 
 int compressCommand(int argc, char** argv, int first) {
-  std::string presetNames;
-  for (const core::Preset& p : core::builtinPresets()) presetNames += (presetNames.empty() ? "" : ", ") + p.name;
+  std::vector<Option> flags = {
+      {"output", "PATH", "the pack to write (with --pack-per-file: a directory)", false, 'o'},
+      {"clip", "NAME", "compress only clips with this name or wildcard", true},
+      {"all", "", "compress every clip (the default)"},
+      {"recursive", "", "descend into subdirectories of folder inputs", false, 'r'},
+      {"pack-per-file", "", "write DIR/<file>.anpk for each input instead of one pack"}};
+  for (Option& o : settingsOptions()) flags.push_back(std::move(o));
+  for (Option& o : importOptions()) flags.push_back(std::move(o));
+  flags.insert(flags.end(),
+               {{"report", "R.json|R.csv", "write a per-clip report (JSON or CSV by extension)"},
+                {"budget", "KB", "flag packs larger than this (KiB): exit code 1"},
+                {"cache", "DIR", "skip files whose bytes and settings are unchanged since the last run"},
+                {"jobs", "N", "worker threads (default: one per core)", false, 'j'},
+                {"quiet", "", "no progress and no per-clip lines; errors and the summary only", false, 'q'}});
   Args args("compress", "FILES|DIRS... -o OUT.anpk [options]",
             "Compresses every clip of the given animation files (folders: the files Assimp reads in them)\n"
             "into one pack, or one pack per file, verifying that every joint stays within its precision at\n"
             "every frame. A file or clip that fails does not stop the batch: the summary lists it and the\n"
-            "exit code is 1. Output bytes are the same for any --jobs.",
-            {{"output", "PATH", "the pack to write (with --pack-per-file: a directory)", false, 'o'},
-             {"clip", "NAME", "compress only clips with this name or wildcard", true},
-             {"all", "", "compress every clip (the default)"},
-             {"recursive", "", "descend into subdirectories of folder inputs", false, 'r'},
-             {"pack-per-file", "", "write DIR/<file>.anpk for each input instead of one pack"},
-             {"preset", "NAME", "start from a shipped preset (" + presetNames + ")"},
-             {"settings", "S.json", "settings file (DESIGN §9 schema), applied on top of the preset"},
-             {"precision", "CM", "default precision: max object-space error on the shell, cm (0.01)"},
-             {"shell", "CM|mesh", "default shell distance of the virtual vertices, cm (3); mesh: each joint's farthest skinned vertex"},
-             {"pin", "JOINT", "pin a joint (name or wildcard): recompute it against compressed ancestors", true},
-             {"report", "R.json|R.csv", "write a per-clip report (JSON or CSV by extension)"},
-             {"budget", "KB", "flag packs larger than this (KiB): exit code 1"},
-             {"cache", "DIR", "skip files whose bytes and settings are unchanged since the last run"},
-             {"jobs", "N", "worker threads (default: one per core)", false, 'j'},
-             {"quiet", "", "no progress and no per-clip lines; errors and the summary only", false, 'q'}});
+            "exit code is 1. Output bytes are the same for any --jobs. Assimp runs in a child process per\n"
+            "file: one that crashes, hangs or exhausts it fails alone, named in the summary and the report.",
+            flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().empty()) return usageError("compress", "no input files");
   const auto output = args.value("output");
@@ -53,31 +54,13 @@ int compressCommand(int argc, char** argv, int first) {
   options.toolVersion = ANIMPACK_VERSION;
   options.output = *output;
   options.packPerFile = args.has("pack-per-file");
-  if (const auto preset = args.value("preset")) {
-    auto p = core::findPreset(*preset);
-    if (!p) return usageError("compress", p.message());
-    options.batch.settings = *p;
-  }
-  if (const auto s = args.value("settings")) {
-    auto loaded = core::CompressionSettings::load(*s);
-    if (!loaded) return failure(loaded.message());
-    options.batch.settings.merge(*loaded);
-  }
-  std::optional<double> precision, shell, jobs, budget;
+  if (auto exit = readSettings(args, "compress", options.batch.settings)) return *exit;
+  core::ImportLimits limits;
+  if (auto exit = readImportLimits(args, "compress", limits)) return *exit;
+  options.batch.importer = isolatedImporter(limits);
+  std::optional<double> jobs, budget;
   std::string error;
-  const bool meshShell = args.value("shell") == "mesh";
-  if (!args.number("precision", precision, error) || !args.number("jobs", jobs, error) || !args.number("budget", budget, error))
-    return usageError("compress", error);
-  // Only positive numbers are shells (a negative one would read as the "mesh" sentinel).
-  if (!meshShell && (!args.number("shell", shell, error) || (shell && !(*shell > 0))))
-    return usageError("compress", "--shell expects a positive number of cm or 'mesh', got '" + args.value("shell").value_or("") + "'");
-  core::CompressionSettings flags;
-  if (precision) flags.precisionCm = static_cast<float>(*precision);
-  if (shell) flags.shellCm = static_cast<float>(*shell);
-  if (meshShell) flags.shellCm = core::kShellFromMesh;
-  for (const std::string& joint : args.values("pin")) flags.joints.emplace_back(joint, core::JointOverride{{}, {}, true});
-  options.batch.settings.merge(flags);
-  if (auto st = options.batch.settings.validate(); !st) return usageError("compress", st.message());
+  if (!args.number("jobs", jobs, error) || !args.number("budget", budget, error)) return usageError("compress", error);
   if (jobs && (*jobs < 1 || *jobs > 256 || *jobs != double(int(*jobs)))) return usageError("compress", "--jobs must be a whole number from 1 to 256");
   if (budget && !(*budget > 0)) return usageError("compress", "--budget must be a positive number of KiB");
   options.batch.jobs = jobs ? static_cast<unsigned>(*jobs) : 0;
@@ -127,7 +110,15 @@ int compressCommand(int argc, char** argv, int first) {
               result->packs.size());
   if (result->packs.size() == 1) std::printf(", %s written to %s", humanBytes(result->packs[0].bytes).c_str(), result->packs[0].path.c_str());
   std::printf("\n");
-  if (result->failures) return failure(std::to_string(result->failures) + " input(s) failed (listed above); the packs hold the rest");
+  if (result->failures) {
+    std::string failed;
+    std::set<std::string> named;
+    for (const core::ClipReport& r : result->rows) {
+      const std::string name = std::filesystem::path(r.file).filename().string() + (r.clip.empty() ? "" : " '" + r.clip + "'");
+      if (!r.error.empty() && named.insert(name).second) failed += (failed.empty() ? "" : ", ") + name;
+    }
+    return failure(std::to_string(result->failures) + " input(s) failed (" + failed + ", listed above); the packs hold the rest");
+  }
   if (result->overPrecision) return failure(std::to_string(result->overPrecision) + " clip(s) exceed their precision (see the OVER PRECISION lines)");
   if (overBudget) return failure(std::to_string(overBudget) + " pack(s) over budget");
   return kExitOk;

@@ -3,7 +3,6 @@
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
 #include "core/io/decoded_json.h"
-#include "core/io/pack_writer.h"
 #include "core/runtime/pack.h"
 
 namespace animpack::cli {
@@ -36,13 +35,7 @@ int decodeCommand(int argc, char** argv, int first) {
     return failure("no clip '" + *clipName + "' in '" + args.positional()[0] + "' (clips: " + names + ")");
   }
   const std::string json = core::decodedClipJson(*pack, *clip, rate);
-  if (*output == "-") {
-    std::fwrite(json.data(), 1, json.size(), stdout);
-    return kExitOk;
-  }
-  if (auto st = core::writeFileAtomic(*output, std::span(reinterpret_cast<const std::uint8_t*>(json.data()), json.size())); !st)
-    return failure(st.message());
-  return kExitOk;
+  return writeOutput(*output, json);
 }
 
 }  // namespace animpack::cli

@@ -2,19 +2,23 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/import_options.h"
 #include "core/io/asset_importer.h"
 #include "core/io/asset_json.h"
 
 namespace animpack::cli {
 
 int inspectCommand(int argc, char** argv, int first) {
+  std::vector<Option> flags = {{"json", "", "print the JSON object (README's 'inspect --json') instead of text"},
+                               {"unit-to-cm", "CM", "override the file's unit: centimetres per file unit"},
+                               {"sample-rate", "HZ", "resample every clip at this rate instead of its key grid"}};
+  for (Option& o : importOptions()) flags.push_back(std::move(o));
   Args args("inspect", "FILE [--json] [--unit-to-cm CM] [--sample-rate HZ]",
             "Imports an animated rig through Assimp and prints its skeleton (tree), clips (duration, sample\n"
             "rate, frames, animated joints), meshes (vertices, influences), unit, scene-root transform and\n"
-            "import diagnostics.",
-            {{"json", "", "print the JSON object of DESIGN §9 instead of text"},
-             {"unit-to-cm", "CM", "override the file's unit: centimetres per file unit"},
-             {"sample-rate", "HZ", "resample every clip at this rate instead of its key grid"}});
+            "import diagnostics. Assimp runs in a child process: a file that crashes, hangs or exhausts it\n"
+            "is an error naming the file and what happened.",
+            flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("inspect", "expected exactly one FILE");
   core::ImportOptions options;
@@ -24,7 +28,9 @@ int inspectCommand(int argc, char** argv, int first) {
     return usageError("inspect", error);
   options.unitToCm = unit;
   options.sampleRate = rate;
-  const auto asset = core::importAsset(args.positional()[0], options);
+  core::ImportLimits limits;
+  if (auto exit = readImportLimits(args, "inspect", limits)) return *exit;
+  const auto asset = isolatedImporter(limits)(args.positional()[0], options);
   if (!asset) return failure(asset.message());
   const std::string text = args.has("json") ? core::inspectJson(*asset) + "\n" : core::inspectText(*asset);
   std::fputs(text.c_str(), stdout);

@@ -112,6 +112,34 @@ void SourceClip::objectMatrices(std::span<const std::int32_t> parents, double fr
     if (parents[j] >= 0) out[j] = out[std::size_t(parents[j])] * out[j];
 }
 
+bool SourceClip::valid(std::uint32_t joints) const {
+  auto finite = [](const auto& values) {
+    for (const auto& v : values)
+      for (double x : v)
+        if (!std::isfinite(x)) return false;
+    return true;
+  };
+  if (m_chains.size() != joints || !std::isfinite(m_startTicks) || !std::isfinite(m_endTicks) || !(m_ticksPerFrame > 0) ||
+      !std::isfinite(m_ticksPerFrame))
+    return false;
+  for (const auto& chain : m_chains) {
+    if (chain.empty()) return false;
+    for (std::uint32_t n : chain)
+      if (n >= m_nodes.size()) return false;
+  }
+  for (const SourceNode& n : m_nodes) {
+    if (n.times[0].size() != n.rotations.size() || n.times[1].size() != n.positions.size() ||
+        n.times[2].size() != n.scales.size() || !finite(n.rotations) || !finite(n.positions) || !finite(n.scales))
+      return false;
+    for (double x : n.staticMatrix.m)
+      if (!std::isfinite(x)) return false;
+    for (const auto& t : n.times)
+      for (std::size_t k = 0; k < t.size(); ++k)
+        if (!std::isfinite(t[k]) || (k > 0 && t[k] < t[k - 1])) return false;
+  }
+  return true;
+}
+
 std::vector<double> SourceClip::keyFramePositions() const {
   std::vector<double> out;
   for (const SourceNode& n : m_nodes)

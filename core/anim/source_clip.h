@@ -47,6 +47,13 @@ class SourceClip {
              double ticksPerFrame, double endTicks);
 
   std::uint32_t jointCount() const { return static_cast<std::uint32_t>(m_chains.size()); }
+  const std::vector<SourceNode>& nodes() const { return m_nodes; }
+  const std::vector<std::vector<std::uint32_t>>& chains() const { return m_chains; }
+  double startTicks() const { return m_startTicks; }
+  double ticksPerFrame() const { return m_ticksPerFrame; }
+  double endTicks() const { return m_endTicks; }
+  /// Checks chain indices, key counts, times (ascending, finite) and values (finite).
+  bool valid(std::uint32_t joints) const;
   /// Local matrices of every joint at frame position `frame` (fractional frames lie between).
   void localMatrices(double frame, std::span<Mat34d> out) const;
   /// Frame positions of every source key (fractional where a key is not on a frame).

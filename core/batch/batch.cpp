@@ -34,6 +34,10 @@ void parallelFor(std::size_t count, unsigned jobs, Task task) {
   for (std::thread& t : pool) t.join();
 }
 
+Expected<ImportedAsset> importFile(const BatchOptions& options, const std::filesystem::path& path, const ImportOptions& importOptions) {
+  return options.importer ? options.importer(path, importOptions) : importAsset(path, importOptions);
+}
+
 bool wanted(const BatchOptions& options, const std::string& clip) {
   return options.clips.empty() || std::any_of(options.clips.begin(), options.clips.end(), [&](const std::string& p) {
            return isWildcard(p) ? wildcardMatch(p, clip) : p == clip;
@@ -109,9 +113,9 @@ void measureSkin(const ImportedAsset& asset, const RawClip& raw, double unitToCm
 }
 
 /// Compresses one clip of an imported file into `out` (its record, data and report, or its error).
-void compressClip(const CompressionSettings& settings, const ImportOptions& importOptions, const ImportedAsset& asset,
+void compressClip(const BatchOptions& options, const ImportOptions& importOptions, const ImportedAsset& asset,
                   const RawClip& source, const std::filesystem::path& path, BatchClip& out, const std::atomic<bool>* cancel) {
-  const EffectiveSettings effective = resolve(settings, asset.skeleton, source.name, asset.meshes, asset.unitToCm);
+  const EffectiveSettings effective = resolve(options.settings, asset.skeleton, source.name, asset.meshes, asset.unitToCm);
   // A clip override of the sample rate or unit needs the file imported with it.
   std::optional<ImportedAsset> reimported;
   const RawClip* raw = &source;
@@ -121,7 +125,7 @@ void compressClip(const CompressionSettings& settings, const ImportOptions& impo
     ImportOptions clipOptions = importOptions;
     clipOptions.sampleRate = effective.sampleRate;
     clipOptions.unitToCm = effective.unitToCm;
-    auto again = importAsset(path, clipOptions);
+    auto again = importFile(options, path, clipOptions);
     if (!again) {
       out.error = again.message();
       return;
@@ -183,7 +187,7 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
         return;
       }
     }
-    auto asset = importAsset(files[i], importOptions);
+    auto asset = importFile(options, files[i], importOptions);
     if (!asset) {
       file.error = asset.message();
       return;
@@ -217,7 +221,7 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
     if (cancel && cancel->load()) {
       out.error = "cancelled";
     } else {
-      compressClip(options.settings, importOptions, asset, *job.raw, file.path, out, cancel);
+      compressClip(options, importOptions, asset, *job.raw, file.path, out, cancel);
     }
     report(1, file.path.filename().string() + ": " + out.name);
   });

@@ -15,6 +15,7 @@
 #include "core/compress/report.h"
 #include "core/compress/settings.h"
 #include "core/io/asset_importer.h"
+#include "core/io/isolated_import.h"
 #include "core/io/pack_writer.h"
 
 namespace animpack::core {
@@ -24,6 +25,7 @@ struct BatchOptions {
   std::vector<std::string> clips;             ///< clip names or wildcards to compress; empty: all
   unsigned jobs = 0;                          ///< worker threads; 0: one per core
   std::optional<std::filesystem::path> cacheDir;  ///< reuse files whose bytes and settings are unchanged
+  ImportFunction importer;                    ///< empty: importAsset() in this process (the CLI isolates it)
 };
 
 struct BatchClip {

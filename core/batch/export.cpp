@@ -77,6 +77,15 @@ std::vector<std::vector<std::size_t>> collectRows(const std::vector<BatchFile>& 
   return rowOfClip;
 }
 
+/// The error when no pack could be written, with the first failure's reason (one line).
+Error nothingCompressed(const ExportResult& result) {
+  for (const ClipReport& r : result.rows)
+    if (!r.error.empty())
+      return Error{"nothing was compressed: " + r.error +
+                   (result.failures > 1 ? " (and " + std::to_string(result.failures - 1) + " more failure(s))" : "")};
+  return Error{"nothing was compressed"};
+}
+
 /// Writes one pack per file, or one pack of every file when their skeletons agree.
 Status writePacks(const std::vector<BatchFile>& batch, const std::vector<std::vector<std::size_t>>& rowOfClip,
                   const ExportOptions& options, ExportResult& result) {
@@ -112,7 +121,7 @@ Status writePacks(const std::vector<BatchFile>& batch, const std::vector<std::ve
     }
     collect(f, clips, rows);
   }
-  if (clips.empty()) return Error{"nothing was compressed"};
+  if (clips.empty()) return nothingCompressed(result);
   auto written = writePack(*batch[*first].skeleton, clips, options.output, rows);
   if (!written) return Error{written.message()};
   result.packs.push_back(*written);
@@ -132,7 +141,7 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
   ExportResult result;
   const auto rowOfClip = collectRows(batch, result);
   if (auto st = writePacks(batch, rowOfClip, options, result); !st) return Error{st.message()};
-  if (result.packs.empty()) return Error{"nothing was compressed"};
+  if (result.packs.empty()) return nothingCompressed(result);
   for (WrittenPack& p : result.packs) p.overBudget = options.budgetKb && double(p.bytes) > *options.budgetKb * 1024.0;
 
   if (options.report) {

@@ -220,7 +220,7 @@ void mergeJoint(JointOverride& base, const JointOverride& over) {
 void mergeJointRules(std::vector<std::pair<std::string, JointOverride>>& base,
                      const std::vector<std::pair<std::string, JointOverride>>& over) {
   for (const auto& [pattern, o] : over) {
-    auto it = std::find_if(base.begin(), base.end(), [&](const auto& r) { return r.first == pattern; });
+    auto it = std::find_if(base.begin(), base.end(), [&p = pattern](const auto& r) { return r.first == p; });
     if (it == base.end()) base.emplace_back(pattern, o);
     else mergeJoint(it->second, o);
   }
@@ -302,7 +302,7 @@ Expected<CompressionSettings> CompressionSettings::fromJson(std::string_view tex
   Json doc;
   try {
     doc = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
     return Error{std::string(source) + ": not valid JSON (" + e.what() + ")"};
   }
   CompressionSettings s;
@@ -360,7 +360,7 @@ void CompressionSettings::merge(const CompressionSettings& over) {
   if (!over.description.empty()) description = over.description;
   mergeJointRules(joints, over.joints);
   for (const auto& [pattern, o] : over.clips) {
-    auto it = std::find_if(clips.begin(), clips.end(), [&](const auto& r) { return r.first == pattern; });
+    auto it = std::find_if(clips.begin(), clips.end(), [&p = pattern](const auto& r) { return r.first == p; });
     if (it == clips.end()) {
       clips.emplace_back(pattern, o);
       continue;

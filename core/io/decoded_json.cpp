@@ -9,32 +9,25 @@
 
 namespace animpack::core {
 
-std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz) {
+std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame) {
   using nlohmann::json;
-  const runtime::PackSkeleton& sk = pack.skeleton();
-  const double rate = rateHz ? *rateHz : double(clip.sampleRate);
-  const double duration = clip.frameCount > 1 ? double(clip.frameCount - 1) / double(clip.sampleRate) : 0.0;
-  const std::uint64_t count = rateHz ? static_cast<std::uint64_t>(std::floor(duration * rate + 1e-9)) + 1 : clip.frameCount;
   json joints = json::array();
-  for (std::size_t j = 0; j < sk.names.size(); ++j)
-    joints.push_back({{"name", sk.names[j]}, {"parent", sk.parents[j]}, {"precision_cm", clip.tolerances[j].precisionCm},
-                      {"shell_cm", clip.tolerances[j].shellCm}});
-  std::string out = "{\"clip\":" + json(clip.name).dump() + ",\"clip_index\":" + std::to_string(clip.clipIndex) +
-                    ",\"start_time\":" + json(clip.startTime).dump() + ",\"sample_rate\":" + (rateHz ? json(rate) : json(clip.sampleRate)).dump() +
-                    ",\"frame_count\":" + std::to_string(count) + ",\"unit_to_cm\":" + json(sk.unitToCm).dump() +
+  for (std::size_t j = 0; j < header.names.size(); ++j)
+    joints.push_back({{"name", header.names[j]}, {"parent", header.parents[j]}, {"precision_cm", header.tolerances[j].precisionCm},
+                      {"shell_cm", header.tolerances[j].shellCm}});
+  std::string out = "{\"clip\":" + json(header.clip).dump() + ",\"clip_index\":" + std::to_string(header.clipIndex) +
+                    ",\"start_time\":" + json(header.startTime).dump() + ",\"sample_rate\":" + json(header.sampleRate).dump() +
+                    ",\"frame_count\":" + std::to_string(header.frameCount) + ",\"unit_to_cm\":" + json(header.unitToCm).dump() +
                     ",\"joints\":" + joints.dump() + ",\"frames\":[";
   // Frames are written by hand: a mocap clip has millions of numbers.
-  runtime::Player player;
-  std::vector<runtime::Transform> pose(sk.names.size());
+  std::vector<runtime::Transform> pose(header.names.size());
   char buf[32];
   auto number = [&](float v) {
     std::snprintf(buf, sizeof(buf), "%.9g", static_cast<double>(v));
     out += buf;
   };
-  for (std::uint64_t f = 0; f < count; ++f) {
-    // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.
-    const double frame = rateHz ? std::min(double(f) / rate * double(clip.sampleRate), double(clip.frameCount - 1)) : double(f);
-    player.sampleFrame(clip.view, static_cast<float>(frame), pose);
+  for (std::uint32_t f = 0; f < header.frameCount; ++f) {
+    frame(f, pose);
     out += f ? ",[" : "[";
     for (std::size_t j = 0; j < pose.size(); ++j) {
       const runtime::Transform& t = pose[j];
@@ -51,6 +44,25 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
   }
   out += "]}\n";
   return out;
+}
+
+std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz) {
+  const runtime::PackSkeleton& sk = pack.skeleton();
+  const double duration = clip.frameCount > 1 ? double(clip.frameCount - 1) / double(clip.sampleRate) : 0.0;
+  const std::uint32_t count = rateHz ? sampleCount(duration, *rateHz) : clip.frameCount;
+  // The pack stores these as floats: widen them exactly so the text reads back as the same float.
+  const ClipJsonHeader header{clip.name, clip.clipIndex, clip.startTime, rateHz ? *rateHz : double(clip.sampleRate), count,
+                              double(sk.unitToCm), sk.names, sk.parents, clip.tolerances};
+  runtime::Player player;
+  return clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
+    // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.
+    const double frame = rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate), double(clip.frameCount - 1)) : double(f);
+    player.sampleFrame(clip.view, static_cast<float>(frame), pose);
+  });
+}
+
+std::uint32_t sampleCount(double durationS, double rateHz) {
+  return static_cast<std::uint32_t>(std::floor(durationS * rateHz + 1e-9)) + 1;
 }
 
 }  // namespace animpack::core

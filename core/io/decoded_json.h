@@ -1,19 +1,45 @@
 #pragma once
-// The decoded-clip JSON (`animpack decode`, README "Command line"): every frame's local transforms
-// as the runtime decodes them, in file units, so other tools can check the error independently.
+// The decoded-clip JSON of docs/ARCHITECTURE.md (`animpack decode`, `animpack sample`): every
+// frame's local transforms, in file units, so other tools (and other compressors) can check the
+// error independently or start from the same samples.
 
+#include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "core/runtime/pack.h"
 
 namespace animpack::core {
 
+/// Everything but the frames: the clip's identity, timing, unit and per-joint tolerances.
+struct ClipJsonHeader {
+  std::string clip;
+  std::uint32_t clipIndex = 0;
+  double startTime = 0;         ///< s, source time of frame 0
+  double sampleRate = 30;       ///< Hz: frame f is at startTime + f / sampleRate
+  std::uint32_t frameCount = 0;
+  double unitToCm = 1;          ///< cm per file unit
+  std::vector<std::string> names;
+  std::vector<std::int32_t> parents;
+  std::vector<runtime::JointTolerance> tolerances;  ///< one per joint
+};
+
+/// Fills `pose` (one transform per joint) with frame `frame`'s local transforms.
+using ClipJsonFrame = std::function<void(std::uint32_t frame, std::span<runtime::Transform> pose)>;
+
 /// {"clip","clip_index","start_time","sample_rate","frame_count","unit_to_cm",
 ///  "joints":[{"name","parent","precision_cm","shell_cm"}],
 ///  "frames":[[[tx,ty,tz,qx,qy,qz,qw,sx,sy,sz] per joint] per frame]}
-/// With `rateHz`, the frames are samples at start_time + k / rateHz (k = 0 .. floor(duration x
-/// rateHz)) through the runtime's Player, and sample_rate is rateHz: a check between frames.
+std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame);
+
+/// clipJson() of a pack's clip as the runtime decodes it, frame by frame. With `rateHz`, the frames
+/// are samples at start_time + k / rateHz (k = 0 .. floor(duration x rateHz)) through the runtime's
+/// Player, and sample_rate is rateHz: a check between frames.
 std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz = {});
+/// Samples at k / rateHz for k = 0 .. floor(duration x rateHz).
+std::uint32_t sampleCount(double durationS, double rateHz);
 
 }  // namespace animpack::core

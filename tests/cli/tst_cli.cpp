@@ -1,22 +1,14 @@
 // The animpack CLI as a user runs it: output, JSON, exit codes (DESIGN §9: 0 ok, 1 failure, 2 usage).
 #include <QtTest>
 
-#include "tests/support/test_rigs.h"
+#include "tests/cli/cli_runner.h"
 
 using namespace animpack;
 
 namespace {
-struct Run {
-  int code = -1;
-  QByteArray out, err;
-};
-Run runCli(const QStringList& args) {
-  QProcess p;
-  p.start(ANIMPACK_CLI, args);
-  p.waitForFinished(600000);
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
-}
-QString model(const char* rel) { return QString::fromStdString(test::model(rel).string()); }
+using Run = test::CliRun;
+using test::runCli;
+QString model(const char* rel) { return test::modelPath(rel); }
 }  // namespace
 
 class TestCli : public QObject {
@@ -57,7 +49,7 @@ class TestCli : public QObject {
   void helpOnEveryCommand() {
     const Run top = runCli({"--help"});
     QCOMPARE(top.code, 0);
-    for (const char* command : {"inspect", "compress", "merge", "decode", "verify", "dump", "bench"}) {
+    for (const char* command : {"inspect", "compress", "merge", "decode", "sample", "verify", "dump", "bench"}) {
       QVERIFY(top.out.contains(command));
       const Run r = runCli({command, "--help"});
       QCOMPARE(r.code, 0);

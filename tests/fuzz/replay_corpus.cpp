@@ -1,6 +1,7 @@
-// Replays the saved fuzz corpus (real and damaged packs) through the fuzz target: a plain test
-// in every build, under ASan in the sanitizer pass.
+// Replays a saved fuzz corpus (real and damaged inputs, and every input that once failed) through
+// its fuzz target: a plain test in every build, under ASan in the sanitizer pass.
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -9,18 +10,28 @@
 #include "tests/fuzz/fuzz_target.h"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: replay_corpus DIR\n");
+  using Target = void (*)(const std::uint8_t*, std::size_t);
+  const struct {
+    const char* name;
+    Target target;
+  } targets[] = {{"pack", animpack::test::fuzzPack},
+                 {"settings", animpack::test::fuzzSettings},
+                 {"import-stream", animpack::test::fuzzImportStream}};
+  Target target = nullptr;
+  for (const auto& t : targets)
+    if (argc == 3 && std::strcmp(argv[1], t.name) == 0) target = t.target;
+  if (!target) {
+    std::fprintf(stderr, "usage: replay_corpus pack|settings|import-stream DIR\n");
     return 2;
   }
   std::size_t count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(argv[1])) {
+  for (const auto& entry : std::filesystem::directory_iterator(argv[2])) {
     if (!entry.is_regular_file()) continue;
     std::ifstream in(entry.path(), std::ios::binary);
     const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    animpack::test::fuzzPack(bytes.data(), bytes.size());
+    target(bytes.data(), bytes.size());
     ++count;
   }
-  std::printf("replayed %zu corpus files\n", count);
+  std::printf("replayed %zu corpus files through the %s target\n", count, argv[1]);
   return count > 0 ? 0 : 1;
 }

@@ -28,7 +28,7 @@ Status ClipDocument::import(const QString& path, const core::CompressionSettings
   core::ImportOptions options;
   options.unitToCm = settings.unitToCm;
   options.sampleRate = settings.sampleRate;
-  auto asset = core::importAsset(path.toStdString(), options);
+  auto asset = m_importer ? m_importer(path.toStdString(), options) : core::importAsset(path.toStdString(), options);
   if (!asset) return Error{asset.message()};
   m_asset = std::make_shared<const core::ImportedAsset>(std::move(asset.value()));
   m_sourcePath = path;

@@ -13,6 +13,7 @@
 
 #include "core/compress/settings.h"
 #include "core/io/asset_importer.h"
+#include "core/io/isolated_import.h"
 
 namespace animpack::widgets {
 
@@ -39,6 +40,8 @@ class ClipDocument : public QObject {
   /// Imports `path` with the settings' unit and sample-rate overrides; on success resets settings,
   /// approvals and the undo stack. On failure the document is unchanged and the error returned.
   Status open(const QString& path, const core::CompressionSettings& settings = {});
+  /// How files are imported (default: importAsset() in this process; the studio runs Assimp in a child).
+  void setImporter(core::ImportFunction importer) { m_importer = std::move(importer); }
   bool hasAsset() const { return m_asset != nullptr; }
   std::shared_ptr<const core::ImportedAsset> asset() const { return m_asset; }
   const QString& sourcePath() const { return m_sourcePath; }
@@ -93,6 +96,7 @@ class ClipDocument : public QObject {
   std::uint64_t effectiveHash(int clip) const;
 
   std::shared_ptr<const core::ImportedAsset> m_asset;
+  core::ImportFunction m_importer;
   QString m_sourcePath;
   core::CompressionSettings m_settings;
   std::vector<ClipApproval> m_approvals;

@@ -1,0 +1,128 @@
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/cli/args.h"
+#include "app/cli/commands.h"
+#include "app/cli/import_options.h"
+#include "app/cli/settings_options.h"
+#include "core/anim/raw_sampler.h"
+#include "core/anim/source_clip.h"
+#include "core/io/asset_importer.h"
+#include "core/io/decoded_json.h"
+
+namespace animpack::cli {
+namespace {
+
+/// The most transforms one JSON file may hold (about 100 bytes of text each).
+constexpr double kMaxSampledTransforms = double(1u << 26);
+
+/// The source clip at `seconds` after its first frame: the one place that defines the
+/// uncompressed reference `sample --rate` writes between frames.
+void sampleSource(const core::RawClip& clip, double seconds, std::span<core::Transform> out) {
+  if (!clip.source) {
+    core::RawSampler::sample(clip, seconds, out);
+    return;
+  }
+  // The source's own keys, interpolated in double (what the error metric compares against).
+  std::vector<core::Mat34d> local(clip.jointCount);
+  const double frame = std::clamp(seconds * clip.sampleRate, 0.0, double(clip.frameCount - 1));
+  clip.source->localMatrices(frame, local);
+  for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
+    out[j] = core::decompose(local[j]);
+    // The sign of the frames' (sign-continuous) rotations, so the samples read as one track.
+    if (runtime::dot(out[j].rotation, clip.at(j, static_cast<std::uint32_t>(frame)).rotation) < 0.f) out[j].rotation = runtime::negated(out[j].rotation);
+  }
+}
+
+/// The clip `spec` names: an exact name, a wildcard matching exactly one clip, or `#N` (clip_index N).
+Expected<const core::RawClip*> findClip(const core::ImportedAsset& asset, const std::string& spec) {
+  std::string names;
+  for (const core::RawClip& c : asset.clips) names += (names.empty() ? "" : ", ") + c.name;
+  if (spec.size() > 1 && spec.size() < 10 && spec[0] == '#' && spec.find_first_not_of("0123456789", 1) == std::string::npos) {
+    const unsigned long n = std::stoul(spec.substr(1));
+    if (n < asset.clips.size()) return &asset.clips[n];
+    return Error{"'" + asset.file + "' has " + std::to_string(asset.clips.size()) + " clip(s), no " + spec + " (clips: " + names + ")"};
+  }
+  for (const core::RawClip& c : asset.clips)
+    if (c.name == spec) return &c;
+  std::vector<const core::RawClip*> matches;
+  if (core::isWildcard(spec))
+    for (const core::RawClip& c : asset.clips)
+      if (core::wildcardMatch(spec, c.name)) matches.push_back(&c);
+  if (matches.size() == 1) return matches[0];
+  if (matches.empty()) return Error{"no clip '" + spec + "' in '" + asset.file + "' (clips: " + names + ")"};
+  std::string several;
+  for (const core::RawClip* c : matches) several += (several.empty() ? "" : ", ") + c->name;
+  return Error{"'" + spec + "' matches " + std::to_string(matches.size()) + " clips in '" + asset.file + "' (" + several +
+               "): name one"};
+}
+
+}  // namespace
+
+int sampleCommand(int argc, char** argv, int first) {
+  std::vector<Option> options = {{"clip", "NAME|#N", "the clip: its name, a wildcard matching one clip, or #N (clip_index N, from 0)"},
+                                 {"rate", "HZ", "write frames at start_time + k / HZ instead of the clip's own frames"},
+                                 {"output", "RAW.json", "where to write the JSON ('-' for stdout)", false, 'o'}};
+  for (Option& o : settingsOptions()) options.push_back(std::move(o));
+  for (Option& o : importOptions()) options.push_back(std::move(o));
+  Args args("sample", "FILE --clip NAME|#N [--rate HZ] -o RAW.json [settings options]",
+            "Imports FILE and writes one clip, uncompressed, in the JSON that 'animpack decode' writes (the\n"
+            "README's 'decode' schema: local transforms in file units): the input other compressors and\n"
+            "peer benchmarks start from. Each joint's precision_cm and shell_cm are the ones 'compress'\n"
+            "would use with the same settings options. Without --rate the frames are the clip's own; with\n"
+            "--rate HZ (0 < HZ <= 10000) frame k is the source at start_time + k / HZ, k = 0 .. floor(duration * HZ).",
+            options);
+  if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
+  if (args.positional().size() != 1) return usageError("sample", "expected exactly one FILE");
+  const auto clipSpec = args.value("clip");
+  const auto output = args.value("output");
+  if (!clipSpec) return usageError("sample", "missing --clip NAME|#N");
+  if (!output) return usageError("sample", "missing -o RAW.json");
+  std::optional<double> rate;
+  std::string error;
+  if (!args.number("rate", rate, error)) return usageError("sample", error);
+  if (rate && !(*rate > 0 && *rate <= 10000)) return usageError("sample", "--rate must be in (0, 10000] Hz");
+  core::CompressionSettings settings;
+  if (auto exit = readSettings(args, "sample", settings)) return *exit;
+  core::ImportLimits limits;
+  if (auto exit = readImportLimits(args, "sample", limits)) return *exit;
+  const core::ImportFunction importFile = isolatedImporter(limits);
+
+  const std::string file = args.positional()[0];
+  core::ImportOptions importOptions{settings.unitToCm, settings.sampleRate};
+  auto asset = importFile(file, importOptions);
+  if (!asset) return failure(asset.message());
+  auto found = findClip(*asset, *clipSpec);
+  if (!found) return failure(found.message());
+  const core::EffectiveSettings effective = core::resolve(settings, asset->skeleton, (*found)->name);
+  // A clip override of the sample rate or unit needs the file imported with it, as compress does.
+  if ((effective.sampleRate && *effective.sampleRate != (*found)->sampleRate) ||
+      (effective.unitToCm && *effective.unitToCm != asset->unitToCm)) {
+    const std::uint32_t index = (*found)->clipIndex;
+    asset = importFile(file, core::ImportOptions{effective.unitToCm, effective.sampleRate});
+    if (!asset) return failure(asset.message());
+    found = &asset->clips[index];
+  }
+  const core::RawClip& clip = **found;
+
+  core::ClipJsonHeader header{clip.name, clip.clipIndex, clip.startTime, clip.sampleRate, clip.frameCount, asset->unitToCm,
+                              asset->skeleton.names, asset->skeleton.parents, {}};
+  for (const core::EffectiveJoint& j : effective.joints) header.tolerances.push_back({j.precisionCm, j.shellCm});
+  if (rate) {
+    // A relative slack so a duration that is a whole number of steps keeps its last frame.
+    const double steps = std::floor(clip.duration() * *rate * (1 + 1e-12) + 1e-9);
+    if ((steps + 1) * double(clip.jointCount) > kMaxSampledTransforms)
+      return failure("--rate " + *args.value("rate") + " gives " + std::to_string(std::llround(steps + 1)) + " frames of " +
+                     std::to_string(clip.jointCount) + " joints: too many for one JSON file");
+    header.sampleRate = *rate;
+    header.frameCount = static_cast<std::uint32_t>(steps) + 1;
+  }
+  const std::string json = core::clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
+    if (rate) sampleSource(clip, double(f) / *rate, pose);
+    else std::copy(clip.frame(f).begin(), clip.frame(f).end(), pose.begin());
+  });
+  return writeOutput(*output, json);
+}
+
+}  // namespace animpack::cli
