@@ -1,6 +1,8 @@
 // Pose and transform math against hand-computed cases (DESIGN §2.F).
 #include <QtTest>
 
+#include "core/anim/source_clip.h"
+
 #include <cmath>
 
 #include "core/math/transform.h"
@@ -46,6 +48,41 @@ class TestMath : public QObject {
     // (z90 * x90) applies x90 first: y -> z, then z stays z.
     compareVec(runtime::rotate(z90 * x90, {0, 1, 0}), {0, 0, 1});
     compareVec(runtime::rotate(runtime::conjugate(z90) * z90, {0.3f, -2, 5}), {0.3f, -2, 5});
+  }
+
+  // runtime::slerp (polynomial weights up to 60-degree steps, sines beyond) against double-precision
+  // slerp from sines, over steps from 0 to 180 degrees: the deviation is float32 rounding.
+  void slerpMatchesDoublePrecisionSlerp() {
+    double worst = 0, worstSmall = 0;
+    for (int step = 0; step <= 180; ++step)
+      for (int axis = 0; axis < 3; ++axis) {
+        const double half = step * 3.14159265358979323846 / 360.0;
+        const std::array<double, 4> a{0.1, -0.2, 0.3, 0.9};
+        const double n = std::sqrt(0.95);
+        std::array<double, 4> qa{a[0] / n, a[1] / n, a[2] / n, a[3] / n};
+        // b = qa rotated by `step` degrees about one of three axes.
+        double r[4] = {0, 0, 0, std::cos(half)};
+        r[axis] = std::sin(half);
+        const std::array<double, 4> qb{r[3] * qa[0] + r[0] * qa[3] + r[1] * qa[2] - r[2] * qa[1],
+                                       r[3] * qa[1] - r[0] * qa[2] + r[1] * qa[3] + r[2] * qa[0],
+                                       r[3] * qa[2] + r[0] * qa[1] - r[1] * qa[0] + r[2] * qa[3],
+                                       r[3] * qa[3] - r[0] * qa[0] - r[1] * qa[1] - r[2] * qa[2]};
+        for (int k = 1; k < 32; ++k) {
+          const double t = k / 32.0;
+          const auto exact = core::slerpExact(qa, qb, t);
+          const Quat got = runtime::slerp({float(qa[0]), float(qa[1]), float(qa[2]), float(qa[3])},
+                                          {float(qb[0]), float(qb[1]), float(qb[2]), float(qb[3])}, float(t));
+          // Twice the distance of the (sign-aligned) quaternions: the rotation angle between them for
+          // small differences (acos near 1 would drown it in rounding).
+          const double sign = exact[0] * got.x + exact[1] * got.y + exact[2] * got.z + exact[3] * got.w < 0 ? -1.0 : 1.0;
+          const double dx = sign * got.x - exact[0], dy = sign * got.y - exact[1], dz = sign * got.z - exact[2], dw = sign * got.w - exact[3];
+          const double angle = 2 * std::sqrt(dx * dx + dy * dy + dz * dz + dw * dw);
+          worst = std::max(worst, angle);
+          if (step <= 60) worstSmall = std::max(worstSmall, angle);
+        }
+      }
+    qInfo("runtime::slerp vs double slerp: %.2e rad up to 60 degrees, %.2e rad up to 180", worstSmall, worst);
+    QVERIFY(worst < 1e-6);
   }
 
   void slerpTakesTheShortestPath() {
