@@ -25,6 +25,7 @@ enum class RotationFormat : std::uint8_t {
 inline constexpr float kDefaultPrecisionCm = 0.01f;
 inline constexpr float kDefaultShellCm = 3.f;
 inline constexpr float kDefaultSnapshotIntervalS = 1.f;
+inline constexpr float kMinPrecisionCm = 1e-6f, kMaxPrecisionCm = 1000.f, kMinShellCm = 1e-4f, kMaxShellCm = 1e5f;  ///< cm, what validate() accepts
 
 /// One entry of "joints": values that apply to the joints a name or wildcard matches.
 struct JointOverride {
