@@ -7,8 +7,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include "core/runtime/pack_format.h"
-#include "widgets/document/commands.h"
+#include "core/compress/clip_sizes.h"
 #include "widgets/format.h"
 
 namespace animpack::widgets {
@@ -58,12 +57,21 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
   };
   connect(document, &ClipDocument::assetChanged, this, clear);
   connect(document, &ClipDocument::currentClipChanged, this, clear);
-  connect(document, &ClipDocument::settingsChanged, this, &StatsPanel::refresh);
-  connect(recompressor, &Recompressor::resultReady, this, [this](int clip) {
-    if (clip == m_document->currentClip()) refresh();
-  });
+  connect(recompressor, &Recompressor::currentChanged, this, &StatsPanel::refresh);
   refresh();
 }
+
+namespace {
+
+/// Dims a label's text while its result is stale.
+void setStale(QLabel* label, bool stale) {
+  QPalette p = label->palette();
+  p.setColor(QPalette::WindowText, stale ? dimmed(label->parentWidget()->palette().color(QPalette::WindowText))
+                                         : label->parentWidget()->palette().color(QPalette::WindowText));
+  label->setPalette(p);
+}
+
+}  // namespace
 
 StatsPanel::~StatsPanel() {
   if (m_cancel) m_cancel->store(true);
@@ -72,21 +80,26 @@ StatsPanel::~StatsPanel() {
 
 void StatsPanel::refresh() {
   const int clip = m_document->currentClip();
-  const auto result = m_recompressor->result(clip);
+  const ShownResult shown = m_recompressor->current();
   if (!m_document->hasAsset() || clip < 0) {
     m_text->setText("No clip.");
     m_worst->clear();
     return;
   }
-  if (!result || !result->compressed) {
+  if (!shown.compressed()) {
     m_text->setText(QString("<b>%1</b><br>compressing…").arg(m_document->clipName(clip).toHtmlEscaped()));
     m_worst->clear();
     return;
   }
-  const core::CompressedClip& c = *result->compressed;
+  const core::CompressedClip& c = *shown.compressed();
   const core::CompressionStats& s = c.stats;
-  const std::uint64_t packed = c.data.size() + runtime::kClipEntrySize;
-  QString text = QString("<b>%1</b> — %2 frames at %3 Hz%4<br>").arg(m_document->clipName(clip).toHtmlEscaped()).arg(c.frameCount).arg(c.sampleRate, 0, 'g', 4).arg(c.loop ? ", loops" : "");
+  const std::uint64_t packed = core::packedClipBytes(c);
+  QString text = QString("<b>%1</b> — %2 frames at %3 Hz%4%5<br>")
+                     .arg(m_document->clipName(clip).toHtmlEscaped())
+                     .arg(c.frameCount)
+                     .arg(c.sampleRate, 0, 'g', 4)
+                     .arg(c.loop ? ", loops" : "")
+                     .arg(shown.stale ? " · <i>" + kUpdatingText + "</i>" : QString());
   text += QString("raw %1 → compressed %2 (<b>%3:1</b>)<br>").arg(formatBytes(s.rawBytes), formatBytes(packed)).arg(double(s.rawBytes) / double(packed), 0, 'f', 2);
   text += QString("tracks: %1 default, %2 constant, %3 keyed (%4 keys), %5 uniform<br>").arg(s.defaultTracks).arg(s.constantTracks).arg(s.keyedTracks).arg(s.keys).arg(s.uniformTracks);
   text += QString("max error %1 · p99 %2 · %3<br>").arg(formatCm(s.maxErrorCm), formatCm(s.p99ErrorCm),
@@ -97,6 +110,8 @@ void StatsPanel::refresh() {
     text += QString("<br>pinned %1: drift %2 (unpinned %3)").arg(QString::fromStdString(m_document->asset()->skeleton.names[p.joint]).toHtmlEscaped(), formatCm(p.driftCm), formatCm(p.driftUnpinnedCm));
   if (s.wideTracks > 0) text += QString("<br>%1 sub-track(s) needed more than 16 bits per component").arg(s.wideTracks);
   m_text->setText(text);
+  setStale(m_text, shown.stale);
+  setStale(m_worst, shown.stale);
   if (s.worstJoint >= 0)
     m_worst->setText(QString("worst: <a href='%1:%2'>%3 at frame %2</a>").arg(s.worstJoint).arg(s.worstFrame)
                          .arg(QString::fromStdString(m_document->asset()->skeleton.names[std::size_t(s.worstJoint)]).toHtmlEscaped()));
@@ -111,20 +126,8 @@ void StatsPanel::startSweep() {
   m_sweepButton->setEnabled(false);
   auto asset = m_document->asset();
   const core::CompressionSettings base = m_document->settings();
-  const float current = base.precisionCm.value_or(core::kDefaultPrecisionCm);  // the value a sweep point replaces
   auto cancel = m_cancel;
-  m_watcher.setFuture(QtConcurrent::run([asset, clip, base, current, cancel] {
-    std::vector<SweepPoint> points;
-    for (double factor : {0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0}) {
-      if (cancel->load()) break;
-      core::CompressionSettings s = base;
-      s.precisionCm = float(current * factor);
-      const auto& raw = asset->clips[std::size_t(clip)];
-      auto c = core::CompressJob(asset->skeleton, raw, asset->unitToCm, core::resolve(s, asset->skeleton, raw.name)).run(nullptr, cancel.get());
-      if (c) points.push_back({double(*s.precisionCm), c->data.size() + runtime::kClipEntrySize, double(c->stats.maxErrorCm)});
-    }
-    return points;
-  }));
+  m_watcher.setFuture(QtConcurrent::run([asset, clip, base, cancel] { return core::precisionSweep(*asset, std::size_t(clip), base, cancel.get()); }));
 }
 
 void StatsPanel::plotSweep() {
@@ -154,11 +157,8 @@ void StatsPanel::plotSweep() {
 }
 
 void StatsPanel::applySweepPoint(int index, EditScope scope) {
-  if (index < 0 || std::size_t(index) >= m_sweep.size() || !m_document->hasAsset()) return;
-  const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
-  auto after = withDefaultValue(m_document->settings(), scope, clip, JointField::Precision, float(m_sweep[std::size_t(index)].precisionCm));
-  m_document->undoStack()->push(
-      new SettingsCommand(m_document, QString("Set precision to %1").arg(formatCm(float(m_sweep[std::size_t(index)].precisionCm))), std::move(after)));
+  if (index < 0 || std::size_t(index) >= m_sweep.size()) return;
+  m_document->setPrecision(scope, float(m_sweep[std::size_t(index)].precisionCm));
 }
 
 }  // namespace animpack::widgets

@@ -2,16 +2,16 @@
 // The Stats panel: raw and compressed bytes, ratio, track kinds, keys, max and p99 error, the
 // worst joint and frame (click to jump), compression time, pinned joints' drift; and a
 // size-vs-error sweep (the clip compressed at several precisions in the background) where a click
-// on a point applies that precision.
+// on a point applies that precision. A stale result is shown dimmed and marked "updating".
 
 #include <QFutureWatcher>
 #include <QWidget>
 #include <atomic>
 #include <memory>
 
+#include "core/compress/sweep.h"
 #include "widgets/document/clip_document.h"
 #include "widgets/document/recompressor.h"
-#include "widgets/document/settings_edit.h"
 
 class QCustomPlot;
 class QLabel;
@@ -19,11 +19,7 @@ class QPushButton;
 
 namespace animpack::widgets {
 
-struct SweepPoint {
-  double precisionCm = 0;
-  std::uint64_t bytes = 0;
-  double maxErrorCm = 0;
-};
+using core::SweepPoint;
 
 class StatsPanel : public QWidget {
   Q_OBJECT

@@ -6,7 +6,7 @@
 
 #include "tests/widgets/fixture.h"
 #include "widgets/curve_view.h"
-#include "widgets/decoded_clip.h"
+#include "core/compress/decoded_clip.h"
 #include "widgets/error_map.h"
 
 using namespace animpack;
@@ -31,7 +31,7 @@ class TstCurveView : public QObject {
     QCOMPARE(view.originalPointCount(), 90);
 
     const auto result = rc.result(0);
-    const DecodedClip decoded(result->asset, result->compressed);
+    const core::DecodedClip decoded(result->asset, result->compressed);
     QVERIFY(decoded.valid());
     const std::vector<int> kept = decoded.keptFrames(spine, 0);
     QCOMPARE(view.markedKeyFrames(), kept);
@@ -66,7 +66,7 @@ class TstCurveView : public QObject {
     QVERIFY(QTest::qWaitFor([&] { return !view.markedKeyFrames().empty(); }, 5000));
     view.setChannelView(CurveView::ChannelView::Translation);
     const auto result = rc.result(0);
-    const DecodedClip decoded(result->asset, result->compressed);
+    const core::DecodedClip decoded(result->asset, result->compressed);
     QCOMPARE(view.markedKeyFrames(), decoded.keptFrames(hips, 1));
     QCOMPARE(view.originalPointCount(), 90);
     view.setChannelView(CurveView::ChannelView::Euler);
