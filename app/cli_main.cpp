@@ -1,4 +1,4 @@
-// animpack: the command-line batch tool (DESIGN §7).
+// animpack: the command-line batch tool (README "Command line"; commands in app/cli/).
 
 #include <cstdio>
 #include <cstring>

@@ -1,4 +1,4 @@
-// Batch export for the game build (issue 5): presets, determinism across --jobs, a failing file in
+// Batch export for the game build (core/batch/export.h, README "Batch export"): presets, determinism across --jobs, a failing file in
 // a batch, the report against the packs, pack per file, merge (round trip, mismatch, duplicates),
 // the incremental cache and budgets.
 #include <QtTest>

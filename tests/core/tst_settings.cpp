@@ -1,4 +1,4 @@
-// The settings schema of DESIGN §9: parsing, every invalid case on its own, wildcards, precedence,
+// The settings schema of docs/SETTINGS.md: parsing, every invalid case on its own, wildcards, precedence,
 // merging layers and hashing.
 #include <QtTest>
 
