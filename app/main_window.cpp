@@ -6,10 +6,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QInputDialog>
 #include <QKeyEvent>
 #include <QMenuBar>
 #include <QMimeData>
@@ -28,6 +25,7 @@
 #include "widgets/diagnostics_panel.h"
 #include "widgets/error_map.h"
 #include "widgets/export_dialog.h"
+#include "widgets/file_actions.h"
 #include "widgets/joint_tree_view.h"
 #include "widgets/stats_panel.h"
 #include "widgets/status_line.h"
@@ -36,10 +34,6 @@
 namespace animpack::app {
 
 namespace {
-
-const char* const kAnimationFilter =
-    "Animated rigs (*.fbx *.gltf *.glb *.dae *.bvh *.x *.md5mesh *.md5anim *.smd *.ms3d *.b3d *.ogex *.irr *.xml *.anproj);;"
-    "animpack projects (*.anproj);;All files (*)";
 
 const char* const kShortcutsText =
     "Space  play / pause\n, and .  step a frame\nPage Up / Page Down  previous / next clip\n"
@@ -52,7 +46,7 @@ const char* const kShortcutsText =
 
 MainWindow::MainWindow()
     : m_recompressor(new widgets::Recompressor(&m_document, this)), m_preview(&m_document, m_recompressor),
-      m_session(&m_document) {
+      m_files(new widgets::FileActions(&m_document, this)) {
   setWindowTitle("animpack studio");
   setAcceptDrops(true);
   setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
@@ -78,7 +72,6 @@ MainWindow::MainWindow()
   restoreGeometry(settings.value("window/geometry").toByteArray());
   // Dock sizes only apply once the window has its size: lay out after the first show.
   if (!restoreState(settings.value("window/state").toByteArray())) QTimer::singleShot(0, this, &MainWindow::applyDefaultLayout);
-  updateRecentMenu();
   updateTitle();
 }
 
@@ -142,17 +135,7 @@ void MainWindow::buildMenus() {
 
 void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu("&File");
-  file->addAction("&Open...", QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "Open an animated rig or a project", QString(), kAnimationFilter);
-    if (!path.isEmpty()) openPath(path);
-  });
-  m_recentMenu = file->addMenu("Open &recent");
-  file->addSeparator();
-  file->addAction("&Save project", QKeySequence::Save, this, [this] { saveProject(projectPath().isEmpty()); });
-  file->addAction("Save project &as...", QKeySequence::SaveAs, this, [this] { saveProject(true); });
-  file->addSeparator();
-  file->addAction("&Import settings...", this, &MainWindow::importSettings);
-  file->addAction("E&xport settings...", this, &MainWindow::exportSettings);
+  m_files->addTo(file);
   file->addSeparator();
   file->addAction("&Export pack...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPacks);
   file->addSeparator();
@@ -179,7 +162,7 @@ void MainWindow::buildEditMenu() {
     });
   }
   presets->setToolTipsVisible(true);
-  edit->addAction("File &unit...", this, &MainWindow::setUnitOverride);
+  edit->addAction("File &unit...", m_files, &widgets::FileActions::askUnit);
   edit->addSeparator();
   edit->addAction("&Reset selected joints", m_joints, &widgets::JointTreeView::resetSelection);
   edit->addAction("Derive shell from &mesh", m_joints, &widgets::JointTreeView::deriveShellFromMesh);
@@ -289,13 +272,12 @@ void MainWindow::connectDocument() {
   connect(m_viewport, &viewport::ViewportWidget::jointClicked, this, [this](int joint) {
     m_document.setSelectedJoints(joint < 0 ? std::vector<int>{} : std::vector<int>{joint});
   });
-  connect(&m_session, &widgets::ProjectSession::autosaved, m_statusLine, &widgets::StatusLine::showMessage);
+  connect(m_files, &widgets::FileActions::message, m_statusLine, &widgets::StatusLine::showMessage);
   connect(&m_export, &widgets::ExportRunner::finished, this, [this](bool ok, const QString& summary) {
     notify(ok ? QMessageBox::Information : QMessageBox::Critical, ok ? "Export finished" : "Export failed", summary);
     emit exportFinished(ok, summary);
   });
-  connect(&m_session, &widgets::ProjectSession::recentFilesChanged, this, &MainWindow::updateRecentMenu);
-  connect(&m_session, &widgets::ProjectSession::projectPathChanged, this, &MainWindow::updateTitle);
+  connect(m_files->session(), &widgets::ProjectSession::projectPathChanged, this, &MainWindow::updateTitle);
 }
 
 void MainWindow::showPoses() {
@@ -305,19 +287,7 @@ void MainWindow::showPoses() {
 }
 
 bool MainWindow::openPath(const QString& path, bool quiet) {
-  if (!maybeSave()) return false;
-  const QString autosave = quiet ? QString() : askRecovery(path);
-  Status status = Error{"not opened"};
-  if (!autosave.isEmpty()) {
-    status = m_session.recover(path, autosave);
-    if (!status) showError(QString("The autosave could not be read: %1").arg(QString::fromStdString(status.message())));
-  }
-  if (!status) status = m_session.open(path);
-  if (!status) {
-    if (quiet) m_statusLine->showMessage(QString::fromStdString(status.message()));
-    else showError(QString::fromStdString(status.message()));
-    return false;
-  }
+  if (!m_files->open(path, quiet)) return false;
   if (m_document.clipCount() > 0) {
     m_document.setCurrentClip(0);
     m_timeline->play();
@@ -325,18 +295,6 @@ bool MainWindow::openPath(const QString& path, bool quiet) {
   m_selectWorst = m_document.selectedJoints().empty();
   updateTitle();
   return true;
-}
-
-QString MainWindow::askRecovery(const QString& path) {
-  const QString autosave = m_session.recoverableAutosave(path);
-  if (autosave.isEmpty()) return {};
-  const auto answer = QMessageBox::question(
-      this, "Recover unsaved work",
-      QString("animpack studio found an autosave of %1 from %2 with edits that were not saved.\n\nRecover them?")
-          .arg(QFileInfo(path).fileName(), QFileInfo(autosave).lastModified().toString("yyyy-MM-dd hh:mm")),
-      QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
-  if (answer == QMessageBox::Discard) QFile::remove(autosave);
-  return answer == QMessageBox::Yes ? autosave : QString();
 }
 
 void MainWindow::updateTitle() {
@@ -348,89 +306,6 @@ void MainWindow::updateTitle() {
   }
   setWindowTitle(title + "animpack studio");
   setWindowModified(m_document.isModified());
-}
-
-void MainWindow::updateRecentMenu() {
-  m_recentMenu->clear();
-  const QStringList recent = m_session.recentFiles();
-  for (const QString& path : recent) {
-    QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName());
-    a->setToolTip(path);
-    a->setStatusTip(path);
-    a->setEnabled(QFileInfo::exists(path));
-    connect(a, &QAction::triggered, this, [this, path] { openPath(path); });
-  }
-  m_recentMenu->setEnabled(!recent.isEmpty());
-  if (!recent.isEmpty()) {
-    m_recentMenu->addSeparator();
-    m_recentMenu->addAction("Clear the list", &m_session, &widgets::ProjectSession::clearRecentFiles);
-  }
-}
-
-bool MainWindow::maybeSave() {
-  if (!m_document.hasAsset() || !m_document.isModified()) return true;
-  const auto answer = QMessageBox::warning(this, "Unsaved changes",
-                                           "The settings and approvals of this asset have changed. Save the project?",
-                                           QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-  if (answer == QMessageBox::Cancel) return false;
-  if (answer == QMessageBox::Save) return saveProject(projectPath().isEmpty());
-  m_session.discardAutosave();
-  return true;
-}
-
-bool MainWindow::saveProject(bool askForPath) {
-  if (!m_document.hasAsset()) return false;
-  QString path = projectPath();
-  if (askForPath || path.isEmpty()) {
-    path = QFileDialog::getSaveFileName(this, "Save the project", m_session.suggestedProjectPath(), "animpack projects (*.anproj)");
-    if (path.isEmpty()) return false;
-    if (!widgets::ProjectSession::isProject(path)) path += ".anproj";
-  }
-  return saveProjectAs(path);
-}
-
-bool MainWindow::saveProjectAs(const QString& path) {
-  if (!m_document.hasAsset()) return false;
-  if (auto st = m_session.save(path); !st) {
-    showError(QString::fromStdString(st.message()));
-    return false;
-  }
-  m_statusLine->showMessage("Saved " + projectPath());
-  updateTitle();
-  return true;
-}
-
-void MainWindow::importSettings() {
-  if (!m_document.hasAsset()) return;
-  const QString path = QFileDialog::getOpenFileName(this, "Import compression settings", QString(), "Settings (*.json);;All files (*)");
-  if (path.isEmpty()) return;
-  auto loaded = core::CompressionSettings::load(path.toStdString());
-  if (!loaded) return showError(QString::fromStdString(loaded.message()));
-  m_document.importSettings(*loaded, QFileInfo(path).fileName());
-}
-
-void MainWindow::exportSettings() {
-  if (!m_document.hasAsset()) return;
-  const QString path = QFileDialog::getSaveFileName(this, "Export compression settings",
-                                                    QFileInfo(m_document.sourcePath()).completeBaseName() + ".settings.json",
-                                                    "Settings (*.json)");
-  if (path.isEmpty()) return;
-  if (auto st = m_session.exportSettings(path); !st) return showError(QString::fromStdString(st.message()));
-  m_statusLine->showMessage("Settings written to " + path + " (use with: animpack compress --settings)");
-}
-
-void MainWindow::setUnitOverride() {
-  if (!m_document.hasAsset()) return;
-  const auto& asset = *m_document.asset();
-  bool ok = false;
-  const double cm = QInputDialog::getDouble(
-      this, "File unit",
-      QString("Centimetres per file unit. The file says %1 (%2).\nPrecision is measured in centimetres, so a wrong unit "
-              "makes every tolerance wrong.")
-          .arg(asset.unitToCm)
-          .arg(QString::fromStdString(asset.unitSource)),
-      asset.unitToCm, 1e-4, 1e5, 4, &ok);
-  if (ok && cm != asset.unitToCm) m_document.setUnitToCm(cm);
 }
 
 void MainWindow::exportPacks() {
@@ -456,8 +331,14 @@ void MainWindow::cancelWork() {
 
 void MainWindow::showError(const QString& message) { QMessageBox::critical(this, "animpack studio", message); }
 
+bool MainWindow::saveProjectAs(const QString& path) {
+  const bool saved = m_files->saveAs(path);
+  updateTitle();
+  return saved;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (!maybeSave()) {
+  if (!m_files->maybeSave()) {
     event->ignore();
     return;
   }

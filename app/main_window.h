@@ -1,8 +1,8 @@
 #pragma once
-// The studio's main window: docks around the 3D viewport and the timeline, menus and actions, and
-// the dialogs that ask the user. Thin wiring (docs/ARCHITECTURE.md): the document owns the edits,
-// the recompressor the results, the pose preview the viewport's poses, the project session the
-// files, the export runner the export; this class connects them to the panels and the viewport.
+// The studio's main window: docks around the 3D viewport and the timeline, menus and actions.
+// Thin wiring (docs/ARCHITECTURE.md): the document owns the edits, the recompressor the results,
+// the pose preview the viewport's poses, the file actions the files (with the project session),
+// the export runner the export; this class connects them to the panels and the viewport.
 
 #include <QMainWindow>
 #include <QMessageBox>
@@ -10,12 +10,11 @@
 #include "core/batch/export.h"
 #include "widgets/document/clip_document.h"
 #include "widgets/document/export_runner.h"
+#include "widgets/file_actions.h"
 #include "widgets/document/pose_preview.h"
-#include "widgets/document/project_session.h"
 #include "widgets/document/recompressor.h"
 
 class QActionGroup;
-class QMenu;
 
 namespace animpack::viewport {
 class ViewportWidget;
@@ -51,8 +50,8 @@ class MainWindow : public QMainWindow {
   /// Cancels a running export or compression.
   void cancelWork();
   /// How often unsaved edits are written to the autosave file (default one minute).
-  void setAutosaveInterval(int ms) { m_session.setAutosaveInterval(ms); }
-  const QString& projectPath() const { return m_session.projectPath(); }
+  void setAutosaveInterval(int ms) { m_files->session()->setAutosaveInterval(ms); }
+  const QString& projectPath() const { return m_files->session()->projectPath(); }
   widgets::ClipDocument* document() { return &m_document; }
   widgets::Recompressor* recompressor() { return m_recompressor; }
   viewport::ViewportWidget* viewport() { return m_viewport; }
@@ -79,23 +78,15 @@ class MainWindow : public QMainWindow {
   void connectDocument();
   void showPoses();
   void updateTitle();
-  void updateRecentMenu();
-  bool maybeSave();
-  bool saveProject(bool askForPath);
-  void importSettings();
-  void exportSettings();
-  void setUnitOverride();
   void exportPacks();
   void stepFrames(int frames);
   void showError(const QString& message);
   void notify(QMessageBox::Icon icon, const QString& title, const QString& text);
-  /// Asks whether to recover the autosave of `path`; the autosave to open, or empty.
-  QString askRecovery(const QString& path);
 
   widgets::ClipDocument m_document;
   widgets::Recompressor* m_recompressor;
   widgets::PosePreview m_preview;
-  widgets::ProjectSession m_session;
+  widgets::FileActions* m_files;  ///< file dialogs and the project session
   widgets::ExportRunner m_export;
   viewport::ViewportWidget* m_viewport = nullptr;
   widgets::Timeline* m_timeline = nullptr;
@@ -107,7 +98,6 @@ class MainWindow : public QMainWindow {
   widgets::DiagnosticsPanel* m_diagnostics = nullptr;
   widgets::BlendPanel* m_blend = nullptr;
   widgets::StatusLine* m_statusLine = nullptr;
-  QMenu* m_recentMenu = nullptr;
   QActionGroup* m_upAxisGroup = nullptr;
   bool m_selectWorst = false;  ///< select the worst joint when the first result arrives
 };
