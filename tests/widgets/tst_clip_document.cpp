@@ -194,8 +194,8 @@ class TstClipDocument : public QObject {
     // The file goes away between undo and redo of a unit change: the redo cannot import it again,
     // so the settings must keep describing the asset on screen, and the step leaves the stack.
     QTemporaryDir dir;
-    const QString source = dir.filePath("gone.gltf");
-    QVERIFY(QFile::copy(test::rigPath(), source));
+    const QString source = test::rigCopy(dir, "gone.gltf");
+    QVERIFY(!source.isEmpty());
     ClipDocument doc;
     QVERIFY(doc.open(source));
     doc.setUnitToCm(2.54);

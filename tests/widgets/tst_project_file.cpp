@@ -32,8 +32,8 @@ class TstProjectFile : public QObject {
 
   void roundTrip() {
     QTemporaryDir dir;
-    const QString source = dir.filePath("hero.gltf");
-    QVERIFY(QFile::copy(test::rigPath(), source));
+    const QString source = test::rigCopy(dir, "hero.gltf");
+    QVERIFY(!source.isEmpty());
     ClipDocument doc;
     QVERIFY(doc.open(source));
     doc.setJointValue(EditScope::AllClips, {test::joint(doc, "Spine")}, JointField::Precision, 0.04f);
@@ -75,8 +75,8 @@ class TstProjectFile : public QObject {
 
   void approvalsResetWhenTheSourceChanges() {
     QTemporaryDir dir;
-    const QString source = dir.filePath("walk.gltf");
-    QVERIFY(QFile::copy(test::rigPath(), source));
+    const QString source = test::rigCopy(dir, "walk.gltf");
+    QVERIFY(!source.isEmpty());
     ClipDocument doc;
     QVERIFY(doc.open(source));
     doc.setApproval({0}, Approval::Approved);
