@@ -49,14 +49,14 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
     plotSweep();
     emit sweepFinished();
   });
-  auto clear = [this] {
+  // A sweep belongs to one clip; the text follows the current result (which covers new clips too).
+  auto clearSweep = [this] {
     if (m_cancel) m_cancel->store(true);
     m_sweep.clear();
     plotSweep();
-    refresh();
   };
-  connect(document, &ClipDocument::assetChanged, this, clear);
-  connect(document, &ClipDocument::currentClipChanged, this, clear);
+  connect(document, &ClipDocument::assetChanged, this, clearSweep);
+  connect(document, &ClipDocument::currentClipChanged, this, clearSweep);
   connect(recompressor, &Recompressor::currentChanged, this, &StatsPanel::refresh);
   refresh();
 }
