@@ -16,6 +16,7 @@ const char* kindName(runtime::TrackKind k) {
     case runtime::TrackKind::ConstantFloat: return "constant";
     case runtime::TrackKind::Keyed: return "keys";
     case runtime::TrackKind::Uniform: return "uniform";
+    case runtime::TrackKind::Raw: return "raw";
   }
   return "?";
 }

@@ -16,6 +16,7 @@ const char* kindName(runtime::TrackKind k) {
     case runtime::TrackKind::ConstantFloat: return "constant-float";
     case runtime::TrackKind::Keyed: return "keyed";
     case runtime::TrackKind::Uniform: return "uniform";
+    case runtime::TrackKind::Raw: return "raw";
   }
   return "?";
 }

@@ -1,8 +1,9 @@
 #pragma once
-// An imported animation clip resampled on a uniform grid (DESIGN §9 "Clips"): local transforms of
-// every joint at every frame, in file units.
+// An imported animation clip resampled on a uniform grid (README "What gets imported"): local
+// transforms of every joint at every frame, in file units, plus the source keys it came from.
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "core/math/transform.h"
 
 namespace animpack::core {
+
+class SourceClip;
 
 /// Bits of RawClip::keyedChannels.
 inline constexpr std::uint8_t kKeyedRotation = 1, kKeyedTranslation = 2, kKeyedScale = 4;
@@ -25,6 +28,9 @@ struct RawClip {
   std::uint32_t jointCount = 0;
   std::vector<Transform> samples;           ///< frame-major: samples[frame * jointCount + joint]
   std::vector<std::uint8_t> keyedChannels;  ///< per joint: which channels the source animates
+  /// The source's own keys in double precision (core/anim/source_clip.h): what the clip is between
+  /// frames. Null for clips built from frames, whose frames are their keys.
+  std::shared_ptr<const SourceClip> source;
 
   /// Seconds from the first to the last frame.
   double duration() const { return frameCount > 1 ? double(frameCount - 1) / sampleRate : 0.0; }

@@ -28,7 +28,8 @@ struct SubTrack {
   double baseTolerance = -1;  // from the hierarchy: a change resets the state below
   double tolerance = 0;       // after tightening
   bool forceAnimated = false;
-  bool atLimit = false;
+  bool raw = false;      // stored as float32 samples: nothing tighter exists
+  bool atLimit = false;  // raw: the loop cannot tighten it further
   std::vector<std::uint8_t> shifts;
   TrackEncoding encoding;
   bool encoded = false;
@@ -45,6 +46,7 @@ std::uint64_t hashClip(const RawClip& clip) {
 
 struct CompressorContext::State {
   std::uint64_t clipHash = 0;
+  const SourceClip* source = nullptr;
   double unitToCm = 0;
   std::vector<float> shells;
   std::vector<bool> pinned;
@@ -83,284 +85,333 @@ Status CompressJob::validate() const {
   return Status::ok();
 }
 
-Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std::atomic<bool>* cancel) const {
-  if (auto st = validate(); !st) return Error{st.message()};
-  const auto started = std::chrono::steady_clock::now();
-  const std::uint32_t joints = m_clip.jointCount, frames = m_clip.frameCount;
-  const std::size_t subCount = std::size_t(joints) * 3;
+/// One run of the pipeline over one clip: each stage of CompressJob::run is a method, sharing the
+/// state below (the caller's context keeps `st` between runs).
+class CompressRun {
+ public:
+  CompressRun(const Skeleton& skeleton, const RawClip& clip, double unitToCm, const EffectiveSettings& settings,
+              CompressorContext::State& state)
+      : m_skeleton(skeleton), m_clip(clip), m_unitToCm(unitToCm), m_settings(settings), m_st(state), m_joints(clip.jointCount),
+        m_frames(clip.frameCount), m_subCount(std::size_t(clip.jointCount) * 3) {}
 
-  CompressorContext localContext;
-  CompressorContext& ctx = context ? *context : localContext;
-  std::vector<float> shells(joints), precision(joints);
-  std::vector<bool> pinned(joints);
-  for (std::uint32_t j = 0; j < joints; ++j) {
-    shells[j] = m_settings.joints[j].shellCm;
-    precision[j] = m_settings.joints[j].precisionCm;
-    pinned[j] = m_settings.joints[j].pinned;
+  static void prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, double unitToCm, const EffectiveSettings& settings);
+  void buildTargets();
+  void applyTolerances();
+  void chooseSegmentLength();
+  void encodePending();
+  void pinJoints();
+  /// Writes the m_clip and measures it at and between m_frames; false when nothing is over m_precision
+  /// (or nothing can be tightened).
+  bool writeAndMeasure();
+  void tighten();
+  CompressedClip finish(std::chrono::steady_clock::time_point started);
+  /// Verification passes so far.
+  std::uint32_t pass() const { return m_pass; }
+  void nextPass() { ++m_pass; }
+
+ private:
+  TrackEncoding encodeWith(std::size_t i, const std::vector<Sample>& samples, std::uint32_t segmentLength) const;
+  std::array<std::vector<Sample>, 3> pinnedTargets(std::uint32_t p) const;
+  void decodedFromEncodings(std::uint32_t f, std::vector<Transform>& out) const;
+  std::vector<std::uint8_t> write(bool loop) const;
+  /// The sub-track contributing most to joint j's error at frame f (m_subCount if none can be
+  /// tightened), and its contribution.
+  std::pair<std::size_t, double> worstContributor(std::uint32_t j, std::uint32_t f) const;
+  void fillJointReports(CompressionStats& s, const ErrorSummary& summary) const;
+  void fillPinnedReports(CompressionStats& s, const ErrorSummary& summary) const;
+
+  const Skeleton& m_skeleton;
+  const RawClip& m_clip;
+  double m_unitToCm;
+  const EffectiveSettings& m_settings;
+  CompressorContext::State& m_st;
+  const std::uint32_t m_joints, m_frames;
+  const std::size_t m_subCount;
+  std::vector<float> m_shells, m_precision;
+  std::vector<bool> m_pinned, m_unreachable;
+  std::uint32_t m_snapshotFrames = 1, m_maxGap = 2;
+  std::vector<std::vector<Sample>> m_targets;
+  std::vector<Sample> m_rest;
+  std::vector<std::uint8_t> m_blob;
+  std::vector<Transform> m_decoded;  // frame-major m_decoded m_frames of the last m_pass
+  ClipErrors m_errors;
+  std::map<std::size_t, std::set<std::uint32_t>> m_tightenings;  // sub-track -> uniform segments
+  std::uint32_t m_pass = 0;
+};
+
+void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, double unitToCm,
+                          const EffectiveSettings& settings) {
+  std::vector<float> shells(clip.jointCount);
+  std::vector<bool> pinned(clip.jointCount);
+  for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
+    shells[j] = settings.joints[j].shellCm;
+    pinned[j] = settings.joints[j].pinned;
   }
-  const std::uint64_t clipHash = hashClip(m_clip);
-  if (!ctx.state || ctx.state->clipHash != clipHash || ctx.state->unitToCm != m_unitToCm || ctx.state->shells != shells ||
-      ctx.state->pinned != pinned) {
+  const std::uint64_t clipHash = hashClip(clip);
+  if (!ctx.state || ctx.state->clipHash != clipHash || ctx.state->unitToCm != unitToCm || ctx.state->shells != shells ||
+      ctx.state->pinned != pinned || ctx.state->source != clip.source.get()) {
     auto s = std::make_unique<CompressorContext::State>();
     s->clipHash = clipHash;
-    s->unitToCm = m_unitToCm;
+    s->source = clip.source.get();
+    s->unitToCm = unitToCm;
     s->shells = shells;
     s->pinned = pinned;
-    s->metric = std::make_unique<ErrorMetric>(m_skeleton, m_clip, m_unitToCm, shells);
-    s->levers = measureLevers(m_skeleton, m_clip, *s->metric, m_settings);
-    s->varying = varyingSubTracks(m_clip);
-    s->tracks.resize(subCount);
+    s->metric = std::make_unique<ErrorMetric>(skeleton, clip, unitToCm, shells);
+    s->levers = measureLevers(skeleton, clip, *s->metric, settings);
+    s->varying = varyingSubTracks(clip);
+    s->tracks.resize(std::size_t(clip.jointCount) * 3);
     ctx.state = std::move(s);
   }
   CompressorContext::State& st = *ctx.state;
-  const ErrorMetric& metric = *st.metric;
-  const std::uint32_t snapshotFrames =
-      std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(m_settings.snapshotIntervalS * m_clip.sampleRate)));
-  const std::uint32_t maxGap = std::max<std::uint32_t>(2, snapshotFrames / 2);
-  if (st.format != m_settings.rotationFormat || st.snapshotInterval != m_settings.snapshotIntervalS) {
+  if (st.format != settings.rotationFormat || st.snapshotInterval != settings.snapshotIntervalS) {
     for (SubTrack& t : st.tracks) t = SubTrack{};
-    st.format = m_settings.rotationFormat;
-    st.snapshotInterval = m_settings.snapshotIntervalS;
+    st.format = settings.rotationFormat;
+    st.snapshotInterval = settings.snapshotIntervalS;
     st.segmentLength = 0;
   }
+}
 
-  // Targets: the source samples, except for pinned joints (recomputed against their ancestors).
-  std::vector<std::vector<Sample>> targets(subCount);
-  std::vector<Sample> rest(subCount);
-  for (std::uint32_t j = 0; j < joints; ++j)
+/// Targets: the source samples, except for m_pinned m_joints (recomputed against their ancestors).
+void CompressRun::buildTargets() {
+  m_shells.resize(m_joints);
+  m_precision.resize(m_joints);
+  m_pinned.resize(m_joints);
+  m_unreachable.assign(m_joints, false);
+  for (std::uint32_t j = 0; j < m_joints; ++j) {
+    m_shells[j] = m_settings.joints[j].shellCm;
+    m_precision[j] = m_settings.joints[j].precisionCm;
+    m_pinned[j] = m_settings.joints[j].pinned;
+  }
+  m_snapshotFrames = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(m_settings.snapshotIntervalS * m_clip.sampleRate)));
+  m_maxGap = std::max<std::uint32_t>(2, m_snapshotFrames / 2);
+  m_targets.resize(m_subCount);
+  m_rest.resize(m_subCount);
+  for (std::uint32_t j = 0; j < m_joints; ++j)
     for (int c = 0; c < 3; ++c) {
       const std::size_t i = j * 3 + std::size_t(c);
-      rest[i] = sampleOf(m_skeleton.restLocal[j], Channel(c));
-      targets[i].resize(frames);
-      for (std::uint32_t f = 0; f < frames; ++f) targets[i][f] = sampleOf(m_clip.at(j, f), Channel(c));
+      m_rest[i] = sampleOf(m_skeleton.restLocal[j], Channel(c));
+      m_targets[i].resize(m_frames);
+      for (std::uint32_t f = 0; f < m_frames; ++f) m_targets[i][f] = sampleOf(m_clip.at(j, f), Channel(c));
     }
+}
 
-  const std::vector<double> tolerances =
-      localTolerances(m_skeleton, st.levers, st.varying, m_settings, m_unitToCm, kAggressiveness);
-  for (std::size_t i = 0; i < subCount; ++i) {
-    SubTrack& t = st.tracks[i];
+void CompressRun::applyTolerances() {
+  const std::vector<double> tolerances = localTolerances(m_skeleton, m_st.levers, m_st.varying, m_settings, m_unitToCm, CompressJob::kAggressiveness);
+  for (std::size_t i = 0; i < m_subCount; ++i) {
+    SubTrack& t = m_st.tracks[i];
     if (t.baseTolerance != tolerances[i]) {
       t = SubTrack{};
       t.baseTolerance = tolerances[i];
       t.tolerance = tolerances[i];
     }
-    if (pinned[i / 3]) t.encoded = false;
+    if (m_pinned[i / 3]) t.encoded = false;
   }
+}
 
-  auto magnitude = [&](std::size_t i) {
-    double m = 1e-30;
-    for (const Sample& s : targets[i])
-      for (int c = 0; c < 3; ++c) m = std::max(m, double(std::fabs(s[std::size_t(c)])));
-    return m;
-  };
-  auto encodeWith = [&](std::size_t i, const std::vector<Sample>& samples, std::uint32_t segmentLength) {
-    SubTrack& t = st.tracks[i];
-    const TrackTarget target{Channel(i % 3), samples, rest[i], t.tolerance};
-    if (!t.forceAnimated || frames < 2)
-      if (auto s = encodeStatic(target, m_settings.rotationFormat)) return std::move(*s);
-    std::optional<TrackEncoding> best = encodeUniform(target, segmentLength, t.shifts);
-    const std::size_t budget = best ? best->bytes : std::numeric_limits<std::size_t>::max();
-    if (auto k = encodeKeyed(target, maxGap, budget - 1)) best = std::move(k);
-    if (!best) {
-      // Neither format reaches this tolerance (e.g. tighter than a 48-bit key): keys at their own
-      // precision, reported by the verification loop if the joint ends up over its precision.
-      TrackTarget relaxed = target;
-      relaxed.tolerance = std::max(target.tolerance, target.channel == Channel::Rotation ? 2e-4 : 1e-4 * magnitude(i));
-      best = encodeKeyed(relaxed, maxGap, std::numeric_limits<std::size_t>::max());
-      if (!best) best = encodeStatic(TrackTarget{target.channel, samples, rest[i], std::numeric_limits<double>::max()},
-                                     RotationFormat::Q48);
+/// The smallest storage within the sub-track's tolerance; raw samples where no quantized kind
+/// reaches it (the tolerance is below what 48-bit keys or 32-bit uniform ranges can hold).
+TrackEncoding CompressRun::encodeWith(std::size_t i, const std::vector<Sample>& samples, std::uint32_t segmentLength) const {
+  const SubTrack& t = m_st.tracks[i];
+  const TrackTarget target{Channel(i % 3), samples, m_rest[i], t.tolerance};
+  if (t.raw) return encodeRaw(target);
+  if (!t.forceAnimated || m_frames < 2)
+    if (auto s = encodeStatic(target, m_settings.rotationFormat)) return std::move(*s);
+  std::optional<TrackEncoding> best = encodeUniform(target, segmentLength, t.shifts);
+  const std::size_t budget = best ? best->bytes : std::numeric_limits<std::size_t>::max();
+  if (auto k = encodeKeyed(target, m_maxGap, budget - 1)) best = std::move(k);
+  if (!best) return encodeRaw(target);
+  return std::move(*best);
+}
+
+/// Segment length: the one that makes the m_clip smallest at the initial tolerances.
+void CompressRun::chooseSegmentLength() {
+  if (m_st.segmentLength != 0) return;
+  std::size_t bestBytes = std::numeric_limits<std::size_t>::max();
+  m_st.segmentLength = 16;
+  if (m_frames < 2) return;
+  for (std::uint32_t length : kSegmentLengths) {
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < m_subCount; ++i)
+      if (!m_pinned[i / 3]) total += encodeWith(i, m_targets[i], length).bytes;
+    if (total < bestBytes) {
+      bestBytes = total;
+      m_st.segmentLength = length;
     }
-    return std::move(*best);
-  };
+  }
+}
 
-  // Segment length: the one that makes the clip smallest at the initial tolerances.
-  if (st.segmentLength == 0) {
-    std::size_t bestBytes = std::numeric_limits<std::size_t>::max();
-    st.segmentLength = 16;
-    if (frames >= 2) {
-      for (std::uint32_t length : kSegmentLengths) {
-        std::size_t total = 0;
-        for (std::size_t i = 0; i < subCount; ++i) {
-          if (pinned[i / 3]) continue;
-          total += encodeWith(i, targets[i], length).bytes;
-        }
-        if (total < bestBytes) {
-          bestBytes = total;
-          st.segmentLength = length;
-        }
+void CompressRun::encodePending() {
+  for (std::size_t i = 0; i < m_subCount; ++i)
+    if (!m_pinned[i / 3] && !m_st.tracks[i].encoded) {
+      m_st.tracks[i].encoding = encodeWith(i, m_targets[i], m_st.segmentLength);
+      m_st.tracks[i].encoded = true;
+    }
+}
+
+/// Decoded local transforms implied by the current encodings (before writing), for pinning.
+void CompressRun::decodedFromEncodings(std::uint32_t f, std::vector<Transform>& out) const {
+  out.resize(m_joints);
+  for (std::uint32_t j = 0; j < m_joints; ++j)
+    for (int c = 0; c < 3; ++c) setSample(out[j], Channel(c), m_st.tracks[j * 3 + std::size_t(c)].encoding.at(f));
+}
+
+/// Pinned joint: the local track that puts it where the original is, given compressed ancestors.
+std::array<std::vector<Sample>, 3> CompressRun::pinnedTargets(std::uint32_t p) const {
+  const ErrorMetric& metric = *m_st.metric;
+  std::array<std::vector<Sample>, 3> out;
+  for (auto& o : out) o.resize(m_frames);
+  std::vector<Transform> locals;
+  std::vector<Mat34d> object(m_joints);
+  for (std::uint32_t f = 0; f < m_frames; ++f) {
+    decodedFromEncodings(f, locals);
+    runtime::localToObject<double>(m_skeleton.parents, locals, object);
+    const std::int32_t parent = m_skeleton.parents[p];
+    const Mat34d local = parent < 0 ? metric.originalObject(p, f) : object[std::size_t(parent)].inverse() * metric.originalObject(p, f);
+    const Transform t = decompose(local);
+    for (int c = 0; c < 3; ++c) out[std::size_t(c)][f] = sampleOf(t, Channel(c));
+  }
+  for (std::uint32_t f = 1; f < m_frames; ++f) {  // sign continuity
+    Sample& q = out[0][f];
+    const Sample& prev = out[0][f - 1];
+    if (q[0] * prev[0] + q[1] * prev[1] + q[2] * prev[2] + q[3] * prev[3] < 0.f) q = {-q[0], -q[1], -q[2], -q[3]};
+  }
+  return out;
+}
+
+/// Pinned m_joints, parents first, against the current encodings of their ancestors.
+void CompressRun::pinJoints() {
+  for (std::uint32_t p = 0; p < m_joints; ++p) {
+    if (!m_pinned[p]) continue;
+    auto pinTargets = pinnedTargets(p);
+    for (int c = 0; c < 3; ++c) {
+      const std::size_t i = p * 3 + std::size_t(c);
+      m_targets[i] = std::move(pinTargets[std::size_t(c)]);
+      m_st.tracks[i].encoding = encodeWith(i, m_targets[i], m_st.segmentLength);
+      m_st.tracks[i].encoded = true;
+    }
+  }
+}
+
+std::vector<std::uint8_t> CompressRun::write(bool loop) const {
+  std::vector<TrackEncoding> encodings;
+  encodings.reserve(m_subCount);
+  for (const SubTrack& t : m_st.tracks) encodings.push_back(t.encoding);
+  const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), loop, m_st.segmentLength, m_snapshotFrames, encodings};
+  return writeClip(layout);
+}
+
+std::pair<std::size_t, double> CompressRun::worstContributor(std::uint32_t j, std::uint32_t f) const {
+  const double shell = double(m_shells[j]) / m_unitToCm;
+  double bestContribution = 0;
+  std::size_t best = m_subCount;
+  for (const auto& [a, lever] : m_st.levers.chain[j])
+    for (int c = 0; c < 3; ++c) {
+      const std::size_t i = a * 3 + std::size_t(c);
+      if (m_st.tracks[i].atLimit) continue;
+      const double e = sampleDistance(Channel(c), sampleOf(m_decoded[std::size_t(f) * m_joints + a], Channel(c)), m_targets[i][f]);
+      const double factor = c == 0 ? lever + shell : c == 1 ? m_st.levers.parentScale[a] : (lever + shell) / m_st.levers.localScale[a];
+      // A track whose m_decoded m_frames are exact still shapes the interval (slerp of a large step):
+      // it stays a candidate with a vanishing contribution.
+      const double contribution = e * factor + 1e-30;
+      if (contribution > bestContribution) {
+        bestContribution = contribution;
+        best = i;
       }
     }
-  }
-  const std::uint32_t segmentLength = st.segmentLength;
+  return {best, bestContribution};
+}
 
-  // Decoded local transforms implied by the current encodings (before writing), for pinning.
-  auto decodedFromEncodings = [&](std::uint32_t f, std::vector<Transform>& out) {
-    out.resize(joints);
-    for (std::uint32_t j = 0; j < joints; ++j)
-      for (int c = 0; c < 3; ++c) setSample(out[j], Channel(c), st.tracks[j * 3 + std::size_t(c)].encoding.at(f));
-  };
-  // Pinned joint: the local track that puts it where the original is, given compressed ancestors.
-  auto pinnedTargets = [&](std::uint32_t p) {
-    std::array<std::vector<Sample>, 3> out;
-    for (auto& o : out) o.resize(frames);
-    std::vector<Transform> locals;
-    std::vector<Mat34d> object(joints);
-    for (std::uint32_t f = 0; f < frames; ++f) {
-      decodedFromEncodings(f, locals);
-      runtime::localToObject<double>(m_skeleton.parents, locals, object);
-      const std::int32_t parent = m_skeleton.parents[p];
-      const Mat34d local = parent < 0 ? metric.originalObject(p, f)
-                                      : object[std::size_t(parent)].inverse() * metric.originalObject(p, f);
-      const Transform t = decompose(local);
-      for (int c = 0; c < 3; ++c) out[std::size_t(c)][f] = sampleOf(t, Channel(c));
-    }
-    for (std::uint32_t f = 1; f < frames; ++f) {  // sign continuity
-      Sample& q = out[0][f];
-      const Sample& prev = out[0][f - 1];
-      if (q[0] * prev[0] + q[1] * prev[1] + q[2] * prev[2] + q[3] * prev[3] < 0.f) q = {-q[0], -q[1], -q[2], -q[3]};
-    }
-    return out;
-  };
-
-  for (std::size_t i = 0; i < subCount; ++i)
-    if (!pinned[i / 3] && !st.tracks[i].encoded) {
-      st.tracks[i].encoding = encodeWith(i, targets[i], segmentLength);
-      st.tracks[i].encoded = true;
-    }
-
-  std::vector<Transform> decoded(std::size_t(frames) * joints);
-  std::vector<float> errors;
-  std::vector<std::uint8_t> blob;
-  std::vector<bool> unreachable(joints, false);
-  std::uint32_t pass = 0;
+bool CompressRun::writeAndMeasure() {
+  m_blob = write(false);
+  auto view = runtime::ClipView::open(m_blob, std::span(m_skeleton.restLocal));
+  ANIMPACK_ASSERT(view.hasValue(), view ? "" : view.message().c_str());
   runtime::Player player;
-  for (;; ++pass) {
-    if (cancel && cancel->load()) return Error{"cancelled"};
-    // Pinned joints, parents first, against the current encodings of their ancestors.
-    for (std::uint32_t p = 0; p < joints; ++p) {
-      if (!pinned[p]) continue;
-      auto pinTargets = pinnedTargets(p);
-      for (int c = 0; c < 3; ++c) {
-        const std::size_t i = p * 3 + std::size_t(c);
-        targets[i] = std::move(pinTargets[std::size_t(c)]);
-        st.tracks[i].encoding = encodeWith(i, targets[i], segmentLength);
-        st.tracks[i].encoded = true;
-      }
-    }
-    std::vector<TrackEncoding> encodings;
-    encodings.reserve(subCount);
-    for (const SubTrack& t : st.tracks) encodings.push_back(t.encoding);
-    ClipLayout layout;
-    layout.frameCount = frames;
-    layout.sampleRate = static_cast<float>(m_clip.sampleRate);
-    layout.segmentLength = segmentLength;
-    layout.snapshotIntervalFrames = snapshotFrames;
-    layout.tracks = encodings;
-    blob = writeClip(layout);
-    auto view = runtime::ClipView::open(blob, std::span(m_skeleton.restLocal));
-    ANIMPACK_ASSERT(view.hasValue(), view ? "" : view.message().c_str());
-    for (std::uint32_t f = 0; f < frames; ++f)
-      player.sampleFrame(*view, static_cast<float>(f), std::span(decoded.data() + std::size_t(f) * joints, joints));
-    errors = metric.measure(decoded);
+  m_errors = m_st.metric->measureDecoded(*view, player, &m_decoded);
 
-    // Every joint over its precision at some frame asks the sub-track contributing most there to
-    // tighten, in that segment for uniform tracks.
-    std::map<std::size_t, std::set<std::uint32_t>> tighten;
-    bool violation = false;
-    for (std::uint32_t f = 0; f < frames; ++f)
-      for (std::uint32_t j = 0; j < joints; ++j) {
-        if (errors[std::size_t(f) * joints + j] <= precision[j] || unreachable[j]) continue;
-        violation = true;
-        const double shell = double(shells[j]) / m_unitToCm;
-        double bestContribution = 0;
-        std::size_t best = subCount;
-        for (const auto& [a, lever] : st.levers.chain[j])
-          for (int c = 0; c < 3; ++c) {
-            const std::size_t i = a * 3 + std::size_t(c);
-            if (st.tracks[i].atLimit) continue;
-            const double e = sampleDistance(Channel(c), sampleOf(decoded[std::size_t(f) * joints + a], Channel(c)), targets[i][f]);
-            const double factor = c == 0 ? lever + shell : c == 1 ? st.levers.parentScale[a] : (lever + shell) / st.levers.localScale[a];
-            if (e * factor > bestContribution) {
-              bestContribution = e * factor;
-              best = i;
-            }
+  // Every joint over its m_precision at a frame, or in a frame interval, asks the sub-track that
+  // contributes most there (at either end of the interval) to tighten, in that segment for
+  // uniform tracks.
+  m_tightenings.clear();
+  bool violation = false;
+  const std::uint32_t segments = std::max<std::uint32_t>(1, runtime::uniformSegmentCount(m_frames, m_st.segmentLength));
+  auto ask = [&](std::uint32_t j, std::initializer_list<std::uint32_t> at) {
+    violation = true;
+    std::pair<std::size_t, double> best{m_subCount, 0.0};
+    std::uint32_t bestFrame = 0;
+    // A pinned joint cancels its ancestors' errors only at frames: between them what is left
+    // comes from above, so its parent's chain is asked too.
+    const std::int32_t parent = m_pinned[j] && at.size() > 1 ? m_skeleton.parents[j] : -1;
+    for (std::uint32_t f : at)
+      for (const std::int64_t k : {std::int64_t(j), std::int64_t(parent)})
+        if (k >= 0)
+          if (const auto c = worstContributor(std::uint32_t(k), f); c.first != m_subCount && c.second > best.second) {
+            best = c;
+            bestFrame = f;
           }
-        if (best == subCount) unreachable[j] = true;
-        else tighten[best].insert(std::min(f / segmentLength, std::max<std::uint32_t>(1, runtime::uniformSegmentCount(frames, segmentLength)) - 1));
-      }
-    if (!violation || tighten.empty() || pass + 1 >= kMaxPasses) break;
+    if (best.first == m_subCount) m_unreachable[j] = true;
+    else m_tightenings[best.first].insert(std::min(bestFrame / m_st.segmentLength, segments - 1));
+  };
+  for (std::uint32_t f = 0; f < m_frames; ++f)
+    for (std::uint32_t j = 0; j < m_joints; ++j)
+      if (m_errors.frames[std::size_t(f) * m_joints + j] > m_precision[j] && !m_unreachable[j]) ask(j, {f});
+  const auto samples = m_st.metric->betweenSamples();
+  for (std::size_t s = 0; s < samples.size(); ++s)
+    for (std::uint32_t j = 0; j < m_joints; ++j)
+      if (m_errors.between[s * m_joints + j] > m_precision[j] && !m_unreachable[j]) ask(j, {samples[s].frame, samples[s].frame + 1});
+  return violation && !m_tightenings.empty() && m_pass + 1 < kMaxPasses;
+}
 
-    for (const auto& [i, segments] : tighten) {
-      SubTrack& t = st.tracks[i];
-      const double floor = Channel(i % 3) == Channel::Rotation ? kMinRotationTolerance : kMinRelativeTolerance * magnitude(i);
-      switch (t.encoding.kind) {
-        case TrackKind::Uniform: {
-          bool room = true;
-          for (std::uint32_t s : segments) room = room && s < t.encoding.uniform.shifts.size() && t.encoding.uniform.shifts[s] < runtime::kMaxResidualShift;
-          if (room) {
-            t.shifts = t.encoding.uniform.shifts;
-            for (std::uint32_t s : segments) ++t.shifts[s];
-          } else {
-            t.tolerance *= 0.5;
-          }
-          break;
-        }
-        case TrackKind::Keyed: t.tolerance *= 0.5; break;
-        default:
-          t.forceAnimated = true;
+/// A finer residual step in the segments asked for, a tighter fit, a static track made animated,
+/// and past the tolerance floor raw samples.
+void CompressRun::tighten() {
+  for (const auto& [i, segments] : m_tightenings) {
+    SubTrack& t = m_st.tracks[i];
+    auto magnitude = [&] {
+      double m = 1e-30;
+      for (const Sample& x : m_targets[i])
+        for (int c = 0; c < 3; ++c) m = std::max(m, double(std::fabs(x[std::size_t(c)])));
+      return m;
+    };
+    const double floor = Channel(i % 3) == Channel::Rotation ? kMinRotationTolerance : kMinRelativeTolerance * magnitude();
+    switch (t.encoding.kind) {
+      case TrackKind::Uniform: {
+        bool room = true;
+        for (std::uint32_t s : segments) room = room && s < t.encoding.uniform.shifts.size() && t.encoding.uniform.shifts[s] < runtime::kMaxResidualShift;
+        if (room) {
+          t.shifts = t.encoding.uniform.shifts;
+          for (std::uint32_t s : segments) ++t.shifts[s];
+        } else {
           t.tolerance *= 0.5;
-          break;
+        }
+        break;
       }
-      if (t.tolerance < floor) {
-        t.tolerance = floor;
-        t.atLimit = true;
-      }
-      if (!pinned[i / 3]) t.encoding = encodeWith(i, targets[i], segmentLength);
+      case TrackKind::Keyed: t.tolerance *= 0.5; break;
+      case TrackKind::Raw: t.atLimit = true; break;
+      default:
+        t.forceAnimated = true;
+        t.tolerance *= 0.5;
+        break;
     }
+    if (t.tolerance < floor && !t.raw) t.raw = true;
+    if (!m_pinned[i / 3]) t.encoding = encodeWith(i, m_targets[i], m_st.segmentLength);
+    if (t.encoding.kind == TrackKind::Raw) t.raw = t.atLimit = true;
   }
+}
 
-  CompressedClip out;
-  out.name = m_clip.name;
-  out.clipIndex = m_clip.clipIndex;
-  out.startTime = m_clip.startTime;
-  out.sampleRate = static_cast<float>(m_clip.sampleRate);
-  out.frameCount = frames;
-  out.settings = m_settings;
-  out.settingsHash = m_settings.hash();
-  // A clip loops when its last frame repeats its first within every joint's precision.
-  if (frames >= 3) {
-    bool loop = true;
-    for (std::uint32_t j = 0; j < joints && loop; ++j) loop = metric.error(j, frames - 1, metric.originalObject(j, 0)) <= precision[j];
-    out.loop = loop;
-  }
-  if (out.loop) {
-    std::vector<TrackEncoding> encodings;
-    for (const SubTrack& t : st.tracks) encodings.push_back(t.encoding);
-    ClipLayout layout{frames, out.sampleRate, true, segmentLength, snapshotFrames, encodings};
-    blob = writeClip(layout);
-  }
-  out.data = std::move(blob);
-
-  CompressionStats& s = out.stats;
-  s.rawBytes = std::size_t(10) * 4 * joints * frames;
-  s.clipBytes = out.data.size();
-  const ErrorSummary summary = summarize(errors, joints);
-  s.maxErrorCm = summary.maxCm;
-  s.p99ErrorCm = summary.p99Cm;
-  s.worstJoint = summary.worstJoint;
-  s.worstFrame = summary.worstFrame;
-  s.iterations = pass + 1;
-  s.joints.resize(joints);
-  for (std::uint32_t j = 0; j < joints; ++j) {
+void CompressRun::fillJointReports(CompressionStats& s, const ErrorSummary& summary) const {
+  s.joints.resize(m_joints);
+  bool floorNeeded = false;
+  for (std::uint32_t j = 0; j < m_joints; ++j) {
     JointReport& r = s.joints[j];
     r.maxErrorCm = summary.jointMaxCm[j];
-    r.precisionCm = precision[j];
-    r.shellCm = shells[j];
-    r.pinned = pinned[j];
+    r.precisionCm = m_precision[j];
+    r.shellCm = m_shells[j];
+    r.pinned = m_pinned[j];
     r.withinPrecision = r.maxErrorCm <= r.precisionCm;
     r.unreachable = !r.withinPrecision;
+    floorNeeded = floorNeeded || r.unreachable;
     for (int c = 0; c < 3; ++c) {
-      const TrackEncoding& e = st.tracks[j * 3 + std::size_t(c)].encoding;
+      const TrackEncoding& e = m_st.tracks[j * 3 + std::size_t(c)].encoding;
       r.kinds[std::size_t(c)] = e.kind;
       r.wide[std::size_t(c)] = e.wide;
       r.keys += static_cast<std::uint32_t>(e.keyed.frames.size());
@@ -368,6 +419,7 @@ Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std:
         case TrackKind::Default: ++s.defaultTracks; break;
         case TrackKind::Keyed: ++s.keyedTracks; break;
         case TrackKind::Uniform: ++s.uniformTracks; break;
+        case TrackKind::Raw: ++s.rawTracks; break;
         default: ++s.constantTracks; break;
       }
       s.wideTracks += e.wide;
@@ -375,23 +427,29 @@ Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std:
     s.keys += r.keys;
     s.withinPrecision = s.withinPrecision && r.withinPrecision;
   }
+  if (!floorNeeded) return;
+  // What float32 samples of every track would give: the best any storage can do.
+  const ErrorSummary floor = m_st.metric->summarize(m_st.metric->measureFloor(m_clip));
+  for (std::uint32_t j = 0; j < m_joints; ++j) s.joints[j].floorCm = floor.jointMaxCm[j];
+}
 
-  // Drift of each pinned joint with and without pinning (the original track at the same tolerance).
-  for (std::uint32_t p = 0; p < joints; ++p) {
-    if (!pinned[p]) continue;
+/// Drift of each m_pinned joint with and without pinning (the original track at the same tolerance).
+void CompressRun::fillPinnedReports(CompressionStats& s, const ErrorSummary& summary) const {
+  const ErrorMetric& metric = *m_st.metric;
+  for (std::uint32_t p = 0; p < m_joints; ++p) {
+    if (!m_pinned[p]) continue;
     PinnedReport r;
     r.joint = p;
     r.driftCm = summary.jointMaxCm[p];
     std::array<TrackEncoding, 3> unpinned;
     for (int c = 0; c < 3; ++c) {
-      const std::size_t i = p * 3 + std::size_t(c);
-      std::vector<Sample> original(frames);
-      for (std::uint32_t f = 0; f < frames; ++f) original[f] = sampleOf(m_clip.at(p, f), Channel(c));
-      unpinned[std::size_t(c)] = encodeWith(i, original, segmentLength);
+      std::vector<Sample> original(m_frames);
+      for (std::uint32_t f = 0; f < m_frames; ++f) original[f] = sampleOf(m_clip.at(p, f), Channel(c));
+      unpinned[std::size_t(c)] = encodeWith(p * 3 + std::size_t(c), original, m_st.segmentLength);
     }
-    std::vector<Mat34d> object(joints);
-    for (std::uint32_t f = 0; f < frames; ++f) {
-      std::span<const Transform> pose(decoded.data() + std::size_t(f) * joints, joints);
+    std::vector<Mat34d> object(m_joints);
+    for (std::uint32_t f = 0; f < m_frames; ++f) {
+      std::span<const Transform> pose(m_decoded.data() + std::size_t(f) * m_joints, m_joints);
       runtime::localToObject<double>(m_skeleton.parents, pose, object);
       Transform local = pose[p];
       for (int c = 0; c < 3; ++c) setSample(local, Channel(c), unpinned[std::size_t(c)].at(f));
@@ -401,9 +459,63 @@ Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std:
     }
     s.pinned.push_back(r);
   }
-  s.errors = std::move(errors);
+}
+
+CompressedClip CompressRun::finish(std::chrono::steady_clock::time_point started) {
+  const ErrorMetric& metric = *m_st.metric;
+  CompressedClip out;
+  out.name = m_clip.name;
+  out.clipIndex = m_clip.clipIndex;
+  out.startTime = m_clip.startTime;
+  out.sampleRate = static_cast<float>(m_clip.sampleRate);
+  out.frameCount = m_frames;
+  out.settings = m_settings;
+  out.settingsHash = m_settings.hash();
+  // A m_clip loops when its last frame repeats its first within every joint's m_precision.
+  if (m_frames >= 3) {
+    bool loop = true;
+    for (std::uint32_t j = 0; j < m_joints && loop; ++j) loop = metric.error(j, m_frames - 1, metric.originalObject(j, 0)) <= m_precision[j];
+    out.loop = loop;
+  }
+  out.data = out.loop ? write(true) : std::move(m_blob);
+
+  CompressionStats& s = out.stats;
+  s.rawBytes = std::size_t(10) * 4 * m_joints * m_frames;
+  s.clipBytes = out.data.size();
+  const ErrorSummary summary = metric.summarize(m_errors);
+  s.maxErrorCm = summary.maxCm;
+  s.p99ErrorCm = summary.p99Cm;
+  s.maxErrorBetweenFramesCm = summary.maxBetweenCm;
+  s.worstJoint = summary.worstJoint;
+  s.worstFrame = summary.worstFrame;
+  s.worstTimeS = summary.worstFrameTime / m_clip.sampleRate;
+  s.iterations = m_pass + 1;
+  fillJointReports(s, summary);
+  fillPinnedReports(s, summary);
+  s.betweenErrors = m_errors.intervalMax(metric.betweenSamples(), m_joints, m_frames);
+  s.errors = std::move(m_errors.frames);
   s.compressMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return out;
+}
+
+Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std::atomic<bool>* cancel) const {
+  if (auto st = validate(); !st) return Error{st.message()};
+  const auto started = std::chrono::steady_clock::now();
+  CompressorContext localContext;
+  CompressorContext& ctx = context ? *context : localContext;
+  CompressRun::prepare(ctx, m_skeleton, m_clip, m_unitToCm, m_settings);
+  CompressRun run(m_skeleton, m_clip, m_unitToCm, m_settings, *ctx.state);
+  run.buildTargets();
+  run.applyTolerances();
+  run.chooseSegmentLength();
+  run.encodePending();
+  for (;; run.nextPass()) {
+    if (cancel && cancel->load()) return Error{"cancelled"};
+    run.pinJoints();
+    if (!run.writeAndMeasure()) break;
+    run.tighten();
+  }
+  return run.finish(started);
 }
 
 }  // namespace animpack::core

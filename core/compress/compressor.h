@@ -1,10 +1,12 @@
 #pragma once
-// CompressJob: one raw clip -> one compressed clip (DESIGN §4). Pipeline: sign continuity (import)
-// -> default/constant detection -> hierarchy-aware local tolerances -> per sub-track the smallest
-// of keyed Catmull-Rom fitting and uniform sampling -> pinned joints recomputed against their
+// CompressJob: one raw clip -> one compressed clip (docs/ARCHITECTURE.md "Compression pipeline").
+// Pipeline: sign continuity (import) -> default/constant detection -> hierarchy-aware local
+// tolerances -> per sub-track the smallest of keyed Catmull-Rom fitting and uniform sampling (raw
+// float32 samples where neither reaches the tolerance) -> pinned joints recomputed against their
 // compressed ancestors -> the object-space verification loop, which decodes with the runtime's
-// Player, measures every joint at every frame and tightens the tracks that contribute to any
-// error above its joint's precision until none is left (or says which joints cannot get there).
+// Player, measures every joint at every frame and between frames against the source's own keys
+// and tightens the tracks that contribute to any error above its joint's precision until none is
+// left (or says which joints cannot get there, and how close float32 could come).
 
 #include <atomic>
 #include <cstdint>
@@ -27,6 +29,7 @@ struct JointReport {
   bool pinned = false;
   bool withinPrecision = true;
   bool unreachable = false;                     ///< the storage formats could not get within precision
+  float floorCm = 0;                            ///< when unreachable: the error of float32 samples (the floor)
   std::array<TrackKind, 3> kinds{};             ///< rotation, translation, scale
   std::array<bool, 3> wide{};                   ///< sub-track needed more than 16 bits per component
   std::uint32_t keys = 0;                       ///< keys in the key stream
@@ -38,7 +41,7 @@ struct PinnedReport {
   float driftUnpinnedCm = 0;  ///< the same joint compressed without pinning, at the same tolerance
 };
 
-/// The report of one compression (DESIGN §3 "Report per clip").
+/// The report of one compression (README "Command line": the report fields).
 struct CompressionStats {
   std::size_t rawBytes = 0;   ///< 10 float32 x joints x frames
   std::size_t clipBytes = 0;  ///< the clip's data block (a pack adds its table entry, names, tolerances)
@@ -46,12 +49,16 @@ struct CompressionStats {
   float p99ErrorCm = 0;
   std::int32_t worstJoint = -1;
   std::int32_t worstFrame = -1;
-  std::uint32_t defaultTracks = 0, constantTracks = 0, keyedTracks = 0, uniformTracks = 0;
+  float maxErrorBetweenFramesCm = 0;  ///< the largest error strictly between frames (maxErrorCm covers both)
+  double worstTimeS = 0;              ///< seconds after the first frame of the largest error
+  std::uint32_t defaultTracks = 0, constantTracks = 0, keyedTracks = 0, uniformTracks = 0, rawTracks = 0;
   std::uint64_t keys = 0;
   std::uint32_t wideTracks = 0;  ///< sub-tracks that needed more than 16 bits per component
   std::vector<JointReport> joints;
   std::vector<PinnedReport> pinned;
-  std::vector<float> errors;     ///< frame-major joints x frames error table, cm
+  std::vector<float> errors;         ///< frame-major joints x frames error table at frames, cm
+  std::vector<float> betweenErrors;  ///< frame-major joints x (frames - 1): the largest error inside each interval (f, f+1), cm
+  float maxVertexErrorCm = -1;       ///< largest skinned-vertex displacement at and between frames, cm; -1 without a skinned mesh
   double compressMs = 0;
   std::uint32_t iterations = 0;  ///< verification passes
   bool withinPrecision = true;
@@ -104,5 +111,6 @@ class CompressJob {
   double m_unitToCm;
   EffectiveSettings m_settings;
 };
+
 
 }  // namespace animpack::core

@@ -3,16 +3,71 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/anim/raw_sampler.h"
+#include "core/anim/source_clip.h"
+#include "core/runtime/clip_view.h"
+#include "core/runtime/player.h"
 #include "core/runtime/pose_ops.h"
 
 namespace animpack::core {
+namespace {
 
-ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, double unitToCm, std::span<const float> shellCm)
+constexpr double kLargeStepRadians = 0.5235987755982988;  // 30 degrees: three samples in the interval
+constexpr double kHugeStepRadians = 1.5707963267948966;   // 90 degrees: seven
+
+/// Largest local rotation step of any joint between frames f and f + 1, in radians.
+double largestRotationStep(const RawClip& clip, std::uint32_t f) {
+  double worst = 0;
+  for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
+    const Quat a = clip.at(j, f).rotation, b = clip.at(j, f + 1).rotation;
+    const double d = std::fabs(double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z + double(a.w) * b.w);
+    worst = std::max(worst, 2 * std::acos(std::min(d, 1.0)));
+  }
+  return worst;
+}
+
+/// Sample times between frames: sub-steps per interval (more across large steps) and every source
+/// key that is not on a frame, where the source has a corner the frames miss.
+std::vector<BetweenSample> betweenSamplesOf(const RawClip& clip, const SourceClip& source, std::uint32_t minSubSteps) {
+  std::vector<std::pair<std::uint32_t, float>> times;
+  for (std::uint32_t f = 0; f + 1 < clip.frameCount; ++f) {
+    const double step = largestRotationStep(clip, f);
+    const std::uint32_t n = std::max(minSubSteps, step > kHugeStepRadians ? 7u : step > kLargeStepRadians ? 3u : 1u);
+    for (std::uint32_t k = 1; k <= n; ++k) times.emplace_back(f, static_cast<float>(double(k) / double(n + 1)));
+  }
+  for (double u : source.keyFramePositions()) {
+    const double f = std::floor(u);
+    const double alpha = u - f;
+    if (f < 0 || f + 1 >= clip.frameCount || alpha < 1e-4 || alpha > 1 - 1e-4) continue;
+    times.emplace_back(static_cast<std::uint32_t>(f), static_cast<float>(alpha));
+  }
+  std::sort(times.begin(), times.end());
+  std::vector<BetweenSample> out;
+  for (const auto& [f, a] : times)
+    if (out.empty() || out.back().frame != f || a - out.back().alpha > 1e-4f) out.push_back({f, a});
+  return out;
+}
+
+}  // namespace
+
+std::vector<float> ClipErrors::intervalMax(std::span<const BetweenSample> samples, std::uint32_t joints, std::uint32_t frameCount) const {
+  std::vector<float> out(std::size_t(frameCount > 0 ? frameCount - 1 : 0) * joints, 0.f);
+  for (std::size_t s = 0; s < samples.size(); ++s)
+    for (std::uint32_t j = 0; j < joints; ++j) {
+      float& cell = out[std::size_t(samples[s].frame) * joints + j];
+      cell = std::max(cell, between[s * joints + j]);
+    }
+  return out;
+}
+
+ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, double unitToCm, std::span<const float> shellCm,
+                         std::uint32_t minSubSteps)
     : m_skeleton(&skeleton), m_joints(original.jointCount), m_frames(original.frameCount), m_unitToCm(unitToCm) {
+  const SourceClip fromFrames = original.source ? SourceClip({}, {}, 0, 1, 0) : sourceFromFrames(original);
+  const SourceClip& source = original.source ? *original.source : fromFrames;
   m_object.resize(std::size_t(m_frames) * m_joints);
   for (std::uint32_t f = 0; f < m_frames; ++f)
-    runtime::localToObject<double>(skeleton.parents, original.frame(f),
-                                   std::span(m_object.data() + std::size_t(f) * m_joints, m_joints));
+    source.objectMatrices(skeleton.parents, f, std::span(m_object.data() + std::size_t(f) * m_joints, m_joints));
   m_shell.resize(std::size_t(m_joints) * 3);
   for (std::uint32_t j = 0; j < m_joints; ++j) {
     const Mat34d& m = m_object[j];  // frame 0
@@ -25,15 +80,28 @@ ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, doub
       m_shell[j * 3 + std::size_t(axis)] = v;
     }
   }
-  m_points.resize(m_object.size());
-  for (std::size_t i = 0; i < m_object.size(); ++i) {
-    const std::uint32_t j = static_cast<std::uint32_t>(i % m_joints);
-    for (int axis = 0; axis < 3; ++axis) m_object[i].transformPoint(m_shell[j * 3 + std::size_t(axis)].data(), &m_points[i][std::size_t(axis) * 3]);
+  m_points.reserve(m_object.size());
+  addReferencePoints(m_object);
+  m_between = betweenSamplesOf(original, source, minSubSteps);
+  std::vector<Mat34d> object(m_joints);
+  for (const BetweenSample& b : m_between) {
+    // The time the decoder is given (a float frame), so both sides are compared at one instant.
+    source.objectMatrices(skeleton.parents, double(static_cast<float>(b.frame) + b.alpha), object);
+    addReferencePoints(object);
   }
 }
 
-float ErrorMetric::error(std::uint32_t joint, std::uint32_t frame, const Mat34d& decoded) const {
-  const auto& original = m_points[std::size_t(frame) * m_joints + joint];
+void ErrorMetric::addReferencePoints(std::span<const Mat34d> object) {
+  for (std::size_t i = 0; i < object.size(); ++i) {
+    std::array<double, 9> p;
+    const std::size_t j = i % m_joints;
+    for (int axis = 0; axis < 3; ++axis) object[i].transformPoint(m_shell[j * 3 + std::size_t(axis)].data(), &p[std::size_t(axis) * 3]);
+    m_points.push_back(p);
+  }
+}
+
+float ErrorMetric::errorAt(std::uint32_t joint, std::size_t point, const Mat34d& decoded) const {
+  const auto& original = m_points[point * m_joints + joint];
   double worst = 0;
   for (int axis = 0; axis < 3; ++axis) {
     double p[3];
@@ -49,16 +117,76 @@ void ErrorMetric::measureFrame(std::uint32_t frame, std::span<const Transform> d
                                std::vector<Mat34d>& scratch) const {
   scratch.resize(m_joints);
   runtime::localToObject<double>(m_skeleton->parents, decodedLocal, scratch);
-  for (std::uint32_t j = 0; j < m_joints; ++j) out[j] = error(j, frame, scratch[j]);
+  for (std::uint32_t j = 0; j < m_joints; ++j) out[j] = errorAt(j, frame, scratch[j]);
+}
+
+void ErrorMetric::measureBetween(std::size_t sample, std::span<const Transform> decodedLocal, std::span<float> out,
+                                 std::vector<Mat34d>& scratch) const {
+  scratch.resize(m_joints);
+  runtime::localToObject<double>(m_skeleton->parents, decodedLocal, scratch);
+  for (std::uint32_t j = 0; j < m_joints; ++j) out[j] = errorAt(j, m_frames + sample, scratch[j]);
 }
 
 std::vector<float> ErrorMetric::measure(std::span<const Transform> decodedLocal) const {
   std::vector<float> errors(std::size_t(m_frames) * m_joints);
   std::vector<Mat34d> scratch;
   for (std::uint32_t f = 0; f < m_frames; ++f)
-    measureFrame(f, decodedLocal.subspan(std::size_t(f) * m_joints, m_joints),
-                 std::span(errors.data() + std::size_t(f) * m_joints, m_joints), scratch);
+    measureFrame(f, decodedLocal.subspan(std::size_t(f) * m_joints, m_joints), std::span(errors.data() + std::size_t(f) * m_joints, m_joints),
+                 scratch);
   return errors;
+}
+
+ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::Player& player, std::vector<Transform>* decodedFrames) const {
+  ClipErrors e;
+  std::vector<Transform> local;
+  std::vector<Transform>& frames = decodedFrames ? *decodedFrames : local;
+  frames.resize(std::size_t(m_frames) * m_joints);
+  for (std::uint32_t f = 0; f < m_frames; ++f)
+    player.sampleFrame(clip, static_cast<float>(f), std::span(frames.data() + std::size_t(f) * m_joints, m_joints));
+  e.frames = measure(frames);
+  e.between.resize(m_between.size() * m_joints);
+  std::vector<Transform> pose(m_joints);
+  std::vector<Mat34d> scratch;
+  for (std::size_t s = 0; s < m_between.size(); ++s) {
+    player.sampleFrame(clip, static_cast<float>(m_between[s].frame) + m_between[s].alpha, pose);
+    measureBetween(s, pose, std::span(e.between.data() + s * m_joints, m_joints), scratch);
+  }
+  return e;
+}
+
+ClipErrors ErrorMetric::measureFloor(const RawClip& clip) const {
+  ClipErrors e;
+  e.frames = measure(clip.samples);
+  e.between.resize(m_between.size() * m_joints);
+  std::vector<Transform> pose(m_joints);
+  std::vector<Mat34d> scratch;
+  for (std::size_t s = 0; s < m_between.size(); ++s) {
+    RawSampler::sampleFrame(clip, double(static_cast<float>(m_between[s].frame) + m_between[s].alpha), pose);
+    measureBetween(s, pose, std::span(e.between.data() + s * m_joints, m_joints), scratch);
+  }
+  return e;
+}
+
+ErrorSummary ErrorMetric::summarize(const ClipErrors& errors) const {
+  ErrorSummary s = core::summarize(errors.frames, m_joints);
+  s.worstFrameTime = s.worstFrame;
+  std::vector<float> all(errors.frames.begin(), errors.frames.end());
+  for (std::size_t i = 0; i < errors.between.size(); ++i) {
+    const std::uint32_t j = static_cast<std::uint32_t>(i % m_joints);
+    const BetweenSample& b = m_between[i / m_joints];
+    const float e = errors.between[i];
+    s.jointMaxCm[j] = std::max(s.jointMaxCm[j], e);
+    s.maxBetweenCm = std::max(s.maxBetweenCm, e);
+    if (e > s.maxCm) {
+      s.maxCm = e;
+      s.worstJoint = static_cast<std::int32_t>(j);
+      s.worstFrame = static_cast<std::int32_t>(b.frame);
+      s.worstFrameTime = double(b.frame) + double(b.alpha);
+    }
+    all.push_back(e);
+  }
+  if (!errors.between.empty()) s.p99Cm = core::summarize(all, m_joints).p99Cm;
+  return s;
 }
 
 ErrorSummary summarize(std::span<const float> errors, std::uint32_t joints) {
@@ -78,6 +206,7 @@ ErrorSummary summarize(std::span<const float> errors, std::uint32_t joints) {
   const std::size_t k = std::min(sorted.size() - 1, static_cast<std::size_t>(std::ceil(0.99 * double(sorted.size()))) - 1);
   std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(k), sorted.end());
   s.p99Cm = sorted[k];
+  s.worstFrameTime = s.worstFrame;
   return s;
 }
 

@@ -27,20 +27,23 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   r.rawBytes = s.rawBytes;
   r.compressedBytes = compressedBytes;
   r.maxErrorCm = s.maxErrorCm;
+  r.maxErrorBetweenFramesCm = s.maxErrorBetweenFramesCm;
   r.p99ErrorCm = s.p99ErrorCm;
   r.worstJoint = s.worstJoint >= 0 ? skeleton.names[std::size_t(s.worstJoint)] : "";
   r.worstFrame = s.worstFrame;
+  r.worstTimeS = s.worstTimeS;
   r.keys = s.keys;
   r.defaultTracks = s.defaultTracks;
   r.constantTracks = s.constantTracks;
   r.fittedTracks = s.keyedTracks;
   r.uniformTracks = s.uniformTracks;
+  r.rawTracks = s.rawTracks;
   for (const PinnedReport& p : s.pinned) r.pinned.push_back({skeleton.names[p.joint], p.driftCm, p.driftUnpinnedCm});
   for (std::size_t j = 0; j < s.joints.size(); ++j) {
     const JointReport& jr = s.joints[j];
     for (int c = 0; c < 3; ++c)
       if (jr.wide[std::size_t(c)]) r.wideTracks.push_back(skeleton.names[j] + "." + channelName(c));
-    if (!jr.withinPrecision) r.overPrecision.push_back({skeleton.names[j], jr.maxErrorCm, jr.precisionCm});
+    if (!jr.withinPrecision) r.overPrecision.push_back({skeleton.names[j], jr.maxErrorCm, jr.precisionCm, jr.floorCm});
   }
   r.compressMs = s.compressMs;
   r.withinPrecision = s.withinPrecision;
@@ -54,7 +57,8 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
   ordered_json pinned = ordered_json::array();
   for (const auto& p : r.pinned) pinned.push_back({{"joint", p.joint}, {"drift_cm", p.driftCm}, {"drift_unpinned_cm", p.driftUnpinnedCm}});
   ordered_json over = ordered_json::array();
-  for (const auto& o : r.overPrecision) over.push_back({{"joint", o.joint}, {"max_error_cm", o.maxErrorCm}, {"precision_cm", o.precisionCm}});
+  for (const auto& o : r.overPrecision)
+    over.push_back({{"joint", o.joint}, {"precision_cm", o.precisionCm}, {"max_error_cm", o.maxErrorCm}, {"floor_cm", o.floorCm}});
   return {{"file", r.file},
           {"clip", r.clip},
           {"clip_index", r.clipIndex},
@@ -65,11 +69,14 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"compressed_bytes", r.compressedBytes},
           {"ratio", r.ratio()},
           {"max_error_cm", r.maxErrorCm},
+          {"max_error_between_frames_cm", r.maxErrorBetweenFramesCm},
           {"p99_error_cm", r.p99ErrorCm},
           {"worst_joint", r.worstJoint},
           {"worst_frame", r.worstFrame},
+          {"worst_time_s", r.worstTimeS},
           {"keys", r.keys},
-          {"tracks", {{"default", r.defaultTracks}, {"constant", r.constantTracks}, {"fitted", r.fittedTracks}, {"uniform", r.uniformTracks}}},
+          {"tracks",
+           {{"default", r.defaultTracks}, {"constant", r.constantTracks}, {"fitted", r.fittedTracks}, {"uniform", r.uniformTracks}, {"raw", r.rawTracks}}},
           {"pinned", pinned},
           {"compress_ms", r.compressMs},
           {"within_precision", r.withinPrecision},
@@ -94,22 +101,26 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
     r.rawBytes = j.at("raw_bytes").get<std::uint64_t>();
     r.compressedBytes = j.at("compressed_bytes").get<std::uint64_t>();
     r.maxErrorCm = j.at("max_error_cm").get<float>();
+    r.maxErrorBetweenFramesCm = j.at("max_error_between_frames_cm").get<float>();
     r.p99ErrorCm = j.at("p99_error_cm").get<float>();
     r.worstJoint = j.at("worst_joint").get<std::string>();
     r.worstFrame = j.at("worst_frame").get<std::int32_t>();
+    r.worstTimeS = j.at("worst_time_s").get<double>();
     r.keys = j.at("keys").get<std::uint64_t>();
     const auto& t = j.at("tracks");
     r.defaultTracks = t.at("default").get<std::uint32_t>();
     r.constantTracks = t.at("constant").get<std::uint32_t>();
     r.fittedTracks = t.at("fitted").get<std::uint32_t>();
     r.uniformTracks = t.at("uniform").get<std::uint32_t>();
+    r.rawTracks = t.at("raw").get<std::uint32_t>();
     for (const auto& p : j.at("pinned"))
       r.pinned.push_back({p.at("joint").get<std::string>(), p.at("drift_cm").get<float>(), p.at("drift_unpinned_cm").get<float>()});
     r.compressMs = j.at("compress_ms").get<double>();
     r.withinPrecision = j.at("within_precision").get<bool>();
     r.wideTracks = j.at("wide_tracks").get<std::vector<std::string>>();
     for (const auto& o : j.at("over_precision"))
-      r.overPrecision.push_back({o.at("joint").get<std::string>(), o.at("max_error_cm").get<float>(), o.at("precision_cm").get<float>()});
+      r.overPrecision.push_back({o.at("joint").get<std::string>(), o.at("max_error_cm").get<float>(), o.at("precision_cm").get<float>(),
+                                 o.at("floor_cm").get<float>()});
     return r;
   } catch (const std::exception& e) {
     return Error{std::string("not a clip report: ") + e.what()};
@@ -121,9 +132,9 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
   ordered_json clips = ordered_json::array();
   ordered_json failures = ordered_json::array();
   std::uint64_t raw = 0, compressed = 0, keys = 0, frames = 0;
-  std::uint32_t tracks[4] = {0, 0, 0, 0};
+  std::uint32_t tracks[5] = {0, 0, 0, 0, 0};
   double ms = 0;
-  float maxError = 0, maxP99 = 0;
+  float maxError = 0, maxBetween = 0, maxP99 = 0;
   bool within = true;
   for (const ClipReport& r : rows) {
     if (!r.error.empty()) {
@@ -140,8 +151,10 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
     tracks[1] += r.constantTracks;
     tracks[2] += r.fittedTracks;
     tracks[3] += r.uniformTracks;
+    tracks[4] += r.rawTracks;
     ms += r.compressMs;
     maxError = std::max(maxError, r.maxErrorCm);
+    maxBetween = std::max(maxBetween, r.maxErrorBetweenFramesCm);
     maxP99 = std::max(maxP99, r.p99ErrorCm);
     within = within && r.withinPrecision;
   }
@@ -155,9 +168,10 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
                    {"compressed_bytes", compressed},
                    {"ratio", compressed ? double(raw) / double(compressed) : 0.0},
                    {"max_error_cm", maxError},
+                   {"max_error_between_frames_cm", maxBetween},
                    {"max_p99_error_cm", maxP99},
                    {"keys", keys},
-                   {"tracks", {{"default", tracks[0]}, {"constant", tracks[1]}, {"fitted", tracks[2]}, {"uniform", tracks[3]}}},
+                   {"tracks", {{"default", tracks[0]}, {"constant", tracks[1]}, {"fitted", tracks[2]}, {"uniform", tracks[3]}, {"raw", tracks[4]}}},
                    {"compress_ms", ms},
                    {"within_precision", within}};
   if (!failures.empty()) doc["failures"] = failures;
@@ -172,14 +186,15 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
     return q + "\"";
   };
   std::ostringstream o;
-  o << "file,clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,ratio,max_error_cm,p99_error_cm,"
-       "worst_joint,worst_frame,keys,tracks_default,tracks_constant,tracks_fitted,tracks_uniform,compress_ms,"
-       "within_precision,error\n";
+  o << "file,clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,ratio,max_error_cm,"
+       "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_constant,"
+       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,error\n";
   for (const ClipReport& r : rows) {
     o << quote(r.file) << ',' << quote(r.clip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
       << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
-      << r.p99ErrorCm << ',' << quote(r.worstJoint) << ',' << r.worstFrame << ',' << r.keys << ',' << r.defaultTracks
-      << ',' << r.constantTracks << ',' << r.fittedTracks << ',' << r.uniformTracks << ',' << r.compressMs << ','
+      << r.maxErrorBetweenFramesCm << ',' << r.p99ErrorCm << ',' << quote(r.worstJoint) << ',' << r.worstFrame << ','
+      << r.worstTimeS << ',' << r.keys << ',' << r.defaultTracks << ',' << r.constantTracks << ',' << r.fittedTracks << ','
+      << r.uniformTracks << ',' << r.rawTracks << ',' << r.compressMs << ','
       << (r.error.empty() && r.withinPrecision ? "true" : "false") << ',' << quote(r.error) << '\n';
   }
   return o.str();

@@ -1,6 +1,6 @@
 #pragma once
-// The compression report of DESIGN §9 (`compress --report R.json|R.csv`): one row per clip plus
-// totals. Rows are built from a CompressedClip once its size inside the pack is known.
+// The compression report (`compress --report R.json|R.csv`, README "Command line"): one row per
+// clip plus totals. Rows are built from a CompressedClip once its size inside the pack is known.
 
 #include <cstdint>
 #include <string>
@@ -21,12 +21,14 @@ struct ClipReport {
   double sampleRate = 0;
   std::uint64_t rawBytes = 0;
   std::uint64_t compressedBytes = 0;  ///< the clip's own bytes in the pack
-  float maxErrorCm = 0;
+  float maxErrorCm = 0;               ///< at and between frames
+  float maxErrorBetweenFramesCm = 0;  ///< strictly between frames
   float p99ErrorCm = 0;
   std::string worstJoint;
   std::int32_t worstFrame = -1;
+  double worstTimeS = 0;              ///< seconds after the first frame
   std::uint64_t keys = 0;
-  std::uint32_t defaultTracks = 0, constantTracks = 0, fittedTracks = 0, uniformTracks = 0;
+  std::uint32_t defaultTracks = 0, constantTracks = 0, fittedTracks = 0, uniformTracks = 0, rawTracks = 0;
   struct Pinned {
     std::string joint;
     float driftCm = 0, driftUnpinnedCm = 0;
@@ -36,6 +38,7 @@ struct ClipReport {
   struct Over {
     std::string joint;
     float maxErrorCm = 0, precisionCm = 0;
+    float floorCm = 0;  ///< what float32 samples reach: no storage does better
   };
   std::vector<Over> overPrecision;      ///< joints the storage formats could not bring within precision
   double compressMs = 0;

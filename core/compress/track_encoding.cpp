@@ -133,6 +133,15 @@ std::optional<TrackEncoding> encodeStatic(const TrackTarget& target, RotationFor
   return e;
 }
 
+TrackEncoding encodeRaw(const TrackTarget& target) {
+  TrackEncoding e;
+  e.kind = TrackKind::Raw;
+  e.decoded.assign(target.samples.begin(), target.samples.end());
+  e.bytes = target.samples.size() * (target.channel == Channel::Rotation ? 16 : 12);
+  e.maxError = 0;
+  return e;
+}
+
 std::size_t uniformParamBytes(const UniformEncoding& u) {
   return runtime::kUniformParamSize + (u.hasReference ? runtime::kUniformRefSize : 0) + (u.components == 4 ? 4 : 0);
 }

@@ -63,7 +63,7 @@ struct TrackEncoding {
   Sample constant{};             ///< Default/Constant*: the decoded value at every frame
   UniformEncoding uniform;
   KeyedEncoding keyed;
-  std::vector<Sample> decoded;   ///< per frame for keyed and uniform tracks
+  std::vector<Sample> decoded;   ///< per frame for keyed, uniform and raw tracks
   std::size_t bytes = 0;         ///< what the track costs in the clip
   double maxError = 0;           ///< largest sampleDistance to the target samples
   bool wide = false;             ///< needed more than 16 bits per component
@@ -80,6 +80,10 @@ std::optional<TrackEncoding> encodeStatic(const TrackTarget& target, RotationFor
 /// cannot be represented (a rotation track spanning half a turn, or a range beyond 32 bits).
 std::optional<TrackEncoding> encodeUniform(const TrackTarget& target, std::uint32_t segmentLength,
                                            std::span<const std::uint8_t> shifts);
+/// Raw float32 samples (format version 2): the target itself, the precision floor of every other
+/// kind, used where none of them reaches the tolerance.
+TrackEncoding encodeRaw(const TrackTarget& target);
+
 /// Bytes of a uniform track's fixed parameters.
 std::size_t uniformParamBytes(const UniformEncoding& u);
 

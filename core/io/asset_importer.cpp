@@ -9,11 +9,13 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <unordered_map>
 
 #include "core/anim/raw_sampler.h"
+#include "core/anim/source_clip.h"
 #include "core/runtime/clip_format.h"
 #include "core/runtime/hash.h"
 
@@ -114,8 +116,16 @@ struct ChannelSampler {
   std::vector<Quat> rotations;
   std::vector<Vec3> positions;
   std::vector<Vec3> scales;
+  std::vector<std::array<double, 4>> exactRotations;  // the file's values, normalised in double
   KeyLookupTable tables[3];
 };
+
+/// True when key k of a component holds the value of key k - 1.
+bool sameKeyValue(const ChannelSampler& s, int component, std::size_t k) {
+  if (component == 0) return std::fabs(runtime::dot(s.rotations[k], s.rotations[k - 1])) >= 1.f - 1e-7f;
+  const std::vector<Vec3>& v = component == 1 ? s.positions : s.scales;
+  return runtime::length(v[k] - v[k - 1]) <= 1e-6f * std::max(1.f, runtime::length(v[k]));
+}
 
 float bracket(const ChannelSampler& s, int component, double t, std::size_t& i) {
   const std::vector<double>& times = s.times[component];
@@ -144,6 +154,30 @@ Transform evaluate(const Transform& fallback, const ChannelSampler* s, double t)
     out.scale = a == 0.f ? s->scales[i] : runtime::lerp(s->scales[i], s->scales[i + 1], a);
   }
   return out;
+}
+
+/// The largest step g (at most the smallest spacing) such that every key offset from the first is
+/// a whole multiple of g within 1 % of g; 0 when only a step under 1 % of the spacing would do.
+double keyGridStep(const std::vector<double>& times, double smallest) {
+  double g = smallest;
+  for (double t : times) {
+    const double offset = t - times.front();
+    for (;;) {
+      const double r = std::fabs(offset - std::round(offset / g) * g);
+      if (r <= 0.01 * g) break;
+      // Euclid: the grid must divide both g and the remainder.
+      double a = g, b = r;
+      while (b > 0.01 * g) {
+        double m = std::fmod(a, b);
+        if (b - m <= 0.01 * g) m = 0;
+        a = b;
+        b = m;
+      }
+      if (a >= g || a < 0.01 * smallest) return 0;
+      g = a;
+    }
+  }
+  return g;
 }
 
 std::string formatSeconds(double s) {
@@ -212,6 +246,9 @@ class Importer {
   void flatten(const aiNode* node, int parent);
   Status buildSkeleton();
   Status importClip(unsigned index);
+  /// The clip's source keys in double precision: the reference of every error measurement.
+  std::shared_ptr<const SourceClip> sourceClip(const std::unordered_map<int, const ChannelSampler*>& byNode, double startTicks,
+                                               double ticksPerFrame, double endTicks) const;
   void importMeshes();
   void detectUnit();
 
@@ -235,6 +272,13 @@ void Importer::flatten(const aiNode* node, int parent) {
   m_nodes.push_back(info);
   if (parent >= 0) m_nodes[parent].children.push_back(index);
   m_nodeByName.emplace(node->mName.C_Str(), index);
+  // Some loaders (Half-Life MDL) list nodes under one parent while their parent pointer names
+  // another; the child lists are the scene graph Assimp's users traverse, so they win.
+  const aiNode* listedParent = parent >= 0 ? m_nodes[parent].node : nullptr;
+  if (node->mParent != listedParent)
+    note(Diagnostic::Severity::Warning, "node '" + std::string(node->mName.C_Str()) + "' is listed under '" +
+                                            (listedParent ? listedParent->mName.C_Str() : "(none)") + "' but its parent pointer names '" +
+                                            (node->mParent ? node->mParent->mName.C_Str() : "(none)") + "'; the listed hierarchy is used");
   for (unsigned i = 0; i < node->mNumChildren; ++i) flatten(node->mChildren[i], index);
 }
 
@@ -380,8 +424,14 @@ Status Importer::importClip(unsigned index) {
       values.resize(count);
       for (unsigned k = 0; k < count; ++k) {
         s.times[component][k] = keys[order[k]].mTime;
-        if constexpr (std::is_same_v<std::decay_t<decltype(keys[0].mValue)>, aiQuaternion>) values[k] = toQuat(keys[order[k]].mValue);
-        else values[k] = toVec3(keys[order[k]].mValue);
+        const auto& v = keys[order[k]].mValue;
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, aiQuaternion>) {
+          values[k] = toQuat(v);
+          const double n = std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z + double(v.w) * v.w);
+          s.exactRotations.push_back({v.x / n, v.y / n, v.z / n, v.w / n});
+        } else {
+          values[k] = toVec3(v);
+        }
       }
       return Status::ok();
     };
@@ -389,6 +439,16 @@ Status Importer::importClip(unsigned index) {
     if (auto st = collect(ch->mPositionKeys, ch->mNumPositionKeys, 1, s.positions, "position"); !st) return Error{st.message()};
     if (auto st = collect(ch->mScalingKeys, ch->mNumScalingKeys, 2, s.scales, "scale"); !st) return Error{st.message()};
     if (unsorted) note(Diagnostic::Severity::Warning, where + " lists keys out of time order; they were sorted");
+    // Two keys at one time are a jump: no interpolation between frames follows it, so the clip
+    // cannot stay within precision next to it (the report shows how far it is off).
+    for (int c = 0; c < 3; ++c)
+      for (std::size_t k = 1; k < s.times[c].size(); ++k)
+        if (s.times[c][k] - s.times[c][k - 1] <= kMergeSeconds * tps && !sameKeyValue(s, c, k)) {
+          note(Diagnostic::Severity::Warning, where + " jumps at " + formatSeconds(s.times[c][k] / tps) +
+                                                  " (two keys at one time): between frames next to it no interpolation follows the source");
+          c = 3;
+          break;
+        }
     byNode.emplace(it->second, &s);
   }
   if (allTimes.empty()) {
@@ -419,14 +479,12 @@ Status Importer::importClip(unsigned index) {
   } else {
     double step = unique[1] - unique[0];
     for (std::size_t i = 2; i < unique.size(); ++i) step = std::min(step, unique[i] - unique[i - 1]);
-    bool regular = true;
-    for (double t : unique) {
-      const double k = (t - start) / step;
-      if (std::fabs(k - std::round(k)) > 0.01) {
-        regular = false;
-        break;
-      }
-    }
+    // The coarsest regular grid that holds every key: the smallest spacing, or a common divisor of
+    // the key offsets when keys sit on a finer grid than their spacing (LightWave's keys every 20
+    // ticks at odd offsets lie on one grid of single ticks), as long as it stays under the cap.
+    const double grid = keyGridStep(unique, step);
+    const bool regular = grid == step || (grid > 0 && tps / grid <= kMaxIrregularRate * (1 + 1e-9));
+    if (regular) step = grid;
     if (regular) {
       // Fit the step to the whole span so rounding in single key times does not skew the rate.
       const double steps = std::round((end - start) / step);
@@ -486,10 +544,41 @@ Status Importer::importClip(unsigned index) {
       }
     }
   }
+  clip.source = sourceClip(byNode, start, stepTicks, end);
   makeRotationsContinuous(clip);
   if (auto st = clip.validate(m_asset.skeleton); !st) return fail(st.message());
   m_asset.clips.push_back(std::move(clip));
   return Status::ok();
+}
+
+std::shared_ptr<const SourceClip> Importer::sourceClip(const std::unordered_map<int, const ChannelSampler*>& byNode, double startTicks,
+                                                       double ticksPerFrame, double endTicks) const {
+  std::vector<SourceNode> nodes;
+  std::vector<std::vector<std::uint32_t>> chains(m_jointNode.size());
+  std::unordered_map<int, std::uint32_t> index;
+  for (std::size_t j = 0; j < m_jointNode.size(); ++j)
+    for (int n : m_nodes[m_jointNode[j]].chain) {
+      auto [it, added] = index.emplace(n, static_cast<std::uint32_t>(nodes.size()));
+      chains[j].push_back(it->second);
+      if (!added) continue;
+      SourceNode node;
+      node.staticMatrix = toAffine(m_nodes[n].node->mTransformation);
+      const auto found = byNode.find(n);
+      if (found != byNode.end()) {
+        const ChannelSampler& s = *found->second;
+        const Transform rest = decompose(node.staticMatrix);
+        node.animated = true;
+        node.rest.rotation = {rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w};
+        node.rest.translation = {rest.translation.x, rest.translation.y, rest.translation.z};
+        node.rest.scale = {rest.scale.x, rest.scale.y, rest.scale.z};
+        for (int c = 0; c < 3; ++c) node.times[std::size_t(c)] = s.times[c];
+        node.rotations = s.exactRotations;
+        for (const Vec3& p : s.positions) node.positions.push_back({p.x, p.y, p.z});
+        for (const Vec3& p : s.scales) node.scales.push_back({p.x, p.y, p.z});
+      }
+      nodes.push_back(std::move(node));
+    }
+  return std::make_shared<const SourceClip>(std::move(nodes), std::move(chains), startTicks, ticksPerFrame, endTicks);
 }
 
 void Importer::importMeshes() {

@@ -72,17 +72,16 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
     }
     std::vector<float> shells;
     for (const auto& t : clip.tolerances) shells.push_back(t.shellCm);
+    // At every frame and between frames, against the source's own keys.
     const ErrorMetric metric(skeleton, *raw, sk.unitToCm, shells);
     runtime::Player player;
-    std::vector<Transform> decoded(raw->samples.size());
-    for (std::uint32_t f = 0; f < clip.frameCount; ++f)
-      player.sampleFrame(clip.view, float(f), std::span(decoded.data() + std::size_t(f) * raw->jointCount, raw->jointCount));
-    const std::vector<float> errors = metric.measure(decoded);
-    const ErrorSummary s = summarize(errors, raw->jointCount);
+    const ErrorSummary s = metric.summarize(metric.measureDecoded(clip.view, player));
     v.maxErrorCm = s.maxCm;
+    v.maxErrorBetweenFramesCm = s.maxBetweenCm;
     v.p99ErrorCm = s.p99Cm;
     v.worstJoint = s.worstJoint >= 0 ? sk.names[std::size_t(s.worstJoint)] : "";
     v.worstFrame = s.worstFrame;
+    v.worstTimeS = s.worstFrameTime / double(clip.sampleRate);
     for (std::size_t j = 0; j < s.jointMaxCm.size(); ++j)
       if (s.jointMaxCm[j] > clip.tolerances[j].precisionCm) v.overPrecision.push_back(sk.names[j]);
     result.push_back(v);

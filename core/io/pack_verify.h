@@ -1,7 +1,7 @@
 #pragma once
 // Independent verification of a pack against its sources (`animpack verify`): re-import each source,
-// decode every clip with the runtime and measure the error of every joint at every frame with the
-// tolerances stored in the pack.
+// decode every clip with the runtime and measure the error of every joint at every frame and
+// between frames (against the source's own keys) with the tolerances stored in the pack.
 
 #include <filesystem>
 #include <optional>
@@ -29,11 +29,13 @@ struct ClipVerification {
   std::string sourceFile;
   bool checked = false;          ///< a source was given for this clip
   std::string problem;           ///< why the clip cannot be compared (frame count, missing clip)
-  float maxErrorCm = 0;
+  float maxErrorCm = 0;               ///< at and between frames
+  float maxErrorBetweenFramesCm = 0;
   float p99ErrorCm = 0;
   std::string worstJoint;
   std::int32_t worstFrame = -1;
-  std::vector<std::string> overPrecision;  ///< joints above their precision at some frame
+  double worstTimeS = 0;                   ///< seconds after the first frame of the largest error
+  std::vector<std::string> overPrecision;  ///< joints above their precision at some time
   bool withinPrecision() const { return checked && problem.empty() && overPrecision.empty(); }
 };
 

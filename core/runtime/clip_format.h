@@ -22,12 +22,12 @@ enum class TrackKind : std::uint8_t {
   ConstantFloat = 3,    ///< one rotation, 4 x float32 (precision beyond 48 bits)
   Keyed = 4,            ///< Catmull-Rom keys in the need-sorted key stream
   Uniform = 5,          ///< every frame: spline through regular boundaries plus per-frame residuals
+  Raw = 6,              ///< every frame as float32 (format version 2): the precision floor
 };
-inline constexpr std::uint8_t kTrackKindCount = 6;
+inline constexpr std::uint8_t kTrackKindCount = 7;
 
 inline constexpr std::uint32_t kClipHeaderSize = 32;
-/// One key: u16 frame, u16 joint (14 bits) | channel (2 bits), u16 payload[3]. DESIGN §2.D calls
-/// these "8-byte frames" but lists exactly this struct, which is 10 bytes; the struct is kept.
+/// One key: u16 frame, u16 joint (14 bits) | channel (2 bits), u16 payload[3] (FORMAT.md "Keyed tracks").
 inline constexpr std::uint32_t kKeySize = 10;
 inline constexpr std::uint32_t kSnapshotSize = 12;
 inline constexpr std::uint32_t kUniformParamSize = 24;
@@ -58,7 +58,7 @@ struct ClipHeaderLayout {
   static constexpr std::uint32_t flags = 12;             // u16
   static constexpr std::uint32_t uniformTrackCount = 14; // u16
   static constexpr std::uint32_t keyedTrackCount = 16;   // u16
-  static constexpr std::uint32_t reserved = 18;          // u16, zero
+  static constexpr std::uint32_t rawTrackCount = 18;     // u16 (format version 1: always zero)
   static constexpr std::uint32_t keyCount = 20;          // u32
   static constexpr std::uint32_t snapshotCount = 24;     // u32
   static constexpr std::uint32_t totalSize = 28;         // u32

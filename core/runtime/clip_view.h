@@ -34,6 +34,14 @@ struct KeyedTrackInfo {
   float extent[3] = {};
 };
 
+/// One raw sub-track (format version 2): float32 components per frame (x y z w for a rotation,
+/// x y z for a vector), stored frame after frame.
+struct RawTrackInfo {
+  std::uint32_t joint = 0;
+  Channel channel = Channel::Rotation;
+  const std::uint8_t* samples = nullptr;
+};
+
 /// One seek snapshot: replaying keys [replayStart, replayEnd) rebuilds every keyed track's window
 /// at `frame`; keys from replayEnd on are consumed by the normal forward scan.
 struct Snapshot {
@@ -67,6 +75,7 @@ class ClipView {
   std::span<const Transform> restPose() const { return m_restPose; }
   std::span<const UniformTrackInfo> uniformTracks() const { return m_uniform; }
   std::span<const KeyedTrackInfo> keyedTracks() const { return m_keyed; }
+  std::span<const RawTrackInfo> rawTracks() const { return m_raw; }
   /// Keyed-track index of a (joint, channel), or -1.
   std::int32_t keyedSlot(std::uint32_t jointChannel) const { return m_keyedSlot[jointChannel]; }
   std::uint32_t keyCount() const { return m_keyCount; }
@@ -88,11 +97,12 @@ class ClipView {
   /// Sizes by section, for `animpack dump`.
   struct Sections {
     std::uint32_t header = 0, kinds = 0, constants = 0, keyedParams = 0, uniformParams = 0, boundaries = 0,
-                  segmentTable = 0, segmentData = 0, keys = 0, snapshots = 0, padding = 0;
+                  segmentTable = 0, segmentData = 0, keys = 0, snapshots = 0, rawSamples = 0, padding = 0;
   };
   const Sections& sections() const { return m_sections; }
 
  private:
+  friend class ClipViewReader;
   std::uint64_t m_id = 0;
   std::span<const std::uint8_t> m_blob;
   std::uint32_t m_frameCount = 0;
@@ -105,6 +115,7 @@ class ClipView {
   std::vector<Transform> m_restPose;
   std::vector<UniformTrackInfo> m_uniform;
   std::vector<KeyedTrackInfo> m_keyed;
+  std::vector<RawTrackInfo> m_raw;
   std::vector<std::int32_t> m_keyedSlot;
   std::vector<std::uint32_t> m_segmentOffsets;
   std::vector<Snapshot> m_snapshots;

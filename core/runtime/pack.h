@@ -1,5 +1,5 @@
 #pragma once
-// A pack file (.anpk): one skeleton and many compressed clips (DESIGN §5, FORMAT.md). open()
+// A pack file (.anpk): one skeleton and many compressed clips (FORMAT.md beside this file). open()
 // validates every byte it will ever read (sizes, offsets, counts, joint indices, key order,
 // checksum, version) and returns a clear error for a truncated, corrupt or future-version file.
 
@@ -44,7 +44,7 @@ struct PackClip {
   std::vector<JointTolerance> tolerances;
   std::uint32_t dataOffset = 0;  ///< clip data position in the file
   std::uint32_t dataSize = 0;
-  std::uint32_t ownBytes = 0;    ///< table entry + data block: the clip's compressed size (DESIGN §9)
+  std::uint32_t ownBytes = 0;    ///< table entry + data block: the clip's compressed size (FORMAT.md "Compressed size")
   ClipView view;
 };
 
@@ -71,6 +71,7 @@ class Pack {
   std::size_t skeletonBytes() const { return m_skeletonBytes; }
 
  private:
+  friend class PackReader;
   Pack() = default;
   std::vector<std::uint8_t> m_bytes;
   std::uint32_t m_version = 0;

@@ -72,12 +72,17 @@ void Player::decodeUniform(Cursor& cursor, const ClipView& clip, float frame, st
     readSegmentHeaders(clip, k, cursor.segmentTracks);
     cursor.segment = k;
   }
-  float w[4];
-  catmullRomWeights(cursor.rowFrames[0], cursor.rowFrames[1], cursor.rowFrames[2], cursor.rowFrames[3],
-                    static_cast<float>(f0) + alpha, w);
-
-  // Interpolating towards the first frame of the next segment needs that segment's headers too.
+  // Between frames the value is the interpolation of the decoded values at the two neighbouring
+  // frames (FORMAT.md "Between frames"); the curve is evaluated at both, never in between.
   const bool second = alpha > 0.f;
+  float w0[4], w1[4];
+  catmullRomWeights(cursor.rowFrames[0], cursor.rowFrames[1], cursor.rowFrames[2], cursor.rowFrames[3],
+                    static_cast<float>(f0), w0);
+  if (second)
+    catmullRomWeights(cursor.rowFrames[0], cursor.rowFrames[1], cursor.rowFrames[2], cursor.rowFrames[3],
+                      static_cast<float>(f0 + 1), w1);
+
+  // The frame after f0 may be the first of the next segment, whose residual headers it needs.
   const std::uint32_t k1 = second ? std::min((f0 + 1) / length, segments - 1) : k;
   m_nextSegment.resize(tracks.size());
   if (k1 != k) readSegmentHeaders(clip, k1, m_nextSegment);
@@ -93,23 +98,53 @@ void Player::decodeUniform(Cursor& cursor, const ClipView& clip, float frame, st
     std::uint64_t pos0 = s0.base + std::uint64_t(local0) * s0.sum;
     std::uint64_t pos1 = s1.base + std::uint64_t(local1) * s1.sum;
     const float* q = cursor.boundaries.data() + t * 16;
-    float v[4] = {0.f, 0.f, 0.f, 0.f};
+    float v0[4] = {0.f, 0.f, 0.f, 0.f}, v1[4] = {0.f, 0.f, 0.f, 0.f};
     for (unsigned c = 0; c < info.components; ++c) {
-      const float spline = info.minValue[c] + (w[0] * q[c] + w[1] * q[4 + c] + w[2] * q[8 + c] + w[3] * q[12 + c]) * info.step;
-      float residual = static_cast<float>(readSignedBits(data0, pos0, s0.bits[c])) * s0.scale;
+      const float spline0 = info.minValue[c] + (w0[0] * q[c] + w0[1] * q[4 + c] + w0[2] * q[8 + c] + w0[3] * q[12 + c]) * info.step;
+      v0[c] = uniformValue(spline0, static_cast<float>(readSignedBits(data0, pos0, s0.bits[c])) * s0.scale, info.step);
       pos0 += s0.bits[c];
       if (second) {
-        const float r1 = static_cast<float>(readSignedBits(data1, pos1, s1.bits[c])) * s1.scale;
+        const float spline1 = info.minValue[c] + (w1[0] * q[c] + w1[1] * q[4 + c] + w1[2] * q[8 + c] + w1[3] * q[12 + c]) * info.step;
+        v1[c] = uniformValue(spline1, static_cast<float>(readSignedBits(data1, pos1, s1.bits[c])) * s1.scale, info.step);
         pos1 += s1.bits[c];
-        residual = residual + (r1 - residual) * alpha;
       }
-      v[c] = uniformValue(spline, residual, info.step);
     }
     if (info.channel == Channel::Rotation) {
-      const Quat r = info.components == 4 ? normalized({v[0], v[1], v[2], v[3]}) : uniformRotation(v, info.hasReference, info.reference);
-      out[info.joint].rotation = r;
+      auto rotation = [&](const float* v) {
+        return info.components == 4 ? normalized({v[0], v[1], v[2], v[3]}) : uniformRotation(v, info.hasReference, info.reference);
+      };
+      const Quat r0 = rotation(v0);
+      out[info.joint].rotation = second ? canonicalSign(slerp(r0, rotation(v1), alpha)) : r0;
     } else {
-      setChannel(out[info.joint], info.channel, v);
+      if (second)
+        for (unsigned c = 0; c < 3; ++c) v0[c] += (v1[c] - v0[c]) * alpha;
+      setChannel(out[info.joint], info.channel, v0);
+    }
+  }
+}
+
+void Player::decodeRaw(const ClipView& clip, float frame, std::span<Transform> out) {
+  const std::uint32_t last = clip.frameCount() - 1;
+  std::uint32_t f0 = static_cast<std::uint32_t>(frame);
+  float alpha = frame - static_cast<float>(f0);
+  if (f0 >= last) {
+    f0 = last;
+    alpha = 0.f;
+  }
+  for (const RawTrackInfo& info : clip.rawTracks()) {
+    const unsigned components = info.channel == Channel::Rotation ? 4 : 3;
+    const std::uint8_t* p0 = info.samples + std::size_t(f0) * components * 4;
+    float v0[4], v1[4];
+    for (unsigned c = 0; c < components; ++c) v0[c] = loadLE<float>(p0 + 4 * c);
+    if (alpha > 0.f)
+      for (unsigned c = 0; c < components; ++c) v1[c] = loadLE<float>(p0 + components * 4 + 4 * c);
+    if (info.channel == Channel::Rotation) {
+      const Quat q0{v0[0], v0[1], v0[2], v0[3]};
+      out[info.joint].rotation = alpha > 0.f ? canonicalSign(slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, alpha)) : q0;
+    } else {
+      if (alpha > 0.f)
+        for (unsigned c = 0; c < 3; ++c) v0[c] += (v1[c] - v0[c]) * alpha;
+      setChannel(out[info.joint], info.channel, v0);
     }
   }
 }
@@ -189,7 +224,7 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
     const std::int32_t slot = clip.keyedSlot(joint * 3 + std::uint32_t(channel));
     Window& w = cursor.windows[static_cast<std::size_t>(slot)];
     if (conditional) {
-      // Key i is first needed at the time of key i-2 of its track (DESIGN §2.D).
+      // Key i is first needed at the time of key i-2 of its track (FORMAT.md "Sort order").
       const float need = w.count >= 2 ? w.time[w.count - 2] : 0.f;
       if (need > frame) break;
     }
@@ -229,20 +264,27 @@ bool Player::evaluate(const Window& w, Channel channel, float frame, float lastF
   while (a > 0 && w.time[a] > frame) --a;
   if (w.time[a] > frame) return false;           // the window starts after the frame
   if (a == 0 && w.time[0] != 0.f) return false;  // key a-1 was dropped: the window is stale
-  float v[4];
+  float v0[4], v1[4];
+  const float f0 = std::floor(frame);
+  const float alpha = frame - f0;
   if (a == static_cast<int>(w.count) - 1) {
     if (w.time[a] != lastFrame) return false;  // keys still to come: not consumed far enough
-    std::memcpy(v, w.value[a], sizeof(v));
+    std::memcpy(v0, w.value[a], sizeof(v0));
+    std::memcpy(v1, w.value[a], sizeof(v1));
   } else {
+    // Both neighbouring frames lie in this key segment: keys sit on frames.
     const int i0 = a > 0 ? a - 1 : a;
     const int i3 = a + 2 < static_cast<int>(w.count) ? a + 2 : a + 1;
-    keyedSpline(w.time, w.value, i0, a, a + 1, i3, frame, v);
+    keyedSpline(w.time, w.value, i0, a, a + 1, i3, f0, v0);
+    if (alpha > 0.f) keyedSpline(w.time, w.value, i0, a, a + 1, i3, f0 + 1.f, v1);
   }
   if (channel == Channel::Rotation) {
-    const Quat q = canonicalSign(normalized({v[0], v[1], v[2], v[3]}));
-    out.rotation = q;
+    const Quat q0 = normalized({v0[0], v0[1], v0[2], v0[3]});
+    out.rotation = canonicalSign(alpha > 0.f ? slerp(q0, normalized({v1[0], v1[1], v1[2], v1[3]}), alpha) : q0);
   } else {
-    setChannel(out, channel, v);
+    if (alpha > 0.f)
+      for (int c = 0; c < 3; ++c) v0[c] += (v1[c] - v0[c]) * alpha;
+    setChannel(out, channel, v0);
   }
   return true;
 }
@@ -262,6 +304,7 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
 
   std::memcpy(out.data(), clip.basePose().data(), clip.basePose().size() * sizeof(Transform));
   decodeUniform(cursor, clip, frame, out);
+  decodeRaw(clip, frame, out);
 
   if (tracks.empty()) return;
   if (switched) {

@@ -1,10 +1,12 @@
 #pragma once
-// Decodes compressed clips into local joint transforms (DESIGN §2.D, §5). A Player is the small
-// per-instance context a game keeps per animated character: one cursor per clip it plays (the
-// primary clip and, for blending, a second one). Uniform tracks are decoded by direct indexing;
-// keyed tracks by a forward linear scan of the need-sorted key stream into a 4-key window per
-// track. Backward steps reuse the windows while they still cover the time; larger jumps restart
-// from the nearest seek snapshot, so any access order gives bit-identical results.
+// Decodes compressed clips into local joint transforms (core/runtime/FORMAT.md). A Player is the
+// small per-instance context a game keeps per animated character: one cursor per clip it plays
+// (the primary clip and, for blending, a second one). Uniform and raw tracks are decoded by direct
+// indexing; keyed tracks by a forward linear scan of the need-sorted key stream into a 4-key window
+// per track. Backward steps reuse the windows while they still cover the time; larger jumps restart
+// from the nearest seek snapshot, so any access order gives bit-identical results. Between two
+// frames every track gives the interpolation of its decoded values at those frames (lerp, and
+// shortest-path slerp for rotations), exactly as the source is interpolated between its keys.
 
 #include <cstdint>
 #include <span>
@@ -17,7 +19,7 @@ namespace animpack::runtime {
 
 enum class BlendMode : std::uint8_t {
   Naive,       ///< lerp translation and scale, nlerp rotation
-  Decomposed,  ///< revolution / stretch / spin (DESIGN §2.E): bone lengths survive the blend
+  Decomposed,  ///< revolution, stretch and spin blended apart: bone lengths survive the blend
 };
 
 class Player {
@@ -73,6 +75,7 @@ class Player {
 
   void decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
   void decodeUniform(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
+  static void decodeRaw(const ClipView& clip, float frame, std::span<Transform> out);
   void restart(Cursor& cursor, const ClipView& clip, float frame);
   void consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional);
   static bool evaluate(const Window& w, Channel channel, float frame, float lastFrame, Transform& out);
@@ -88,7 +91,7 @@ class Player {
 constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window); }
 constexpr std::size_t Player::bytesPerUniformTrack() { return 16 * sizeof(float) + sizeof(SegmentTrack); }
 
-/// Blends two local poses joint by joint (DESIGN §2.E). `restPose` gives each joint's reference
+/// Blends two local poses joint by joint (naive or decomposed, see BlendMode). `restPose` gives each joint's reference
 /// bone direction for the decomposed mode.
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
                 std::span<const Transform> restPose, std::span<Transform> out);

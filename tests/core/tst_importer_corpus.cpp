@@ -49,9 +49,9 @@ class TestImporterCorpus : public QObject {
     row("ASE/TargetCameraAnim.ase", 3, 1, 91);
     row("ASE/anim.ASE", 2, 1, 21);
     row("ASE/anim2.ASE", 4, 1, 101);
-    row("LWS/move_x.lws", 1, 1, 3);
-    row("LWS/move_xz_spline.lws", 1, 1, 6);
-    row("LWS/move_y_pre_ofrep_post_osc.lws", 1, 1, 7);
+    row("LWS/move_x.lws", 1, 1, 3);             // keys 0.67 s apart on their own grid
+    row("LWS/move_xz_spline.lws", 1, 1, 90);    // irregular keys on the 30 Hz tick grid
+    row("LWS/move_y_pre_ofrep_post_osc.lws", 1, 1, 42);  // on a 10 Hz grid
   }
   void counts() {
     QFETCH(QString, file);

@@ -169,3 +169,23 @@ GltfScene staticRig() {
 }
 
 }  // namespace animpack::test
+
+namespace animpack::test {
+
+GltfScene scaledRig(GltfScene s, float size) {
+  for (GltfNode& n : s.nodes) n.rest.translation = n.rest.translation * size;
+  for (GltfAnimation& a : s.animations)
+    for (GltfChannel& c : a.channels)
+      if (c.path == 1)
+        for (auto& v : c.values)
+          for (int i = 0; i < 3; ++i) v[std::size_t(i)] *= size;
+  for (GltfSkinnedMesh& m : s.meshes) {
+    for (core::Vec3& p : m.positions) p = p * size;
+    // Only translations grow: an inverse bind's translation grows by the same factor.
+    for (core::Mat34& b : m.inverseBinds)
+      for (int i = 9; i < 12; ++i) b.m[i] *= size;
+  }
+  return s;
+}
+
+}  // namespace animpack::test

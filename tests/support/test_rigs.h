@@ -20,6 +20,9 @@ std::filesystem::path writeScene(const GltfScene& scene, const std::string& name
 /// keys at `rate` Hz animates Hips translation and every joint's rotation; a second clip "Wave"
 /// animates only the head. Lengths inside the armature are in its own units (file metres).
 GltfScene armatureRig(float armatureScale, int frames = 25, float rate = 25.f);
+/// `scene` with every length (offsets, translation keys, mesh positions) times `size`: e.g.
+/// scaledRig(armatureRig(1), 40) is a character 52 m tall in file metres, with 17 m bones.
+GltfScene scaledRig(GltfScene scene, float size);
 /// Expected local transform of joint `node` (a GltfScene node index) in clip "Walk" at key `frame`.
 core::Transform armatureRigKey(const GltfScene& scene, int node, int frame);
 /// A single animated node whose second rotation key is NaN.
