@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/compress/error_table.h"
 #include "widgets/format.h"
 
 namespace animpack::widgets {
@@ -247,13 +248,21 @@ void CurveView::rebuild() {
         if (ji == 0 && m_markedKeys.empty()) m_markedKeys = kept;
       }
     }
-    // Error over time against the precision line.
+    // Error over time against the precision line: at each frame, and between two frames the
+    // largest error of that interval (drawn at its middle).
     if (decoded) {
       const core::CompressionStats& stats = decoded->compressed().stats;
-      QVector<double> e(int(raw.frameCount));
-      for (int f = 0; f < int(raw.frameCount); ++f) e[f] = stats.errors[std::size_t(f) * raw.jointCount + std::size_t(joint)];
+      QVector<double> et, e;
+      for (std::size_t f = 0; f < raw.frameCount; ++f) {
+        et.push_back(double(f));
+        e.push_back(core::errorAtCm(stats, raw.jointCount, double(f), std::size_t(joint)));
+        const float between = core::betweenErrorCm(stats, raw.jointCount, f, std::size_t(joint));
+        if (between < 0) continue;
+        et.push_back(double(f) + 0.5);
+        e.push_back(between);
+      }
       QCPGraph* eg = m_plot->addGraph(m_errorRect->axis(QCPAxis::atBottom), m_errorRect->axis(QCPAxis::atLeft));
-      eg->setData(frames, e, true);
+      eg->setData(et, e, true);
       eg->setPen(QPen(stale ? dimmed(QColor(60, 60, 60)) : QColor(60, 60, 60), 1.4, kJointStyles[ji]));
       eg->setName(jointName + " error");
       eg->removeFromLegend();

@@ -6,6 +6,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+#include <algorithm>
+#include <numeric>
 
 #include "core/compress/clip_sizes.h"
 #include "widgets/format.h"
@@ -13,7 +15,7 @@
 namespace animpack::widgets {
 
 StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
-    : QWidget(parent), m_document(document), m_recompressor(recompressor), m_text(new QLabel(this)), m_worst(new QLabel(this)),
+    : QWidget(parent), m_document(document), m_recompressor(recompressor), m_text(new QLabel(this)), m_worst(new QLabel(this)), m_skin(new QLabel(this)),
       m_plot(new QCustomPlot(this)), m_sweepButton(new QPushButton("Size vs error sweep", this)) {
   m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_text->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -26,6 +28,10 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
     m_document->setSelectedJoints({parts[0].toInt()});
     m_document->setCurrentTime(parts[1].toDouble() / m_document->asset()->clips[std::size_t(m_document->currentClip())].sampleRate);
   });
+  m_skin->setWordWrap(true);
+  m_skin->setTextFormat(Qt::RichText);
+  m_skin->setVisible(false);
+  connect(m_skin, &QLabel::linkActivated, this, &StatsPanel::deriveShellsFromMesh);
   m_sweepButton->setToolTip("Compress this clip at precisions around the current one and plot size against error");
   connect(m_sweepButton, &QPushButton::clicked, this, &StatsPanel::startSweep);
   m_plot->setMinimumHeight(160);
@@ -40,6 +46,7 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(m_text);
   layout->addWidget(m_worst);
+  layout->addWidget(m_skin);
   layout->addWidget(m_sweepButton);
   layout->addWidget(m_plot, 1);
   connect(&m_watcher, &QFutureWatcher<std::vector<SweepPoint>>::finished, this, [this] {
@@ -84,11 +91,13 @@ void StatsPanel::refresh() {
   if (!m_document->hasAsset() || clip < 0) {
     m_text->setText("No clip.");
     m_worst->clear();
+    m_skin->hide();
     return;
   }
   if (!shown.compressed()) {
     m_text->setText(QString("<b>%1</b><br>compressing…").arg(m_document->clipName(clip).toHtmlEscaped()));
     m_worst->clear();
+    m_skin->hide();
     return;
   }
   const core::CompressedClip& c = *shown.compressed();
@@ -109,12 +118,32 @@ void StatsPanel::refresh() {
   for (const core::PinnedReport& p : s.pinned)
     text += QString("<br>pinned %1: drift %2 (unpinned %3)").arg(QString::fromStdString(m_document->asset()->skeleton.names[p.joint]).toHtmlEscaped(), formatCm(p.driftCm), formatCm(p.driftUnpinnedCm));
   if (s.wideTracks > 0) text += QString("<br>%1 sub-track(s) needed more than 16 bits per component").arg(s.wideTracks);
+  if (s.maxVertexErrorCm >= 0) text += QString("<br>skinned vertices move up to %1 (at and between frames)").arg(formatCm(s.maxVertexErrorCm));
   m_text->setText(text);
   setStale(m_text, shown.stale);
   setStale(m_worst, shown.stale);
   if (s.worstJoint >= 0)
     m_worst->setText(QString("worst: <a href='%1:%2'>%3 at frame %2</a>").arg(s.worstJoint).arg(s.worstFrame)
                          .arg(QString::fromStdString(m_document->asset()->skeleton.names[std::size_t(s.worstJoint)]).toHtmlEscaped()));
+  // Joints can all pass while the skin they carry far from them does not: say so, and offer the
+  // shells that measure the joints where that skin is.
+  float loosest = 0;
+  for (const core::JointReport& j : s.joints) loosest = std::max(loosest, j.precisionCm);
+  const bool skinOver = s.withinPrecision && s.maxVertexErrorCm > loosest && !m_document->asset()->meshes.empty();
+  m_skin->setText(skinOver ? QString("<span style='color:#c8281e'>The skin moves %1, more than the precision, while every joint is within "
+                                     "it.</span> <a href='derive'>Derive shells from the mesh</a>")
+                                 .arg(formatCm(s.maxVertexErrorCm))
+                           : QString());
+  m_skin->setVisible(skinOver);
+}
+
+bool StatsPanel::skinWarningShown() const { return !m_skin->isHidden(); }
+
+void StatsPanel::deriveShellsFromMesh() {
+  if (!m_document->hasAsset()) return;
+  std::vector<int> all(m_document->asset()->skeleton.jointCount());
+  std::iota(all.begin(), all.end(), 0);
+  m_document->deriveShellsFromMesh(EditScope::AllClips, all);
 }
 
 void StatsPanel::startSweep() {

@@ -4,6 +4,7 @@
 
 #include "core/compress/clip_sizes.h"
 #include "core/compress/decoded_clip.h"
+#include "core/compress/error_table.h"
 #include "core/compress/sweep.h"
 #include "core/io/asset_importer.h"
 #include "core/runtime/pack_format.h"
@@ -65,6 +66,24 @@ class TestClipModel : public QObject {
     QVERIFY(decoded.keptFrames(-1, 0).empty());
     QVERIFY(decoded.keptFrames(0, 3).empty());
     QCOMPARE(keyFrames(decoded.view(), 1, 0), decoded.keptFrames(1, 0));
+  }
+
+  void errorTablesAtFramesAndBetween() {
+    CompressionStats s;  // 2 joints, 3 frames
+    s.errors = {0.1f, 0.2f, /**/ 0.3f, 0.4f, /**/ 0.5f, 0.6f};
+    s.betweenErrors = {0.7f, 0.1f, /**/ 0.2f, 0.9f};
+    QCOMPARE(betweenErrorCm(s, 2, 0, 0), 0.7f);
+    QCOMPARE(betweenErrorCm(s, 2, 1, 1), 0.9f);
+    QCOMPARE(betweenErrorCm(s, 2, 2, 0), -1.f);  // no interval after the last frame
+    QCOMPARE(intervalErrorCm(s, 2, 0, 0), 0.7f);  // the interval beats the frame
+    QCOMPARE(intervalErrorCm(s, 2, 0, 1), 0.2f);  // the frame beats the interval
+    QCOMPARE(intervalErrorCm(s, 2, 2, 1), 0.6f);
+    QCOMPARE(errorAtCm(s, 2, 1.0, 0), 0.3f);
+    QCOMPARE(errorAtCm(s, 2, 1.0004, 0), 0.3f);  // a frame, to rounding
+    QCOMPARE(errorAtCm(s, 2, 1.5, 1), 0.9f);
+    QCOMPARE(errorAtCm(s, 2, 7.0, 1), 0.6f);  // past the end: the last frame
+    s.betweenErrors.clear();  // without between-frame errors: the larger neighbour
+    QCOMPARE(errorAtCm(s, 2, 0.5, 0), 0.3f);
   }
 
   void theSweepCostsMoreBytesForTighterPrecision() {

@@ -10,6 +10,7 @@
 #include "widgets/clip_list.h"
 #include "widgets/joint_tree_model.h"
 #include "widgets/joint_tree_view.h"
+#include "widgets/stats_panel.h"
 #include "widgets/format.h"
 #include <QBrush>
 #include "core/anim/skinned_mesh.h"
@@ -158,6 +159,26 @@ class TstItemModels : public QObject {
       QCOMPARE(doc.effectiveSettings(0).joints[j].shellCm, float(farthest[j] * doc.asset()->unitToCm));
     }
     QVERIFY(derived > 0);
+  }
+
+  void statsOffersShellsFromTheMesh() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    StatsPanel stats(&doc, &rc);
+    QVERIFY(doc.open(test::rigPath()));
+    QVERIFY(test::waitForResult(rc, 0));
+    const auto& s = rc.result(0)->compressed->stats;
+    float loosest = 0;
+    for (const auto& j : s.joints) loosest = std::max(loosest, j.precisionCm);
+    QCOMPARE(stats.skinWarningShown(), s.withinPrecision && s.maxVertexErrorCm > loosest);
+    const int steps = doc.undoStack()->count();
+    stats.deriveShellsFromMesh();  // what the warning's link does: one step for every joint
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    const auto farthest = core::farthestInfluencedVertex(doc.asset()->skeleton, doc.asset()->meshes);
+    for (std::size_t j = 0; j < farthest.size(); ++j)
+      if (farthest[j] * doc.asset()->unitToCm > 1e-3)
+        QCOMPARE(doc.effectiveSettings(0).joints[j].shellCm, float(farthest[j] * doc.asset()->unitToCm));
   }
 
   void clipListRowsAndApproval() {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/anim/raw_sampler.h"
+#include "core/compress/error_table.h"
 
 namespace animpack::widgets {
 
@@ -63,14 +64,13 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
     m_player.sample(*m_playingView, float(seconds), m_compressed);
     m_compressedValid = true;
   }
-  // Per-joint error at the nearest frame, as a fraction of the joint's precision.
+  // Per-joint error at this time (between frames: that interval's largest), as a fraction of the
+  // joint's precision.
   const auto& stats = compressed->stats;
-  const std::size_t frames = compressed->frameCount;
-  const double rate = asset.clips[std::size_t(m_document->currentClip())].sampleRate;
-  const std::size_t frame = std::min<std::size_t>(frames - 1, std::size_t(std::lround(std::max(0.0, seconds) * rate)));
-  if (stats.errors.size() == frames * n && stats.joints.size() == n) {
+  const double frame = std::max(0.0, seconds) * asset.clips[std::size_t(m_document->currentClip())].sampleRate;
+  if (stats.errors.size() == std::size_t(compressed->frameCount) * n && stats.joints.size() == n) {
     m_ratios.resize(n);
-    for (std::size_t j = 0; j < n; ++j) m_ratios[j] = stats.errors[frame * n + j] / std::max(1e-6f, stats.joints[j].precisionCm);
+    for (std::size_t j = 0; j < n; ++j) m_ratios[j] = core::errorAtCm(stats, n, frame, j) / std::max(1e-6f, stats.joints[j].precisionCm);
   }
 }
 
