@@ -1,4 +1,4 @@
-// animpack: the command-line batch tool (the README's 'Command line').
+// animpack: the command-line batch tool (README "Command line"; commands in app/cli/).
 
 #include <cstdio>
 #include <cstring>

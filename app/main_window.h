@@ -1,27 +1,20 @@
 #pragma once
-// The studio's main window: docks around the 3D viewport and the timeline, menus and actions,
-// files (open, recent, drag and drop, projects with autosave), export. Thin wiring: every piece of
-// behaviour lives in the widgets and viewport libraries.
+// The studio's main window: docks around the 3D viewport and the timeline, menus and actions.
+// Thin wiring (docs/ARCHITECTURE.md): the document owns the edits, the recompressor the results,
+// the pose preview the viewport's poses, the file actions the files (with the project session),
+// the export runner the export; this class connects them to the panels and the viewport.
 
 #include <QMainWindow>
 #include <QMessageBox>
-#include <QTimer>
-#include <atomic>
-#include <memory>
-#include <optional>
-#include <vector>
 
 #include "core/batch/export.h"
-#include "core/runtime/player.h"
-
 #include "widgets/document/clip_document.h"
+#include "widgets/document/export_runner.h"
+#include "widgets/file_actions.h"
+#include "widgets/document/pose_preview.h"
 #include "widgets/document/recompressor.h"
 
-class QAction;
 class QActionGroup;
-class QLabel;
-class QProgressBar;
-class QToolButton;
 
 namespace animpack::viewport {
 class ViewportWidget;
@@ -35,6 +28,7 @@ class DiagnosticsPanel;
 class ErrorMap;
 class JointTreeView;
 class StatsPanel;
+class StatusLine;
 class Timeline;
 }  // namespace animpack::widgets
 
@@ -56,8 +50,8 @@ class MainWindow : public QMainWindow {
   /// Cancels a running export or compression.
   void cancelWork();
   /// How often unsaved edits are written to the autosave file (default one minute).
-  void setAutosaveInterval(int ms) { m_autosave.setInterval(ms); }
-  const QString& projectPath() const { return m_projectPath; }
+  void setAutosaveInterval(int ms) { m_files->session()->setAutosaveInterval(ms); }
+  const QString& projectPath() const { return m_files->session()->projectPath(); }
   widgets::ClipDocument* document() { return &m_document; }
   widgets::Recompressor* recompressor() { return m_recompressor; }
   viewport::ViewportWidget* viewport() { return m_viewport; }
@@ -74,28 +68,26 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();
+  void buildFileMenu();
+  void buildEditMenu();
+  void buildViewMenu();
+  void buildClipMenu();
+  void buildHelpMenu();
   void buildDocks();
   void applyDefaultLayout();
   void connectDocument();
-  void updateViewport();
+  void showPoses();
   void updateTitle();
-  void updateRecentMenu();
-  void addRecent(const QString& path);
-  bool maybeSave();
-  bool saveProject(bool askForPath);
-  void autosave();
-  void importSettings();
-  void exportSettings();
-  void applyPreset(const QString& name);
-  void setUnitOverride();
   void exportPacks();
+  void stepFrames(int frames);
   void showError(const QString& message);
   void notify(QMessageBox::Icon icon, const QString& title, const QString& text);
-  bool offerAutosaveRecovery(const QString& projectPath, const QString& sourcePath);
-  void setBusy(const QString& what, bool busy);
 
   widgets::ClipDocument m_document;
   widgets::Recompressor* m_recompressor;
+  widgets::PosePreview m_preview;
+  widgets::FileActions* m_files;  ///< file dialogs and the project session
+  widgets::ExportRunner m_export;
   viewport::ViewportWidget* m_viewport = nullptr;
   widgets::Timeline* m_timeline = nullptr;
   widgets::ClipListPanel* m_clips = nullptr;
@@ -105,23 +97,9 @@ class MainWindow : public QMainWindow {
   widgets::StatsPanel* m_stats = nullptr;
   widgets::DiagnosticsPanel* m_diagnostics = nullptr;
   widgets::BlendPanel* m_blend = nullptr;
-  QMenu* m_recentMenu = nullptr;
-  QLabel* m_status = nullptr;
-  QProgressBar* m_progress = nullptr;
-  QToolButton* m_cancel = nullptr;
-  QString m_projectPath;
-  QTimer m_autosave;
+  widgets::StatusLine* m_statusLine = nullptr;
   QActionGroup* m_upAxisGroup = nullptr;
-  /// The playing compressed clip: its data (kept alive) and the runtime view over it. The viewport
-  /// samples it like a game would; no whole-clip decode is needed here.
-  std::shared_ptr<const core::CompressedClip> m_playing;
-  std::optional<runtime::ClipView> m_playingView;
-  runtime::Player m_player;
-  std::vector<core::Transform> m_original, m_compressed, m_blendA, m_blendB, m_naive, m_decomposed;
-  std::shared_ptr<std::atomic<bool>> m_exportCancel;
-  bool m_exporting = false;
   bool m_selectWorst = false;  ///< select the worst joint when the first result arrives
-  QString m_readyText;         ///< the status line when nothing runs
 };
 
 }  // namespace animpack::app

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "core/io/asset_importer.h"
+#include "core/anim/imported_asset.h"
 
 namespace animpack::viewport {
 

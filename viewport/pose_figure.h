@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "core/io/asset_importer.h"
+#include "core/anim/imported_asset.h"
 #include "viewport/error_ramp.h"
 
 namespace Qt3DCore {

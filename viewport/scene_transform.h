@@ -5,11 +5,12 @@
 #include <QMatrix4x4>
 #include <array>
 
+#include "core/anim/up_axis.h"
 #include "core/math/transform.h"
 
 namespace animpack::viewport {
 
-enum class UpAxis { AsImported, ZUp, XUp };
+using core::UpAxis;
 
 /// QMatrix4x4 of a column-major affine matrix (QMatrix4x4(const float*) would read it row-major).
 QMatrix4x4 toQMatrix(const core::Mat34& m);

@@ -1,5 +1,5 @@
 #pragma once
-// The studio's 3D view (issue 7): the original and the decoded compressed pose of an imported asset,
+// The studio's 3D view (docs/ARCHITECTURE.md): the original and the decoded compressed pose of an imported asset,
 // skinned on the CPU, overlaid (ghost or wireframe) or side by side, with the skeleton (joints in
 // error colours), optional vertex error colours, a blend preview, an orbit camera, a ground grid and a
 // legend. Takes core types only; the studio drives time and selection.
@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "core/io/asset_importer.h"
+#include "core/anim/imported_asset.h"
 #include "viewport/error_ramp.h"
 #include "viewport/scene_transform.h"
 #include "viewport/view_options.h"

@@ -7,7 +7,6 @@
 #include <QLabel>
 #include <QRadioButton>
 #include <QSlider>
-#include <algorithm>
 
 namespace animpack::widgets {
 
@@ -53,13 +52,15 @@ void BlendPanel::refillClips() {
   emit changed();
 }
 
-bool BlendPanel::enabled() const { return m_enabled->isChecked() && m_a->currentIndex() >= 0 && m_b->currentIndex() >= 0; }
-int BlendPanel::clipA() const { return m_a->currentIndex(); }
-int BlendPanel::clipB() const { return m_b->currentIndex(); }
-
-float BlendPanel::weightNow() const {
-  if (m_fixed->isChecked()) return float(m_weight->value()) / 100.f;
-  return float(std::clamp(m_document->currentTime() / m_duration->value(), 0.0, 1.0));
+BlendSetup BlendPanel::setup() const {
+  BlendSetup b;
+  b.enabled = m_enabled->isChecked() && m_a->currentIndex() >= 0 && m_b->currentIndex() >= 0;
+  b.clipA = m_a->currentIndex();
+  b.clipB = m_b->currentIndex();
+  b.crossfade = !m_fixed->isChecked();
+  b.weight = float(m_weight->value()) / 100.f;
+  b.crossfadeS = m_duration->value();
+  return b;
 }
 
 }  // namespace animpack::widgets

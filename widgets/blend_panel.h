@@ -1,11 +1,12 @@
 #pragma once
 // The blend preview controls: clip A, clip B and a weight, or a crossfade that ramps the weight from
 // 0 to 1 over a time at the playhead; the viewport shows the naive and the decomposed blend side by
-// side (DESIGN §2.E).
+// side (the decomposed blend is runtime::BlendMode::Decomposed, core/runtime/player.h).
 
 #include <QWidget>
 
 #include "widgets/document/clip_document.h"
+#include "widgets/document/pose_preview.h"
 
 class QCheckBox;
 class QComboBox;
@@ -19,11 +20,8 @@ class BlendPanel : public QWidget {
   Q_OBJECT
  public:
   explicit BlendPanel(ClipDocument* document, QWidget* parent = nullptr);
-  bool enabled() const;
-  int clipA() const;
-  int clipB() const;
-  /// The blend weight at the document's current time (fixed, or along the crossfade).
-  float weightNow() const;
+  /// What the controls ask the preview to show.
+  BlendSetup setup() const;
 
  signals:
   void changed();

@@ -9,8 +9,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/runtime/pack_format.h"
-#include "widgets/document/commands.h"
+#include "core/compress/clip_sizes.h"
 #include "widgets/format.h"
 
 namespace animpack::widgets {
@@ -47,10 +46,11 @@ QVariant ClipListModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount() || !m_document->hasAsset()) return {};
   const int clip = index.row();
   const core::RawClip& raw = m_document->asset()->clips[std::size_t(clip)];
-  const auto result = m_recompressor->result(clip);
-  const core::CompressedClip* c = result ? result->compressed.get() : nullptr;
-  const std::uint64_t rawBytes = std::uint64_t(40) * raw.jointCount * raw.frameCount;
-  const std::uint64_t packed = c ? c->data.size() + runtime::kClipEntrySize : 0;
+  const ShownResult shown = m_recompressor->shown(clip);
+  const core::CompressedClip* c = shown.compressed();
+  const std::uint64_t rawBytes = core::rawClipBytes(raw);
+  const std::uint64_t packed = c ? core::packedClipBytes(*c) : 0;
+  const bool resultColumn = index.column() >= CompressedBytes && index.column() <= MaxError;
   const Approval approval = m_document->approval(clip);
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
@@ -69,6 +69,8 @@ QVariant ClipListModel::data(const QModelIndex& index, int role) const {
       default: return {};
     }
   }
+  if (role == Qt::ForegroundRole && resultColumn && c && shown.stale) return QBrush(kStaleColor);
+  if (role == Qt::ToolTipRole && resultColumn && c && shown.stale) return kUpdatingTip;
   if (role == Qt::ForegroundRole && index.column() == MaxError && c)
     return QBrush(c->stats.withinPrecision ? QColor(30, 130, 50) : QColor(200, 40, 30));
   if (role == Qt::ForegroundRole && index.column() == Status)
@@ -149,13 +151,7 @@ std::vector<int> ClipListPanel::selectedClips() const {
   return clips;
 }
 
-void ClipListPanel::setSelectedApproval(Approval state) {
-  const std::vector<int> clips = selectedClips();
-  auto* stack = m_document->undoStack();
-  stack->beginMacro(QString("%1 %2 clip(s)").arg(state == Approval::Approved ? "Approve" : state == Approval::Rejected ? "Reject" : "Reopen").arg(clips.size()));
-  for (int c : clips) stack->push(new ApprovalCommand(m_document, c, m_document->approvalNow(c, state)));
-  stack->endMacro();
-}
+void ClipListPanel::setSelectedApproval(Approval state) { m_document->setApproval(selectedClips(), state); }
 
 void ClipListPanel::approveSelected() { setSelectedApproval(Approval::Approved); }
 void ClipListPanel::rejectSelected() { setSelectedApproval(Approval::Rejected); }

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/compress/error_table.h"
 #include "widgets/format.h"
 
 namespace animpack::widgets {
@@ -95,14 +96,10 @@ CurveView::CurveView(ClipDocument* document, Recompressor* recompressor, QWidget
     m_document->setCurrentTime(std::clamp(frame, 0.0, double(raw.frameCount - 1)) / raw.sampleRate);
   });
 
-  connect(document, &ClipDocument::assetChanged, this, &CurveView::rebuild);
-  connect(document, &ClipDocument::currentClipChanged, this, &CurveView::rebuild);
+  // The recompressor's one change signal covers a new asset, clip, settings or result.
+  connect(recompressor, &Recompressor::currentChanged, this, &CurveView::rebuild);
   connect(document, &ClipDocument::selectedJointsChanged, this, &CurveView::rebuild);
-  connect(document, &ClipDocument::settingsChanged, this, &CurveView::rebuild);
   connect(document, &ClipDocument::currentTimeChanged, this, &CurveView::updatePlayhead);
-  connect(recompressor, &Recompressor::resultReady, this, [this](int clip) {
-    if (clip == m_document->currentClip()) rebuild();
-  });
   rebuild();
 }
 
@@ -165,16 +162,14 @@ void CurveView::rebuild() {
     return;
   }
 
-  // The current result, or the latest one while a new one is computed (shown as such).
-  auto result = m_recompressor->result(clip);
-  const bool stale = !result;
-  if (!result) result = m_recompressor->latestResult(clip);
-  if (result && result->asset != m_document->asset()) result = nullptr;
-  if (result && result->compressed && result != m_decodedFor) {
-    m_decoded = std::make_shared<const DecodedClip>(result->asset, result->compressed);
+  const ShownResult shown = m_recompressor->current();
+  const auto& result = shown.result;
+  const bool stale = shown.stale;
+  if (shown.compressed() && result != m_decodedFor) {
+    m_decoded = std::make_shared<const core::DecodedClip>(result->asset, result->compressed);
     m_decodedFor = result;
   }
-  const DecodedClip* decoded = result && result->compressed && m_decoded && m_decoded->valid() ? m_decoded.get() : nullptr;
+  const core::DecodedClip* decoded = shown.compressed() && m_decoded && m_decoded->valid() ? m_decoded.get() : nullptr;
 
   const int channel = m_view == ChannelView::Translation ? 1 : m_view == ChannelView::Scale ? 2 : 0;
   const int components = m_view == ChannelView::Quaternion ? 4 : 3;
@@ -236,8 +231,8 @@ void CurveView::rebuild() {
       if (decoded) {
         QCPGraph* dg = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
         dg->setData(frames, d, true);
-        dg->setPen(QPen(color, 1.6, kJointStyles[ji]));
-        dg->setName(QString("%1.%2 compressed%3").arg(jointName, componentNames[c], stale ? " (updating)" : ""));
+        dg->setPen(QPen(stale ? dimmed(color) : color, 1.6, kJointStyles[ji]));
+        dg->setName(QString("%1.%2 compressed%3").arg(jointName, componentNames[c], stale ? " (" + kUpdatingText + ")" : QString()));
         if (legendShown[ji]) dg->removeFromLegend();
         legendShown[ji] = true;
         QVector<double> kx, ky;
@@ -253,14 +248,22 @@ void CurveView::rebuild() {
         if (ji == 0 && m_markedKeys.empty()) m_markedKeys = kept;
       }
     }
-    // Error over time against the precision line.
+    // Error over time against the precision line: at each frame, and between two frames the
+    // largest error of that interval (drawn at its middle).
     if (decoded) {
       const core::CompressionStats& stats = decoded->compressed().stats;
-      QVector<double> e(int(raw.frameCount));
-      for (int f = 0; f < int(raw.frameCount); ++f) e[f] = stats.errors[std::size_t(f) * raw.jointCount + std::size_t(joint)];
+      QVector<double> et, e;
+      for (std::size_t f = 0; f < raw.frameCount; ++f) {
+        et.push_back(double(f));
+        e.push_back(core::errorAtCm(stats, raw.jointCount, double(f), std::size_t(joint)));
+        const float between = core::betweenErrorCm(stats, raw.jointCount, f, std::size_t(joint));
+        if (between < 0) continue;
+        et.push_back(double(f) + 0.5);
+        e.push_back(between);
+      }
       QCPGraph* eg = m_plot->addGraph(m_errorRect->axis(QCPAxis::atBottom), m_errorRect->axis(QCPAxis::atLeft));
-      eg->setData(frames, e, true);
-      eg->setPen(QPen(QColor(60, 60, 60), 1.4, kJointStyles[ji]));
+      eg->setData(et, e, true);
+      eg->setPen(QPen(stale ? dimmed(QColor(60, 60, 60)) : QColor(60, 60, 60), 1.4, kJointStyles[ji]));
       eg->setName(jointName + " error");
       eg->removeFromLegend();
       const double precision = stats.joints[std::size_t(joint)].precisionCm;

@@ -3,12 +3,12 @@
 // components or Euler degrees, translation, scale) the original samples, the decoded compressed
 // curve and markers on the frames kept as keys; below, each joint's error over time against its
 // precision line. The playhead follows the document's time; drag to pan, wheel to zoom, F frames all,
-// a click moves the playhead.
+// a click moves the playhead. A stale result is drawn dimmed and its legend says "updating".
 
 #include <QWidget>
 #include <memory>
 
-#include "widgets/decoded_clip.h"
+#include "core/compress/decoded_clip.h"
 #include "widgets/document/clip_document.h"
 #include "widgets/document/recompressor.h"
 
@@ -54,7 +54,7 @@ class CurveView : public QWidget {
   QCPItemStraightLine* m_errorPlayhead = nullptr;
   QComboBox* m_channel;
   QCheckBox* m_components[4];
-  std::shared_ptr<const DecodedClip> m_decoded;
+  std::shared_ptr<const core::DecodedClip> m_decoded;
   std::shared_ptr<const CompressionResult> m_decodedFor;
   int m_originalPoints = 0;
   std::vector<int> m_markedKeys;

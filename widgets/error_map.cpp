@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/compress/error_table.h"
 #include "widgets/format.h"
 
 namespace animpack::widgets {
@@ -20,12 +21,8 @@ ErrorMap::ErrorMap(ClipDocument* document, Recompressor* recompressor, QWidget* 
   connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
     if (e->button() == Qt::LeftButton) clickAt(e->pos());
   });
-  connect(document, &ClipDocument::assetChanged, this, &ErrorMap::rebuild);
-  connect(document, &ClipDocument::currentClipChanged, this, &ErrorMap::rebuild);
+  connect(recompressor, &Recompressor::currentChanged, this, &ErrorMap::rebuild);
   connect(document, &ClipDocument::currentTimeChanged, this, &ErrorMap::updatePlayhead);
-  connect(recompressor, &Recompressor::resultReady, this, [this](int clip) {
-    if (clip == m_document->currentClip()) rebuild();
-  });
   rebuild();
 }
 
@@ -38,28 +35,32 @@ void ErrorMap::rebuild() {
   m_map = nullptr;
   m_playhead = nullptr;
   const int clip = m_document->currentClip();
-  const auto result = m_recompressor->result(clip) ? m_recompressor->result(clip) : m_recompressor->latestResult(clip);
-  if (!m_document->hasAsset() || clip < 0 || !result || !result->compressed || result->asset != m_document->asset()) {
+  const ShownResult shown = m_recompressor->current();
+  if (!m_document->hasAsset() || clip < 0 || !shown.compressed()) {
     m_plot->replot();
     return;
   }
-  const core::CompressionStats& stats = result->compressed->stats;
+  const core::CompressedClip& compressed = *shown.compressed();
+  const core::CompressionStats& stats = compressed.stats;
   const core::Skeleton& sk = m_document->asset()->skeleton;
   const int joints = int(sk.jointCount());
-  const int frames = int(result->compressed->frameCount);
+  const int frames = int(compressed.frameCount);
   m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
   m_map->data()->setSize(frames, joints);
   m_map->data()->setRange(QCPRange(0, std::max(1, frames - 1)), QCPRange(0, std::max(1, joints - 1)));
   for (int f = 0; f < frames; ++f)
     for (int j = 0; j < joints; ++j)
-      m_map->data()->setCell(f, j, stats.errors[std::size_t(f) * std::size_t(joints) + std::size_t(j)] / stats.joints[std::size_t(j)].precisionCm);
+      m_map->data()->setCell(f, j, core::intervalErrorCm(stats, std::size_t(joints), std::size_t(f), std::size_t(j)) / stats.joints[std::size_t(j)].precisionCm);
   QCPColorGradient gradient;
-  for (int i = 0; i <= 10; ++i) gradient.setColorStopAt(i / 10.0, errorColor(float(i) / 10.f * 1.25f));
+  for (int i = 0; i <= 10; ++i) {
+    const QColor c = errorColor(float(i) / 10.f * 1.25f);
+    gradient.setColorStopAt(i / 10.0, shown.stale ? dimmed(c) : c);
+  }
   m_map->setInterpolate(false);
   auto* scale = new QCPColorScale(m_plot);
   m_plot->plotLayout()->addElement(0, 1, scale);
   scale->setType(QCPAxis::atRight);
-  scale->axis()->setLabel("error / precision");
+  scale->axis()->setLabel(shown.stale ? "error / precision (" + kUpdatingText + ")" : QString("error / precision"));
   m_map->setColorScale(scale);  // the map takes the scale's gradient and range: set them on the scale
   scale->setGradient(gradient);
   scale->setDataRange(QCPRange(0, 1.25));

@@ -29,4 +29,10 @@ QColor errorColor(float ratio) {
   return QColor(mix(230, 215, t), mix(200, 45, t), mix(40, 35, t));
 }
 
+QColor dimmed(const QColor& color) {
+  // Halfway to a light grey: still readable, clearly not the newest value.
+  const QColor grey(225, 225, 225);
+  return QColor((color.red() + grey.red()) / 2, (color.green() + grey.green()) / 2, (color.blue() + grey.blue()) / 2, color.alpha());
+}
+
 }  // namespace animpack::widgets

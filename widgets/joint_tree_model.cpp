@@ -3,7 +3,6 @@
 #include <QBrush>
 #include <QFont>
 
-#include "widgets/document/commands.h"
 #include "widgets/format.h"
 
 namespace animpack::widgets {
@@ -26,13 +25,14 @@ const char* kindName(runtime::TrackKind k) {
 
 JointTreeModel::JointTreeModel(ClipDocument* document, Recompressor* recompressor, QObject* parent)
     : QAbstractItemModel(parent), m_document(document), m_recompressor(recompressor) {
-  connect(document, &ClipDocument::assetChanged, this, &JointTreeModel::rebuild);
-  connect(document, &ClipDocument::settingsChanged, this, &JointTreeModel::refreshAll);
-  connect(document, &ClipDocument::currentClipChanged, this, &JointTreeModel::refreshAll);
-  connect(recompressor, &Recompressor::resultReady, this, [this](int clip) {
-    if (clip == m_document->currentClip()) refreshAll();
-  });
+  // The recompressor's one change signal covers a new asset, clip, settings or result.
+  connect(recompressor, &Recompressor::currentChanged, this, &JointTreeModel::currentChanged);
   rebuild();
+}
+
+void JointTreeModel::currentChanged() {
+  if (m_document->asset().get() != m_builtFor) rebuild();
+  else refreshAll();
 }
 
 void JointTreeModel::setScope(EditScope scope) {
@@ -58,6 +58,7 @@ void JointTreeModel::rebuild() {
       for (std::size_t i = 0; i < kids.size(); ++i) m_row[std::size_t(kids[i])] = int(i);
   }
   m_effective = m_document->effectiveSettings(m_document->currentClip());
+  m_builtFor = m_document->asset().get();
   endResetModel();
 }
 
@@ -133,12 +134,14 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
   if (std::size_t(joint) >= m_effective.joints.size()) return {};
   const core::EffectiveJoint& e = m_effective.joints[std::size_t(joint)];
   const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
-  const auto result = m_recompressor->result(m_document->currentClip());
+  const ShownResult shown = m_recompressor->current();
+  const core::CompressedClip* compressed = shown.compressed();
   const core::JointReport* report =
-      result && result->compressed && std::size_t(joint) < result->compressed->stats.joints.size() ? &result->compressed->stats.joints[std::size_t(joint)] : nullptr;
+      compressed && std::size_t(joint) < compressed->stats.joints.size() ? &compressed->stats.joints[std::size_t(joint)] : nullptr;
+  const bool resultColumn = index.column() == MaxError || index.column() == Storage;
   const JointField field = index.column() == Shell ? JointField::Shell : index.column() == Pinned ? JointField::Pinned : JointField::Precision;
   const bool own = (index.column() == Precision || index.column() == Shell || index.column() == Pinned) &&
-                   hasOverride(m_document->settings(), m_scope, clip, name, field);
+                   core::hasOverride(m_document->settings(), m_scope, clip, name, field);
 
   switch (role) {
     case Qt::DisplayRole:
@@ -164,11 +167,12 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::ForegroundRole:
-      if ((index.column() == Precision || index.column() == Shell) && !own) return QBrush(QColor(140, 140, 140));
+      if ((index.column() == Precision || index.column() == Shell) && !own) return QBrush(kInheritedColor);
+      if (resultColumn && report && shown.stale) return QBrush(kStaleColor);
       if (index.column() == MaxError && report) return QBrush(errorColor(report->maxErrorCm / report->precisionCm).darker(130));
       return {};
     case Qt::BackgroundRole:
-      if (index.column() == MaxError && report) {
+      if (index.column() == MaxError && report && !shown.stale) {
         QColor c = errorColor(report->maxErrorCm / report->precisionCm);
         c.setAlpha(70);
         return QBrush(c);
@@ -178,6 +182,7 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
       if (index.column() == Precision || index.column() == Shell)
         return own ? QString(m_scope == EditScope::AllClips ? "Set for this joint in every clip" : "Set for this joint in this clip")
                    : QString("Inherited (from the parent joint, a wildcard rule, the clip or the defaults)");
+      if (resultColumn && report && shown.stale) return kUpdatingTip;
       if (index.column() == MaxError && report)
         return QString("%1 of %2%3").arg(formatCm(report->maxErrorCm), formatCm(report->precisionCm),
                                          report->withinPrecision ? "" : " — the storage formats cannot reach this precision");
@@ -193,7 +198,7 @@ bool JointTreeModel::setData(const QModelIndex& index, const QVariant& value, in
   const int joint = int(index.internalId() - 1);
   if (index.column() == Pinned && role == Qt::CheckStateRole) {
     const bool pin = value.toInt() == Qt::Checked;
-    pushJointValue(m_document, m_scope, {joint}, JointField::Pinned, pin ? 1.f : 0.f);
+    m_document->setJointValue(m_scope, {joint}, JointField::Pinned, pin ? 1.f : 0.f);
     return true;
   }
   if ((index.column() == Precision || index.column() == Shell) && role == Qt::EditRole) {
@@ -201,9 +206,9 @@ bool JointTreeModel::setData(const QModelIndex& index, const QVariant& value, in
     const double v = value.toDouble(&ok);
     if (!ok || !(v > 0) || !std::isfinite(v)) return false;
     const JointField field = index.column() == Precision ? JointField::Precision : JointField::Shell;
-    if (field == JointField::Precision && (v < 1e-6 || v > 1000)) return false;
-    if (field == JointField::Shell && (v < 1e-4 || v > 1e5)) return false;
-    pushJointValue(m_document, m_scope, {joint}, field, float(v), jointMergeKey({joint}, field, m_scope));
+    if (field == JointField::Precision && (v < core::kMinPrecisionCm || v > core::kMaxPrecisionCm)) return false;
+    if (field == JointField::Shell && (v < core::kMinShellCm || v > core::kMaxShellCm)) return false;
+    m_document->setJointValue(m_scope, {joint}, field, float(v), jointMergeKey({joint}, field, m_scope));
     return true;
   }
   return false;

@@ -1,14 +1,13 @@
 #pragma once
 // The joint hierarchy of the current clip as an item model: precision and shell distance (own
 // values bold, inherited ones dimmed), pin checkbox, max error coloured against the precision, and
-// how each joint is stored. Edits become undo commands on the document, in the model's scope
-// (every clip, or the current clip only).
+// how each joint is stored (dimmed while a newer result is computed). Edits go to the document's
+// edit API, in the model's scope (every clip, or the current clip only).
 
 #include <QAbstractItemModel>
 
 #include "widgets/document/clip_document.h"
 #include "widgets/document/recompressor.h"
-#include "widgets/document/settings_edit.h"
 
 namespace animpack::widgets {
 
@@ -38,6 +37,8 @@ class JointTreeModel : public QAbstractItemModel {
  private:
   void rebuild();
   void refreshAll();
+  /// Follows the recompressor's current result: refreshAll(), or rebuild() for a new asset.
+  void currentChanged();
   ClipDocument* m_document;
   Recompressor* m_recompressor;
   EditScope m_scope = EditScope::AllClips;
@@ -45,6 +46,7 @@ class JointTreeModel : public QAbstractItemModel {
   std::vector<std::int32_t> m_roots;
   std::vector<int> m_row;  ///< row of each joint under its parent
   core::EffectiveSettings m_effective;
+  const core::ImportedAsset* m_builtFor = nullptr;  ///< the asset the rows were built for
 };
 
 }  // namespace animpack::widgets

@@ -13,8 +13,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "core/anim/skinned_mesh.h"
-#include "widgets/document/commands.h"
+#include <algorithm>
 
 namespace animpack::widgets {
 
@@ -48,15 +47,26 @@ JointTreeView::JointTreeView(ClipDocument* document, Recompressor* recompressor,
   m_tree->header()->moveSection(JointTreeModel::MaxError, 1);
   m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
 
+  constexpr int kDecimals = 4;
+  constexpr double kSmallestShown = 1e-4;  // the smallest value four decimals display
   for (QDoubleSpinBox* box : {m_precision, m_shell}) {
-    box->setDecimals(4);
+    box->setDecimals(kDecimals);
     box->setSuffix(" cm");
   }
-  m_precision->setRange(0.0001, 100);
+  // The ranges the settings accept (core/compress/settings.h), within what the boxes can show. Each
+  // box keeps the width of its everyday values (`wideAs`) so the dock stays narrow; the largest
+  // values still fit while typed.
+  const auto setRange = [](QDoubleSpinBox* box, double min, double max, double wideAs) {
+    box->setRange(min, wideAs);
+    const int width = box->sizeHint().width();
+    box->setRange(min, max);
+    box->setFixedWidth(width);
+  };
+  setRange(m_precision, std::max<double>(core::kMinPrecisionCm, kSmallestShown), core::kMaxPrecisionCm, 100);
   m_precision->setSingleStep(0.001);
   m_precision->setValue(0.01);
   m_precision->setToolTip("Precision to set on the selected joints");
-  m_shell->setRange(0.01, 10000);
+  setRange(m_shell, std::max<double>(core::kMinShellCm, kSmallestShown), core::kMaxShellCm, 10000);
   m_shell->setSingleStep(0.5);
   m_shell->setValue(3);
   m_shell->setToolTip("Shell distance to set on the selected joints");
@@ -135,70 +145,21 @@ void JointTreeView::syncSelectionFromDocument() {
 }
 
 void JointTreeView::applyPrecisionToSelection() {
-  pushJointValue(m_document, m_model->scope(), selection(), JointField::Precision, float(m_precision->value()));
+  m_document->setJointValue(m_model->scope(), selection(), JointField::Precision, float(m_precision->value()));
 }
 
 void JointTreeView::applyShellToSelection() {
-  pushJointValue(m_document, m_model->scope(), selection(), JointField::Shell, float(m_shell->value()));
+  m_document->setJointValue(m_model->scope(), selection(), JointField::Shell, float(m_shell->value()));
 }
 
 void JointTreeView::setPinnedOnSelection(bool pinned) {
-  pushJointValue(m_document, m_model->scope(), selection(), JointField::Pinned, pinned ? 1.f : 0.f);
+  m_document->setJointValue(m_model->scope(), selection(), JointField::Pinned, pinned ? 1.f : 0.f);
 }
 
-void JointTreeView::applyToSubtree() {
-  const std::vector<int> joints = selection();
-  if (joints.empty() || !m_document->hasAsset()) return;
-  const core::Skeleton& sk = m_document->asset()->skeleton;
-  const core::EffectiveSettings e = m_document->effectiveSettings(m_document->currentClip());
-  const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
-  // One settings change (one recompress, one undo step) for every selected subtree.
-  core::CompressionSettings settings = m_document->settings();
-  for (int root : joints) {
-    std::vector<std::string> subtree;
-    for (std::size_t j = 0; j < sk.jointCount(); ++j)
-      for (std::int32_t a = std::int32_t(j); a >= 0; a = sk.parents[std::size_t(a)])
-        if (a == root) {
-          subtree.push_back(sk.names[j]);
-          break;
-        }
-    const core::EffectiveJoint& v = e.joints[std::size_t(root)];
-    settings = withJointValue(settings, m_model->scope(), clip, subtree, JointField::Precision, v.precisionCm);
-    settings = withJointValue(settings, m_model->scope(), clip, subtree, JointField::Shell, v.shellCm);
-    settings = withJointValue(settings, m_model->scope(), clip, subtree, JointField::Pinned, v.pinned ? 1.f : 0.f);
-  }
-  if (!(settings == m_document->settings()))
-    m_document->undoStack()->push(new SettingsCommand(m_document, "Apply to subtree", std::move(settings)));
-}
+void JointTreeView::applyToSubtree() { m_document->applyToSubtree(m_model->scope(), selection()); }
 
-void JointTreeView::resetSelection() {
-  const std::vector<int> joints = selection();
-  if (joints.empty() || !m_document->hasAsset()) return;
-  const core::Skeleton& sk = m_document->asset()->skeleton;
-  const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
-  std::vector<std::string> names;
-  for (int j : joints) names.push_back(sk.names[std::size_t(j)]);
-  core::CompressionSettings settings = m_document->settings();
-  for (JointField f : {JointField::Precision, JointField::Shell, JointField::Pinned})
-    settings = withJointReset(settings, m_model->scope(), clip, names, f);
-  if (!(settings == m_document->settings()))
-    m_document->undoStack()->push(new SettingsCommand(m_document, "Reset to inherited", std::move(settings)));
-}
+void JointTreeView::resetSelection() { m_document->resetJoints(m_model->scope(), selection()); }
 
-void JointTreeView::deriveShellFromMesh() {
-  if (!m_document->hasAsset()) return;
-  const auto& asset = *m_document->asset();
-  const std::vector<double> farthest = core::farthestInfluencedVertex(asset.skeleton, asset.meshes, asset.unitToCm);
-  // One settings change (one recompress, one undo step) for the whole selection.
-  const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
-  core::CompressionSettings settings = m_document->settings();
-  for (int joint : selection()) {
-    const double cm = farthest[std::size_t(joint)];
-    if (cm > 1e-3)
-      settings = withJointValue(settings, m_model->scope(), clip, {asset.skeleton.names[std::size_t(joint)]}, JointField::Shell, float(cm));
-  }
-  if (!(settings == m_document->settings()))
-    m_document->undoStack()->push(new SettingsCommand(m_document, "Derive shell distance from the mesh", std::move(settings)));
-}
+void JointTreeView::deriveShellFromMesh() { m_document->deriveShellsFromMesh(m_model->scope(), selection()); }
 
 }  // namespace animpack::widgets

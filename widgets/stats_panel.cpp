@@ -6,15 +6,16 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+#include <algorithm>
+#include <numeric>
 
-#include "core/runtime/pack_format.h"
-#include "widgets/document/commands.h"
+#include "core/compress/clip_sizes.h"
 #include "widgets/format.h"
 
 namespace animpack::widgets {
 
 StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
-    : QWidget(parent), m_document(document), m_recompressor(recompressor), m_text(new QLabel(this)), m_worst(new QLabel(this)),
+    : QWidget(parent), m_document(document), m_recompressor(recompressor), m_text(new QLabel(this)), m_worst(new QLabel(this)), m_skin(new QLabel(this)),
       m_plot(new QCustomPlot(this)), m_sweepButton(new QPushButton("Size vs error sweep", this)) {
   m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_text->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -27,6 +28,10 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
     m_document->setSelectedJoints({parts[0].toInt()});
     m_document->setCurrentTime(parts[1].toDouble() / m_document->asset()->clips[std::size_t(m_document->currentClip())].sampleRate);
   });
+  m_skin->setWordWrap(true);
+  m_skin->setTextFormat(Qt::RichText);
+  m_skin->setVisible(false);
+  connect(m_skin, &QLabel::linkActivated, this, &StatsPanel::deriveShellsFromMesh);
   m_sweepButton->setToolTip("Compress this clip at precisions around the current one and plot size against error");
   connect(m_sweepButton, &QPushButton::clicked, this, &StatsPanel::startSweep);
   m_plot->setMinimumHeight(160);
@@ -41,6 +46,7 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(m_text);
   layout->addWidget(m_worst);
+  layout->addWidget(m_skin);
   layout->addWidget(m_sweepButton);
   layout->addWidget(m_plot, 1);
   connect(&m_watcher, &QFutureWatcher<std::vector<SweepPoint>>::finished, this, [this] {
@@ -50,20 +56,29 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
     plotSweep();
     emit sweepFinished();
   });
-  auto clear = [this] {
+  // A sweep belongs to one clip; the text follows the current result (which covers new clips too).
+  auto clearSweep = [this] {
     if (m_cancel) m_cancel->store(true);
     m_sweep.clear();
     plotSweep();
-    refresh();
   };
-  connect(document, &ClipDocument::assetChanged, this, clear);
-  connect(document, &ClipDocument::currentClipChanged, this, clear);
-  connect(document, &ClipDocument::settingsChanged, this, &StatsPanel::refresh);
-  connect(recompressor, &Recompressor::resultReady, this, [this](int clip) {
-    if (clip == m_document->currentClip()) refresh();
-  });
+  connect(document, &ClipDocument::assetChanged, this, clearSweep);
+  connect(document, &ClipDocument::currentClipChanged, this, clearSweep);
+  connect(recompressor, &Recompressor::currentChanged, this, &StatsPanel::refresh);
   refresh();
 }
+
+namespace {
+
+/// Dims a label's text while its result is stale.
+void setStale(QLabel* label, bool stale) {
+  QPalette p = label->palette();
+  p.setColor(QPalette::WindowText, stale ? dimmed(label->parentWidget()->palette().color(QPalette::WindowText))
+                                         : label->parentWidget()->palette().color(QPalette::WindowText));
+  label->setPalette(p);
+}
+
+}  // namespace
 
 StatsPanel::~StatsPanel() {
   if (m_cancel) m_cancel->store(true);
@@ -72,21 +87,28 @@ StatsPanel::~StatsPanel() {
 
 void StatsPanel::refresh() {
   const int clip = m_document->currentClip();
-  const auto result = m_recompressor->result(clip);
+  const ShownResult shown = m_recompressor->current();
   if (!m_document->hasAsset() || clip < 0) {
     m_text->setText("No clip.");
     m_worst->clear();
+    m_skin->hide();
     return;
   }
-  if (!result || !result->compressed) {
+  if (!shown.compressed()) {
     m_text->setText(QString("<b>%1</b><br>compressing…").arg(m_document->clipName(clip).toHtmlEscaped()));
     m_worst->clear();
+    m_skin->hide();
     return;
   }
-  const core::CompressedClip& c = *result->compressed;
+  const core::CompressedClip& c = *shown.compressed();
   const core::CompressionStats& s = c.stats;
-  const std::uint64_t packed = c.data.size() + runtime::kClipEntrySize;
-  QString text = QString("<b>%1</b> — %2 frames at %3 Hz%4<br>").arg(m_document->clipName(clip).toHtmlEscaped()).arg(c.frameCount).arg(c.sampleRate, 0, 'g', 4).arg(c.loop ? ", loops" : "");
+  const std::uint64_t packed = core::packedClipBytes(c);
+  QString text = QString("<b>%1</b> — %2 frames at %3 Hz%4%5<br>")
+                     .arg(m_document->clipName(clip).toHtmlEscaped())
+                     .arg(c.frameCount)
+                     .arg(c.sampleRate, 0, 'g', 4)
+                     .arg(c.loop ? ", loops" : "")
+                     .arg(shown.stale ? " · <i>" + kUpdatingText + "</i>" : QString());
   text += QString("raw %1 → compressed %2 (<b>%3:1</b>)<br>").arg(formatBytes(s.rawBytes), formatBytes(packed)).arg(double(s.rawBytes) / double(packed), 0, 'f', 2);
   text += QString("tracks: %1 default, %2 constant, %3 keyed (%4 keys), %5 uniform<br>").arg(s.defaultTracks).arg(s.constantTracks).arg(s.keyedTracks).arg(s.keys).arg(s.uniformTracks);
   text += QString("max error %1 · p99 %2 · %3<br>").arg(formatCm(s.maxErrorCm), formatCm(s.p99ErrorCm),
@@ -96,10 +118,32 @@ void StatsPanel::refresh() {
   for (const core::PinnedReport& p : s.pinned)
     text += QString("<br>pinned %1: drift %2 (unpinned %3)").arg(QString::fromStdString(m_document->asset()->skeleton.names[p.joint]).toHtmlEscaped(), formatCm(p.driftCm), formatCm(p.driftUnpinnedCm));
   if (s.wideTracks > 0) text += QString("<br>%1 sub-track(s) needed more than 16 bits per component").arg(s.wideTracks);
+  if (s.maxVertexErrorCm >= 0) text += QString("<br>skinned vertices move up to %1 (at and between frames)").arg(formatCm(s.maxVertexErrorCm));
   m_text->setText(text);
+  setStale(m_text, shown.stale);
+  setStale(m_worst, shown.stale);
   if (s.worstJoint >= 0)
     m_worst->setText(QString("worst: <a href='%1:%2'>%3 at frame %2</a>").arg(s.worstJoint).arg(s.worstFrame)
                          .arg(QString::fromStdString(m_document->asset()->skeleton.names[std::size_t(s.worstJoint)]).toHtmlEscaped()));
+  // Joints can all pass while the skin they carry far from them does not: say so, and offer the
+  // shells that measure the joints where that skin is.
+  float loosest = 0;
+  for (const core::JointReport& j : s.joints) loosest = std::max(loosest, j.precisionCm);
+  const bool skinOver = s.withinPrecision && s.maxVertexErrorCm > loosest && !m_document->asset()->meshes.empty();
+  m_skin->setText(skinOver ? QString("<span style='color:#c8281e'>The skin moves %1, more than the precision, while every joint is within "
+                                     "it.</span> <a href='derive'>Derive shells from the mesh</a>")
+                                 .arg(formatCm(s.maxVertexErrorCm))
+                           : QString());
+  m_skin->setVisible(skinOver);
+}
+
+bool StatsPanel::skinWarningShown() const { return !m_skin->isHidden(); }
+
+void StatsPanel::deriveShellsFromMesh() {
+  if (!m_document->hasAsset()) return;
+  std::vector<int> all(m_document->asset()->skeleton.jointCount());
+  std::iota(all.begin(), all.end(), 0);
+  m_document->deriveShellsFromMesh(EditScope::AllClips, all);
 }
 
 void StatsPanel::startSweep() {
@@ -111,20 +155,8 @@ void StatsPanel::startSweep() {
   m_sweepButton->setEnabled(false);
   auto asset = m_document->asset();
   const core::CompressionSettings base = m_document->settings();
-  const float current = base.precisionCm.value_or(core::kDefaultPrecisionCm);  // the value a sweep point replaces
   auto cancel = m_cancel;
-  m_watcher.setFuture(QtConcurrent::run([asset, clip, base, current, cancel] {
-    std::vector<SweepPoint> points;
-    for (double factor : {0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0}) {
-      if (cancel->load()) break;
-      core::CompressionSettings s = base;
-      s.precisionCm = float(current * factor);
-      const auto& raw = asset->clips[std::size_t(clip)];
-      auto c = core::CompressJob(asset->skeleton, raw, asset->unitToCm, core::resolve(s, asset->skeleton, raw.name, asset->meshes, asset->unitToCm)).run(nullptr, cancel.get());
-      if (c) points.push_back({double(*s.precisionCm), c->data.size() + runtime::kClipEntrySize, double(c->stats.maxErrorCm)});
-    }
-    return points;
-  }));
+  m_watcher.setFuture(QtConcurrent::run([asset, clip, base, cancel] { return core::precisionSweep(*asset, std::size_t(clip), base, cancel.get()); }));
 }
 
 void StatsPanel::plotSweep() {
@@ -154,11 +186,8 @@ void StatsPanel::plotSweep() {
 }
 
 void StatsPanel::applySweepPoint(int index, EditScope scope) {
-  if (index < 0 || std::size_t(index) >= m_sweep.size() || !m_document->hasAsset()) return;
-  const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
-  auto after = withDefaultValue(m_document->settings(), scope, clip, JointField::Precision, float(m_sweep[std::size_t(index)].precisionCm));
-  m_document->undoStack()->push(
-      new SettingsCommand(m_document, QString("Set precision to %1").arg(formatCm(float(m_sweep[std::size_t(index)].precisionCm))), std::move(after)));
+  if (index < 0 || std::size_t(index) >= m_sweep.size()) return;
+  m_document->setPrecision(scope, float(m_sweep[std::size_t(index)].precisionCm));
 }
 
 }  // namespace animpack::widgets

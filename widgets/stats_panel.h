@@ -2,16 +2,18 @@
 // The Stats panel: raw and compressed bytes, ratio, track kinds, keys, max and p99 error, the
 // worst joint and frame (click to jump), compression time, pinned joints' drift; and a
 // size-vs-error sweep (the clip compressed at several precisions in the background) where a click
-// on a point applies that precision.
+// on a point applies that precision. A stale result is shown dimmed and marked "updating". When
+// the skinned vertices move more than the precision while every joint passes, it says so and
+// offers to derive the shell distances from the mesh.
 
 #include <QFutureWatcher>
 #include <QWidget>
 #include <atomic>
 #include <memory>
 
+#include "core/compress/sweep.h"
 #include "widgets/document/clip_document.h"
 #include "widgets/document/recompressor.h"
-#include "widgets/document/settings_edit.h"
 
 class QCustomPlot;
 class QLabel;
@@ -19,11 +21,7 @@ class QPushButton;
 
 namespace animpack::widgets {
 
-struct SweepPoint {
-  double precisionCm = 0;
-  std::uint64_t bytes = 0;
-  double maxErrorCm = 0;
-};
+using core::SweepPoint;
 
 class StatsPanel : public QWidget {
   Q_OBJECT
@@ -35,6 +33,10 @@ class StatsPanel : public QWidget {
   const std::vector<SweepPoint>& sweep() const { return m_sweep; }
   /// Applies the sweep point's precision as the default precision (in the given scope).
   void applySweepPoint(int index, EditScope scope = EditScope::AllClips);
+  /// Whether the warning "the skin exceeds the precision while the joints pass" is shown.
+  bool skinWarningShown() const;
+  /// What the warning offers: every joint's shell from its farthest influenced vertex (one step).
+  void deriveShellsFromMesh();
 
  signals:
   void sweepFinished();
@@ -46,6 +48,7 @@ class StatsPanel : public QWidget {
   Recompressor* m_recompressor;
   QLabel* m_text;
   QLabel* m_worst;
+  QLabel* m_skin;
   QCustomPlot* m_plot;
   QPushButton* m_sweepButton;
   std::vector<SweepPoint> m_sweep;

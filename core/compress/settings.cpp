@@ -17,8 +17,8 @@ struct Range {
   double min, max;
   bool minExclusive;
 };
-constexpr Range kPrecisionRange{1e-6, 1000.0, false};
-constexpr Range kShellRange{1e-4, 1e5, false};
+constexpr Range kPrecisionRange{kMinPrecisionCm, kMaxPrecisionCm, false};
+constexpr Range kShellRange{kMinShellCm, kMaxShellCm, false};
 constexpr Range kSnapshotRange{0.05, 3600.0, false};
 constexpr Range kUnitRange{0.0, 1e6, true};
 constexpr Range kRateRange{0.0, 10000.0, true};

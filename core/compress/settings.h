@@ -34,6 +34,7 @@ inline constexpr float kDefaultSnapshotIntervalS = 1.f;
 inline constexpr float kShellFromMesh = -1.f;
 /// Mesh-derived shells shorter than this (cm) count as "influences no vertex".
 inline constexpr float kMinMeshShellCm = 1e-3f;
+inline constexpr float kMinPrecisionCm = 1e-6f, kMaxPrecisionCm = 1000.f, kMinShellCm = 1e-4f, kMaxShellCm = 1e5f;  ///< cm, what validate() accepts
 
 /// One entry of "joints": values that apply to the joints a name or wildcard matches.
 struct JointOverride {

@@ -15,7 +15,6 @@
 #include "core/runtime/pack.h"
 #include "tests/support/test_rigs.h"
 #include "viewport/viewport_widget.h"
-#include "widgets/document/commands.h"
 #include "widgets/document/project_file.h"
 #include "widgets/timeline.h"
 
@@ -99,7 +98,7 @@ class TstStudio : public QObject {
     QVERIFY(w.document()->selectedJoints().empty());
     QCOMPARE(w.viewport()->selectedJoint(), -1);
 
-    w.document()->undoStack()->push(new widgets::UpAxisCommand(w.document(), widgets::UpAxis::ZUp));
+    w.document()->setUpAxis(core::UpAxis::ZUp);
     QCOMPARE(w.viewport()->upAxis(), viewport::UpAxis::ZUp);
     QVERIFY(w.isWindowModified());
     w.document()->undoStack()->undo();
@@ -116,7 +115,7 @@ class TstStudio : public QObject {
     w.show();
     QVERIFY(w.openPath(source, true));
     const int spine = w.document()->asset()->skeleton.find("Spine");
-    widgets::pushJointValue(w.document(), widgets::EditScope::AllClips, {spine}, widgets::JointField::Precision, 0.07f);
+    w.document()->setJointValue(widgets::EditScope::AllClips, {spine}, widgets::JointField::Precision, 0.07f);
     QVERIFY(w.isWindowModified());
     const QString autosave = widgets::autosavePath({}, source);
     QVERIFY(QTest::qWaitFor([&] { return QFileInfo::exists(autosave); }, 5000));
@@ -158,7 +157,7 @@ class TstStudio : public QObject {
     app::MainWindow w;
     w.show();
     QVERIFY(w.openPath(rig(), true));
-    widgets::pushJointValue(w.document(), widgets::EditScope::AllClips, {w.document()->asset()->skeleton.find("Head")},
+    w.document()->setJointValue(widgets::EditScope::AllClips, {w.document()->asset()->skeleton.find("Head")},
                             widgets::JointField::Precision, 0.05f);
     QSignalSpy finished(&w, &app::MainWindow::exportFinished);
     core::ExportOptions options;

@@ -1,4 +1,4 @@
-// Viewport benchmark (issue 7), not a test: prints two tables.
+// Viewport benchmark (viewport/), not a test: prints two tables.
 //  1. CPU skinning (core's skinVertices, positions and normals) per mesh: the real Testwuson and
 //     BCN_Epileptic meshes and a synthetic 10k-vertex mesh with four influences per vertex; the
 //     target is <= 1 ms per 10k vertices.

@@ -1,4 +1,4 @@
-// The animpack CLI as a user runs it: output, JSON, exit codes (DESIGN §9: 0 ok, 1 failure, 2 usage).
+// The animpack CLI as a user runs it: output, JSON, exit codes (docs/ARCHITECTURE.md: 0 ok, 1 failure, 2 usage).
 #include <QtTest>
 
 #include "tests/cli/cli_runner.h"

@@ -1,4 +1,4 @@
-// The compressor (issue 3): every joint and frame within precision on real clips of each format,
+// The compressor (core/compress/compressor.h): every joint and frame within precision on real clips of each format,
 // checked independently of the compressor; decoder == compressor reconstruction; tight vs loose;
 // default/constant detection; determinism; pinning; invalid settings; unreachable precision.
 #include <QtTest>

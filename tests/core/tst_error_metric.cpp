@@ -1,4 +1,4 @@
-// The one error metric (DESIGN §3) against hand-computed cases: virtual vertices on the shell,
+// The one error metric (core/compress/error_metric.h) against hand-computed cases: virtual vertices on the shell,
 // object space, unit conversion, and a x100 armature that must not turn 3 cm into 3 m.
 #include <QtTest>
 

@@ -1,5 +1,5 @@
 // Every skinned or skeletal-animated file of assimp-testmodels that Assimp loads imports with the
-// joint, clip and frame counts of DESIGN §9 (checked by hand for the first rows: see the comments).
+// joint, clip and frame counts of docs/ARCHITECTURE.md "Contracts" (checked by hand for the first rows: see the comments).
 #include <QtTest>
 
 #include "core/io/asset_importer.h"

@@ -1,4 +1,4 @@
-// Pose and transform math against hand-computed cases (DESIGN §2.F).
+// Pose and transform math against hand-computed cases (core/math/transform.h, core/runtime/math.h).
 #include <QtTest>
 
 #include "core/anim/source_clip.h"

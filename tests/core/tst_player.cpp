@@ -1,5 +1,5 @@
 // The runtime Player: any access order (forward, backward, random, looping) gives bit-identical
-// poses; keyed and uniform tracks; switching clips; blending per DESIGN §2.E.
+// poses; keyed and uniform tracks; switching clips; blending (core/runtime/player.h).
 #include <QtTest>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Quantization round trips prove the precision bounds of DESIGN §2.A, and the bit packing is exact.
+// Quantization round trips prove the precision bounds of core/runtime/quantize.h, and the bit packing is exact.
 #include <QtTest>
 
 #include <cmath>
@@ -44,7 +44,7 @@ class TestQuantize : public QObject {
       worstAngle = std::max(worstAngle, angle(q, d));
     }
     // A stored component is off by at most half a step h = (2/sqrt2)/32767/2 = 2.2e-5 (the step is
-    // the ~4.3e-5 of DESIGN §2.A); the dropped one, rebuilt from the other three with w >= 1/2, by at
+    // the ~4.3e-5 of core/compress/settings.h RotationFormat::Q48); the dropped one, rebuilt from the other three with w >= 1/2, by at
     // most sqrt(3) h sqrt(3/4) / (1/2) = 3h; so |dq| <= sqrt(12) h and the angle <= 2 |dq|.
     const double h = 0.70710678 / 32767.0;
     QVERIFY2(worst <= 3.0 * h * 1.01, qPrintable(QString::number(worst)));
@@ -77,7 +77,7 @@ class TestQuantize : public QObject {
       const float v = lo + extent * float(i) / 100000.f;
       worst = std::max(worst, double(std::fabs(runtime::unpackUnorm16(runtime::packUnorm16(v, lo, extent), lo, extent) - v)));
     }
-    // 2000 cm / 65535 / 2 = 0.015 cm (the arithmetic issue 3 asks to do), plus float rounding of
+    // 2000 cm / 65535 / 2 = 0.015 cm (the arithmetic of a 16-bit range), plus float rounding of
     // values near 2000 (an ulp is 1.2e-4).
     QVERIFY2(worst <= extent / 65535.f / 2.f + 2.5e-4f, qPrintable(QString::number(worst)));
     QCOMPARE(runtime::packUnorm16(5.f, 5.f, 0.f), std::uint16_t(0));  // a zero range stores zeros

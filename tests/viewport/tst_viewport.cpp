@@ -1,4 +1,4 @@
-// The 3D viewport (issue 7), rendered for real under Xvfb and grabbed from the screen: a skinned
+// The 3D viewport (viewport/viewport_widget.h), rendered for real under Xvfb and grabbed from the screen: a skinned
 // sample is visible, lit and framed, and the up axis turns it; the original and the compressed pose at the worst frame differ
 // visibly at 5 cm and agree within antialiasing noise at 0.001 cm; a BVH shows its skeleton alone;
 // vertex error colours render; clicking a joint selects it; bad input never crashes.

@@ -2,8 +2,10 @@
 // Shared set-up of the widget tests: the generated two-clip armature rig on disk, and waiting for the
 // recompressor's result of a clip.
 
+#include <QFile>
 #include <QSignalSpy>
 #include <QString>
+#include <QTemporaryDir>
 #include <QTest>
 #include <filesystem>
 #include <map>
@@ -22,6 +24,12 @@ inline QString rigPath(const std::string& name = "rig.gltf", int frames = 25) {
   auto& path = written[name + std::to_string(frames)];
   if (path.empty()) path = writeScene(armatureRig(1.f, frames), name);
   return QString::fromStdString(path.string());
+}
+
+/// A copy of the rig at `dir`/`name`, for tests that change or remove the file (empty on failure).
+inline QString rigCopy(const QTemporaryDir& dir, const QString& name) {
+  const QString path = dir.filePath(name);
+  return QFile::copy(rigPath(), path) ? path : QString();
 }
 
 inline int joint(const widgets::ClipDocument& document, const char* name) {

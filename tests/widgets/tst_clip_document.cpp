@@ -2,10 +2,12 @@
 // drags merge into one step; approvals hold only for the settings and source they were made for.
 
 #include <QSignalSpy>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "tests/widgets/fixture.h"
-#include "widgets/document/commands.h"
+#include "widgets/format.h"
 
 using namespace animpack;
 using namespace animpack::widgets;
@@ -58,7 +60,7 @@ class TstClipDocument : public QObject {
     QVERIFY(spine >= 0 && head >= 0 && leg >= 0);
     QSignalSpy changed(&doc, &ClipDocument::settingsChanged);
 
-    pushJointValue(&doc, EditScope::AllClips, {spine}, JointField::Precision, 0.05f);
+    doc.setJointValue(EditScope::AllClips, {spine}, JointField::Precision, 0.05f);
     QCOMPARE(changed.count(), 1);
     QVERIFY(doc.isModified());
     QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(spine)].precisionCm, 0.05f);
@@ -76,7 +78,7 @@ class TstClipDocument : public QObject {
     doc.undoStack()->redo();
     QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(head)].precisionCm, 0.05f);
 
-    pushJointReset(&doc, EditScope::AllClips, {spine}, JointField::Precision);
+    doc.resetJointValue(EditScope::AllClips, {spine}, JointField::Precision);
     QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(spine)].precisionCm, core::kDefaultPrecisionCm);
     doc.undoStack()->undo();
     QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(spine)].precisionCm, 0.05f);
@@ -87,7 +89,7 @@ class TstClipDocument : public QObject {
     QVERIFY(doc.open(test::rigPath()));
     const int head = test::joint(doc, "Head");
     doc.setCurrentClip(1);
-    pushJointValue(&doc, EditScope::CurrentClip, {head}, JointField::Shell, 12.f);
+    doc.setJointValue(EditScope::CurrentClip, {head}, JointField::Shell, 12.f);
     QCOMPARE(doc.effectiveSettings(1).joints[std::size_t(head)].shellCm, 12.f);
     QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(head)].shellCm, core::kDefaultShellCm);
     QVERIFY(hasOverride(doc.settings(), EditScope::CurrentClip, "Wave", "Head", JointField::Shell));
@@ -100,7 +102,7 @@ class TstClipDocument : public QObject {
     ClipDocument doc;
     QVERIFY(doc.open(test::rigPath()));
     const int leg = test::joint(doc, "LeftLeg"), foot = test::joint(doc, "LeftFoot");
-    pushJointValue(&doc, EditScope::AllClips, {foot}, JointField::Pinned, 1.f);
+    doc.setJointValue(EditScope::AllClips, {foot}, JointField::Pinned, 1.f);
     QVERIFY(doc.effectiveSettings(0).joints[std::size_t(foot)].pinned);
     QVERIFY(!doc.effectiveSettings(0).joints[std::size_t(leg)].pinned);
     QCOMPARE(doc.undoStack()->undoText(), QString("Pin 'LeftFoot'"));
@@ -113,12 +115,12 @@ class TstClipDocument : public QObject {
     QVERIFY(doc.open(test::rigPath()));
     const std::vector<int> joints{test::joint(doc, "Spine"), test::joint(doc, "Head")};
     const quint64 key = jointMergeKey(joints, JointField::Precision, EditScope::AllClips);
-    for (float v : {0.02f, 0.03f, 0.04f, 0.05f}) pushJointValue(&doc, EditScope::AllClips, joints, JointField::Precision, v, key);
+    for (float v : {0.02f, 0.03f, 0.04f, 0.05f}) doc.setJointValue(EditScope::AllClips, joints, JointField::Precision, v, key);
     QCOMPARE(doc.undoStack()->count(), 1);
     QCOMPARE(doc.undoStack()->undoText(), QString("Set precision of 2 joints"));
     QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(joints[1])].precisionCm, 0.05f);
     // A different field does not merge.
-    pushJointValue(&doc, EditScope::AllClips, joints, JointField::Shell, 5.f,
+    doc.setJointValue(EditScope::AllClips, joints, JointField::Shell, 5.f,
                    jointMergeKey(joints, JointField::Shell, EditScope::AllClips));
     QCOMPARE(doc.undoStack()->count(), 2);
     doc.undoStack()->undo();
@@ -126,8 +128,8 @@ class TstClipDocument : public QObject {
     QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(joints[1])].precisionCm, core::kDefaultPrecisionCm);
     QVERIFY(doc.settings().joints.empty());
     // Without a merge key every edit is its own step.
-    pushJointValue(&doc, EditScope::AllClips, joints, JointField::Precision, 0.02f);
-    pushJointValue(&doc, EditScope::AllClips, joints, JointField::Precision, 0.03f);
+    doc.setJointValue(EditScope::AllClips, joints, JointField::Precision, 0.02f);
+    doc.setJointValue(EditScope::AllClips, joints, JointField::Precision, 0.03f);
     QCOMPARE(doc.undoStack()->count(), 2);
   }
 
@@ -135,14 +137,14 @@ class TstClipDocument : public QObject {
     ClipDocument doc;
     QVERIFY(doc.open(test::rigPath()));
     QSignalSpy approvals(&doc, &ClipDocument::approvalChanged);
-    doc.undoStack()->push(new ApprovalCommand(&doc, 0, doc.approvalNow(0, Approval::Approved)));
+    doc.setApproval({0}, Approval::Approved);
     QCOMPARE(approvals.count(), 1);
     QCOMPARE(approvals.first().first().toInt(), 0);
     QCOMPARE(doc.approval(0), Approval::Approved);
     QCOMPARE(doc.approval(1), Approval::NeedsReview);
 
     // An edit that changes clip 0's settings sends it back to review; undoing the edit restores it.
-    pushJointValue(&doc, EditScope::AllClips, {test::joint(doc, "Hips")}, JointField::Precision, 0.5f);
+    doc.setJointValue(EditScope::AllClips, {test::joint(doc, "Hips")}, JointField::Precision, 0.5f);
     QCOMPARE(doc.approval(0), Approval::NeedsReview);
     QCOMPARE(doc.storedApproval(0).state, Approval::Approved);
     doc.undoStack()->undo();
@@ -150,10 +152,10 @@ class TstClipDocument : public QObject {
 
     // An edit scoped to the other clip leaves this approval alone.
     doc.setCurrentClip(1);
-    pushJointValue(&doc, EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Precision, 0.5f);
+    doc.setJointValue(EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Precision, 0.5f);
     QCOMPARE(doc.approval(0), Approval::Approved);
 
-    doc.undoStack()->push(new ApprovalCommand(&doc, 1, doc.approvalNow(1, Approval::Rejected)));
+    doc.setApproval({1}, Approval::Rejected);
     QCOMPARE(doc.approval(1), Approval::Rejected);
     QCOMPARE(doc.undoStack()->undoText(), QString("Reject 'Wave'"));
     doc.undoStack()->undo();
@@ -164,7 +166,7 @@ class TstClipDocument : public QObject {
     ClipDocument doc;
     QVERIFY(doc.open(test::rigPath()));
     QSignalSpy axis(&doc, &ClipDocument::upAxisChanged);
-    doc.undoStack()->push(new UpAxisCommand(&doc, UpAxis::ZUp));
+    doc.setUpAxis(UpAxis::ZUp);
     QCOMPARE(doc.upAxis(), UpAxis::ZUp);
     QCOMPARE(axis.count(), 1);
     doc.undoStack()->undo();
@@ -178,9 +180,7 @@ class TstClipDocument : public QObject {
     QCOMPARE(doc.asset()->unitToCm, 100.0);  // glTF is in metres
     const auto before = doc.asset();
     QSignalSpy assets(&doc, &ClipDocument::assetChanged);
-    core::CompressionSettings s = doc.settings();
-    s.unitToCm = 2.54;
-    doc.undoStack()->push(new SettingsCommand(&doc, "File unit", s));
+    doc.setUnitToCm(2.54);
     QCOMPARE(assets.count(), 1);
     QCOMPARE(doc.asset()->unitToCm, 2.54);
     QVERIFY(doc.asset() != before);
@@ -188,6 +188,74 @@ class TstClipDocument : public QObject {
     doc.undoStack()->undo();
     QCOMPARE(assets.count(), 2);
     QCOMPARE(doc.asset()->unitToCm, 100.0);
+  }
+
+  void aFailedReimportInRedoChangesNothing() {
+    // The file goes away between undo and redo of a unit change: the redo cannot import it again,
+    // so the settings must keep describing the asset on screen, and the step leaves the stack.
+    QTemporaryDir dir;
+    const QString source = test::rigCopy(dir, "gone.gltf");
+    QVERIFY(!source.isEmpty());
+    ClipDocument doc;
+    QVERIFY(doc.open(source));
+    doc.setUnitToCm(2.54);
+    QCOMPARE(doc.asset()->unitToCm, 2.54);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.asset()->unitToCm, 100.0);
+    QVERIFY(!doc.settings().unitToCm);
+    QVERIFY(QFile::remove(source));
+    QSignalSpy failed(&doc, &ClipDocument::importFailed);
+    QSignalSpy settings(&doc, &ClipDocument::settingsChanged);
+    doc.undoStack()->redo();
+    QCOMPARE(failed.count(), 1);
+    QVERIFY2(failed.first().first().toString().contains("gone.gltf"), qPrintable(failed.first().first().toString()));
+    QCOMPARE(settings.count(), 0);
+    QVERIFY(!doc.settings().unitToCm);           // the unit of the asset still shown...
+    QCOMPARE(doc.asset()->unitToCm, 100.0);      // ...which was not replaced
+    QCOMPARE(doc.undoStack()->count(), 0);       // the step that could not be made is gone
+    QVERIFY(!doc.isModified());
+  }
+
+  void everyEditIsOneUndoStep() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    const int hips = test::joint(doc, "Hips"), head = test::joint(doc, "Head");
+    int steps = 0;
+    const auto oneStep = [&](const char* what) {
+      QVERIFY2(doc.undoStack()->count() == ++steps, what);
+      QVERIFY2(doc.undoStack()->command(steps - 1)->childCount() == 0, what);  // not a macro
+    };
+    doc.setJointValue(EditScope::AllClips, {hips}, JointField::Precision, 0.3f);
+    oneStep("set");
+    doc.applyToSubtree(EditScope::AllClips, {hips});
+    oneStep("subtree");
+    doc.resetJoints(EditScope::AllClips, {head});
+    oneStep("reset");
+    doc.setPrecision(EditScope::AllClips, 0.02f);
+    oneStep("sweep point");
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set precision to %1").arg(formatCm(0.02f)));
+    QVERIFY(doc.applyPreset("npc"));
+    oneStep("preset");
+    QVERIFY(doc.settings().precisionCm.has_value());
+    QCOMPARE(*doc.settings().precisionCm, 0.05f);
+    QVERIFY(!doc.applyPreset("no-such-preset"));
+    doc.setApproval({0, 1}, Approval::Approved);
+    oneStep("approve two clips");
+    QCOMPARE(doc.undoStack()->undoText(), QString("Approve 2 clips"));
+    QCOMPARE(doc.approval(1), Approval::Approved);
+    doc.setUpAxis(UpAxis::XUp);
+    oneStep("up axis");
+    doc.importSettings(core::CompressionSettings{}, "empty.json");
+    oneStep("import");
+    QCOMPARE(doc.undoStack()->undoText(), QString("Import settings empty.json"));
+    // An edit that changes nothing is no step.
+    doc.importSettings(core::CompressionSettings{}, "empty.json");
+    doc.setUpAxis(UpAxis::XUp);
+    QCOMPARE(doc.undoStack()->count(), steps);
+    while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
+    QVERIFY(doc.settings().joints.empty());
+    QCOMPARE(doc.upAxis(), UpAxis::AsImported);
+    QCOMPARE(doc.approval(1), Approval::NeedsReview);
   }
 
   void selectionAndTimeAreViewState() {

@@ -1,12 +1,13 @@
 // The curve view: one original point per frame of the clip, and the fitted keys it marks are exactly
-// the frames the compressed clip stores for that track.
+// the frames the compressed clip stores for that track; the error curve and the error map include
+// the error between frames.
 
 #include <QTest>
 #include <qcustomplot.h>
 
 #include "tests/widgets/fixture.h"
 #include "widgets/curve_view.h"
-#include "widgets/decoded_clip.h"
+#include "core/compress/decoded_clip.h"
 #include "widgets/error_map.h"
 
 using namespace animpack;
@@ -31,7 +32,7 @@ class TstCurveView : public QObject {
     QCOMPARE(view.originalPointCount(), 90);
 
     const auto result = rc.result(0);
-    const DecodedClip decoded(result->asset, result->compressed);
+    const core::DecodedClip decoded(result->asset, result->compressed);
     QVERIFY(decoded.valid());
     const std::vector<int> kept = decoded.keptFrames(spine, 0);
     QCOMPARE(view.markedKeyFrames(), kept);
@@ -66,7 +67,7 @@ class TstCurveView : public QObject {
     QVERIFY(QTest::qWaitFor([&] { return !view.markedKeyFrames().empty(); }, 5000));
     view.setChannelView(CurveView::ChannelView::Translation);
     const auto result = rc.result(0);
-    const DecodedClip decoded(result->asset, result->compressed);
+    const core::DecodedClip decoded(result->asset, result->compressed);
     QCOMPARE(view.markedKeyFrames(), decoded.keptFrames(hips, 1));
     QCOMPARE(view.originalPointCount(), 90);
     view.setChannelView(CurveView::ChannelView::Euler);
@@ -83,9 +84,39 @@ class TstCurveView : public QObject {
     const auto& stats = rc.result(0)->compressed->stats;
     const std::size_t joints = doc.asset()->skeleton.jointCount();
     QVERIFY(QTest::qWaitFor([&] { return map.ratioAt(0, 0) >= 0; }, 5000));
+    // A cell holds the largest error at its frame and up to the next frame.
+    QCOMPARE(stats.betweenErrors.size(), joints * 89);
     for (std::size_t j = 0; j < joints; ++j)
-      for (std::size_t f = 0; f < 90; f += 7)
-        QCOMPARE(float(map.ratioAt(int(j), int(f))), stats.errors[f * joints + j] / stats.joints[j].precisionCm);
+      for (std::size_t f = 0; f < 90; f += 7) {
+        const float between = f < 89 ? stats.betweenErrors[f * joints + j] : 0.f;
+        QCOMPARE(float(map.ratioAt(int(j), int(f))), std::max(stats.errors[f * joints + j], between) / stats.joints[j].precisionCm);
+      }
+  }
+
+  void theErrorCurveIncludesBetweenFrames() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    CurveView view(&doc, &rc);
+    QVERIFY(doc.open(test::rigPath("curves.gltf", 90)));
+    const int spine = test::joint(doc, "Spine");
+    doc.setSelectedJoints({spine});
+    QVERIFY(test::waitForResult(rc, 0));
+    QCPGraph* error = nullptr;
+    QVERIFY(QTest::qWaitFor([&] {
+      for (int g = 0; g < view.plot()->graphCount(); ++g)
+        if (view.plot()->graph(g)->name() == "Spine error") error = view.plot()->graph(g);
+      return error != nullptr;
+    }, 5000));
+    const auto& stats = rc.result(0)->compressed->stats;
+    const std::size_t joints = doc.asset()->skeleton.jointCount();
+    QCOMPARE(error->dataCount(), 2 * 90 - 1);  // every frame and every interval between two
+    for (int f = 0; f < 89; ++f) {
+      QCOMPARE(error->data()->at(2 * f)->key, double(f));
+      QCOMPARE(float(error->data()->at(2 * f)->value), stats.errors[std::size_t(f) * joints + std::size_t(spine)]);
+      QCOMPARE(error->data()->at(2 * f + 1)->key, f + 0.5);
+      QCOMPARE(float(error->data()->at(2 * f + 1)->value), stats.betweenErrors[std::size_t(f) * joints + std::size_t(spine)]);
+    }
   }
 };
 

@@ -10,7 +10,9 @@
 #include "widgets/clip_list.h"
 #include "widgets/joint_tree_model.h"
 #include "widgets/joint_tree_view.h"
-#include "widgets/document/commands.h"
+#include "widgets/stats_panel.h"
+#include "widgets/format.h"
+#include <QBrush>
 #include "core/anim/skinned_mesh.h"
 #include <numeric>
 
@@ -93,6 +95,15 @@ class TstItemModels : public QObject {
     QVERIFY2(!storage.data().toString().isEmpty(), "the storage column names the track kinds once compressed");
     const QString err = model.indexOfJoint(hips).siblingAtColumn(JointTreeModel::MaxError).data().toString();
     QVERIFY2(err.contains("cm") || err.contains("mm") || err.contains("µm"), qPrintable(err));
+
+    // While a new result is computed, the previous one stays, dimmed and marked as updating.
+    const QModelIndex error = model.indexOfJoint(hips).siblingAtColumn(JointTreeModel::MaxError);
+    doc.setJointValue(EditScope::AllClips, {hips}, JointField::Precision, 0.2f);
+    QCOMPARE(error.data().toString(), err);
+    QCOMPARE(error.data(Qt::ToolTipRole).toString(), kUpdatingTip);
+    QCOMPARE(error.data(Qt::ForegroundRole).value<QBrush>().color(), kStaleColor);
+    QVERIFY(test::waitForResult(rc, 0));
+    QVERIFY(error.data(Qt::ToolTipRole).toString() != kUpdatingTip);
   }
 
   void scopeSwitchesWhichOverridesAreOwn() {
@@ -118,7 +129,7 @@ class TstItemModels : public QObject {
     JointTreeView view(&doc, &rc);
     QVERIFY(doc.open(test::rigPath()));
     const int hips = test::joint(doc, "Hips");
-    pushJointValue(&doc, EditScope::AllClips, {hips}, JointField::Precision, 0.3f);
+    doc.setJointValue(EditScope::AllClips, {hips}, JointField::Precision, 0.3f);
     doc.setSelectedJoints({hips});  // the tree follows the document's selection
     const int steps = doc.undoStack()->count();
     view.applyToSubtree();
@@ -150,6 +161,25 @@ class TstItemModels : public QObject {
     QVERIFY(derived > 0);
   }
 
+  void statsOffersShellsFromTheMesh() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    StatsPanel stats(&doc, &rc);
+    QVERIFY(doc.open(test::rigPath()));
+    QVERIFY(test::waitForResult(rc, 0));
+    const auto& s = rc.result(0)->compressed->stats;
+    float loosest = 0;
+    for (const auto& j : s.joints) loosest = std::max(loosest, j.precisionCm);
+    QCOMPARE(stats.skinWarningShown(), s.withinPrecision && s.maxVertexErrorCm > loosest);
+    const int steps = doc.undoStack()->count();
+    stats.deriveShellsFromMesh();  // what the warning's link does: one step for every joint
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    const auto farthest = core::farthestInfluencedVertex(doc.asset()->skeleton, doc.asset()->meshes, doc.asset()->unitToCm);
+    for (std::size_t j = 0; j < farthest.size(); ++j)
+      if (farthest[j] > 1e-3) QCOMPARE(doc.effectiveSettings(0).joints[j].shellCm, float(farthest[j]));
+  }
+
   void clipListRowsAndApproval() {
     ClipDocument doc;
     Recompressor rc(&doc);
@@ -167,12 +197,12 @@ class TstItemModels : public QObject {
     QVERIFY(test::waitForResult(rc, 0));
     QVERIFY(!changed.isEmpty());
     const qulonglong packed = model.index(0, ClipListModel::CompressedBytes).data(Qt::UserRole).toULongLong();
-    QCOMPARE(packed, qulonglong(rc.result(0)->compressed->data.size() + 56));  // §9: clip data + table entry
+    QCOMPARE(packed, qulonglong(rc.result(0)->compressed->data.size() + 56));  // core/compress/clip_sizes.h: clip data + table entry
     QVERIFY(model.index(0, ClipListModel::Ratio).data(Qt::UserRole).toDouble() > 1.0);
 
     ClipListPanel panel(&doc, &rc);
     QCOMPARE(panel.model()->rowCount(), 2);
-    doc.setStoredApproval(0, doc.approvalNow(0, Approval::Approved));
+    doc.setApproval({0}, Approval::Approved);
     QCOMPARE(model.index(0, ClipListModel::Status).data().toString(), QString("approved"));
   }
 };

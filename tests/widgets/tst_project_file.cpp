@@ -10,7 +10,6 @@
 #include <QTest>
 
 #include "tests/widgets/fixture.h"
-#include "widgets/document/commands.h"
 #include "widgets/document/project_file.h"
 
 using namespace animpack;
@@ -33,16 +32,16 @@ class TstProjectFile : public QObject {
 
   void roundTrip() {
     QTemporaryDir dir;
-    const QString source = dir.filePath("hero.gltf");
-    QVERIFY(QFile::copy(test::rigPath(), source));
+    const QString source = test::rigCopy(dir, "hero.gltf");
+    QVERIFY(!source.isEmpty());
     ClipDocument doc;
     QVERIFY(doc.open(source));
-    pushJointValue(&doc, EditScope::AllClips, {test::joint(doc, "Spine")}, JointField::Precision, 0.04f);
+    doc.setJointValue(EditScope::AllClips, {test::joint(doc, "Spine")}, JointField::Precision, 0.04f);
     doc.setCurrentClip(1);
-    pushJointValue(&doc, EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Pinned, 1.f);
-    doc.undoStack()->push(new UpAxisCommand(&doc, UpAxis::ZUp));
-    doc.undoStack()->push(new ApprovalCommand(&doc, 0, doc.approvalNow(0, Approval::Approved)));
-    doc.undoStack()->push(new ApprovalCommand(&doc, 1, doc.approvalNow(1, Approval::Rejected)));
+    doc.setJointValue(EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Pinned, 1.f);
+    doc.setUpAxis(UpAxis::ZUp);
+    doc.setApproval({0}, Approval::Approved);
+    doc.setApproval({1}, Approval::Rejected);
 
     const QString project = dir.filePath("hero.anproj");
     QVERIFY(saveProject(doc, project));
@@ -76,11 +75,11 @@ class TstProjectFile : public QObject {
 
   void approvalsResetWhenTheSourceChanges() {
     QTemporaryDir dir;
-    const QString source = dir.filePath("walk.gltf");
-    QVERIFY(QFile::copy(test::rigPath(), source));
+    const QString source = test::rigCopy(dir, "walk.gltf");
+    QVERIFY(!source.isEmpty());
     ClipDocument doc;
     QVERIFY(doc.open(source));
-    doc.setStoredApproval(0, doc.approvalNow(0, Approval::Approved));
+    doc.setApproval({0}, Approval::Approved);
     const QString project = dir.filePath("walk.anproj");
     QVERIFY(saveProject(doc, project));
 

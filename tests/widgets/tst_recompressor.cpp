@@ -5,7 +5,6 @@
 #include <QTest>
 
 #include "tests/widgets/fixture.h"
-#include "widgets/document/commands.h"
 
 using namespace animpack;
 using namespace animpack::widgets;
@@ -39,7 +38,7 @@ class TstRecompressor : public QObject {
     const int started = rc.jobsStarted();
     const int spine = test::joint(doc, "Spine");
     const quint64 key = jointMergeKey({spine}, JointField::Precision, EditScope::AllClips);
-    for (float v : {0.02f, 0.03f, 0.04f, 0.06f}) pushJointValue(&doc, EditScope::AllClips, {spine}, JointField::Precision, v, key);
+    for (float v : {0.02f, 0.03f, 0.04f, 0.06f}) doc.setJointValue(EditScope::AllClips, {spine}, JointField::Precision, v, key);
     QVERIFY(!rc.result(0));          // the new settings are not compressed yet...
     QVERIFY(rc.latestResult(0));     // ...but the previous result is still there to show
     QVERIFY(test::waitForResult(rc, 0));
@@ -59,11 +58,11 @@ class TstRecompressor : public QObject {
     connect(&rc, &Recompressor::jobStarted, this, [&](int) {
       if (edited) return;
       edited = true;
-      pushJointValue(&doc, EditScope::AllClips, {spine}, JointField::Precision, 0.08f);
+      doc.setJointValue(EditScope::AllClips, {spine}, JointField::Precision, 0.08f);
     });
     QSignalSpy ready(&rc, &Recompressor::resultReady);
     const int dropped = rc.staleDropped();
-    pushJointValue(&doc, EditScope::AllClips, {spine}, JointField::Precision, 0.04f);
+    doc.setJointValue(EditScope::AllClips, {spine}, JointField::Precision, 0.04f);
     QVERIFY(QTest::qWaitFor([&] { return rc.result(0) && rc.result(0)->compressed->settings.joints[std::size_t(spine)].precisionCm == 0.08f && !rc.busy(); }, 20000));
     QCOMPARE(rc.staleDropped() - dropped, 1);
     // Every resultReady was for the newest settings.
@@ -78,7 +77,7 @@ class TstRecompressor : public QObject {
     QVERIFY(doc.open(test::rigPath()));
     QVERIFY(test::waitForResult(rc, 0));
     const auto first = rc.result(0);
-    pushJointValue(&doc, EditScope::AllClips, {test::joint(doc, "Hips")}, JointField::Precision, 0.2f);
+    doc.setJointValue(EditScope::AllClips, {test::joint(doc, "Hips")}, JointField::Precision, 0.2f);
     QVERIFY(test::waitForResult(rc, 0));
     const auto second = rc.result(0);
     QVERIFY(second != first);
@@ -90,6 +89,34 @@ class TstRecompressor : public QObject {
     doc.undoStack()->redo();
     QCOMPARE(rc.result(0), second);
     QCOMPARE(rc.jobsStarted(), started);
+  }
+
+  void oneChangeSignalPerChangeOfTheCurrentResult() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    QVERIFY(doc.open(test::rigPath()));
+    QVERIFY(test::waitForResult(rc, 0));
+    QVERIFY(rc.current().compressed());
+    QVERIFY(!rc.current().stale);
+    const auto first = rc.current().result;
+    QSignalSpy changed(&rc, &Recompressor::currentChanged);
+    doc.setJointValue(EditScope::AllClips, {test::joint(doc, "Spine")}, JointField::Precision, 0.2f);
+    QCOMPARE(changed.count(), 1);  // the edit: what is shown is now stale...
+    QVERIFY(rc.current().stale);
+    QCOMPARE(rc.current().result, first);  // ...and still the previous result
+    QVERIFY(test::waitForResult(rc, 0));
+    QCOMPARE(changed.count(), 2);  // the new result
+    QVERIFY(!rc.current().stale);
+    QVERIFY(rc.current().result != first);
+    doc.undoStack()->undo();  // served from the cache: one change, current at once
+    QCOMPARE(changed.count(), 3);
+    QVERIFY(!rc.current().stale);
+    QCOMPARE(rc.current().result, first);
+    doc.setCurrentClip(1);  // another clip: nothing to show until it is compressed
+    QCOMPARE(changed.count(), 4);
+    QVERIFY(!rc.current().result);
+    QCOMPARE(rc.shown(0).result, first);
   }
 
   void compressAllReportsProgress() {

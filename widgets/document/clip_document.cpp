@@ -2,7 +2,12 @@
 
 #include <algorithm>
 
+#include "core/anim/skinned_mesh.h"
+#include "core/compress/presets.h"
+#include "core/io/asset_importer.h"
 #include "core/runtime/hash.h"
+#include "widgets/document/commands.h"
+#include "widgets/format.h"
 
 namespace animpack::widgets {
 
@@ -60,20 +65,24 @@ QString ClipDocument::clipName(int clip) const {
   return clip >= 0 && clip < clipCount() ? QString::fromStdString(m_asset->clips[std::size_t(clip)].name) : QString();
 }
 
-void ClipDocument::setSettings(const core::CompressionSettings& settings) {
+bool ClipDocument::replaceSettings(const core::CompressionSettings& settings) {
   const bool reimport = settings.unitToCm != m_settings.unitToCm || settings.sampleRate != m_settings.sampleRate;
-  m_settings = settings;
-  m_effectiveHashes.assign(m_effectiveHashes.size(), std::nullopt);
   if (reimport && m_asset) {
-    // Units and sample rates change what the clips are: import the file again, keep the rest.
-    if (auto st = import(m_sourcePath, m_settings); !st) {
+    // Units and sample rates change what the clips are: import the file again, keep the rest. The
+    // settings change only once the import worked, so they always describe the asset shown.
+    if (auto st = import(m_sourcePath, settings); !st) {
       emit importFailed(QString::fromStdString(st.message()));
-    } else {
-      m_approvals.resize(m_asset->clips.size());
-      emit assetChanged();
+      return false;
     }
+    m_settings = settings;
+    m_approvals.resize(m_asset->clips.size());
+    emit assetChanged();
+  } else {
+    m_settings = settings;
+    m_effectiveHashes.assign(m_effectiveHashes.size(), std::nullopt);
   }
   emit settingsChanged();
+  return true;
 }
 
 core::EffectiveSettings ClipDocument::effectiveSettings(int clip) const {
@@ -118,17 +127,131 @@ ClipApproval ClipDocument::approvalNow(int clip, Approval state) const {
   return a;
 }
 
-void ClipDocument::setStoredApproval(int clip, const ClipApproval& approval) {
+void ClipDocument::replaceApproval(int clip, const ClipApproval& approval) {
   if (clip < 0 || std::size_t(clip) >= m_approvals.size()) return;
   m_approvals[std::size_t(clip)] = approval;
   emit approvalChanged(clip);
 }
 
-void ClipDocument::setUpAxis(UpAxis axis) {
+void ClipDocument::replaceUpAxis(UpAxis axis) {
   if (axis == m_upAxis) return;
   m_upAxis = axis;
   emit upAxisChanged(axis);
 }
+
+void ClipDocument::restore(const std::vector<std::pair<QString, ClipApproval>>& approvals, UpAxis axis) {
+  for (const auto& [name, approval] : approvals)
+    for (int c = 0; c < clipCount(); ++c)
+      if (clipName(c) == name) replaceApproval(c, approval);
+  replaceUpAxis(axis);
+}
+
+// --- The edit API: one command per call.
+
+quint64 jointMergeKey(const std::vector<int>& joints, JointField field, EditScope scope) {
+  std::uint64_t h = runtime::fnv1a64Value(int(field), runtime::kFnvOffset);
+  h = runtime::fnv1a64Value(int(scope), h);
+  for (int j : joints) h = runtime::fnv1a64Value(j, h);
+  return h | 1u;  // never 0
+}
+
+namespace {
+
+QString fieldName(JointField field) {
+  switch (field) {
+    case JointField::Precision: return "precision";
+    case JointField::Shell: return "shell distance";
+    case JointField::Pinned: return "pinning";
+  }
+  return {};
+}
+
+QString jointsText(const std::vector<std::string>& joints) {
+  return joints.size() == 1 ? QString("'%1'").arg(QString::fromStdString(joints[0])) : QString("%1 joints").arg(joints.size());
+}
+
+}  // namespace
+
+std::vector<std::string> ClipDocument::jointNames(const std::vector<int>& joints) const {
+  std::vector<std::string> out;
+  if (!m_asset) return out;
+  const auto& sk = m_asset->skeleton;
+  for (int j : joints)
+    if (j >= 0 && std::size_t(j) < sk.jointCount()) out.push_back(sk.names[std::size_t(j)]);
+  return out;
+}
+
+void ClipDocument::pushSettings(const QString& text, core::CompressionSettings after, quint64 mergeKey) {
+  if (!m_asset || after == m_settings) return;
+  m_undo.push(new SettingsCommand(this, text, std::move(after), mergeKey));
+}
+
+void ClipDocument::setJointValue(EditScope scope, const std::vector<int>& joints, JointField field, float value, quint64 mergeKey) {
+  const auto names = jointNames(joints);
+  if (names.empty()) return;
+  const QString text = field == JointField::Pinned ? QString("%1 %2").arg(value != 0.f ? "Pin" : "Unpin", jointsText(names))
+                                                   : QString("Set %1 of %2").arg(fieldName(field), jointsText(names));
+  pushSettings(text, core::withJointValue(m_settings, scope, currentClipName(), names, field, value), mergeKey);
+}
+
+void ClipDocument::resetJointValue(EditScope scope, const std::vector<int>& joints, JointField field) {
+  const auto names = jointNames(joints);
+  if (names.empty()) return;
+  pushSettings(QString("Reset %1 of %2").arg(fieldName(field), jointsText(names)),
+               core::withJointReset(m_settings, scope, currentClipName(), names, field));
+}
+
+void ClipDocument::resetJoints(EditScope scope, const std::vector<int>& joints) {
+  const auto names = jointNames(joints);
+  if (names.empty()) return;
+  pushSettings("Reset to inherited", core::withJointsReset(m_settings, scope, currentClipName(), names));
+}
+
+void ClipDocument::applyToSubtree(EditScope scope, const std::vector<int>& roots) {
+  if (!m_asset || roots.empty()) return;
+  // One settings change (one recompress, one undo step) for every selected subtree.
+  pushSettings("Apply to subtree", core::withSubtreeValues(m_settings, scope, currentClipName(), m_asset->skeleton,
+                                                            effectiveSettings(m_currentClip), roots));
+}
+
+void ClipDocument::deriveShellsFromMesh(EditScope scope, const std::vector<int>& joints) {
+  if (!m_asset || joints.empty()) return;
+  std::vector<double> shellCm = core::farthestInfluencedVertex(m_asset->skeleton, m_asset->meshes, m_asset->unitToCm);
+  pushSettings("Derive shell distance from the mesh",
+               core::withShells(m_settings, scope, currentClipName(), m_asset->skeleton, shellCm, joints));
+}
+
+void ClipDocument::setPrecision(EditScope scope, float precisionCm) {
+  pushSettings(QString("Set precision to %1").arg(formatCm(precisionCm)),
+               core::withDefaultValue(m_settings, scope, currentClipName(), JointField::Precision, precisionCm));
+}
+
+Status ClipDocument::applyPreset(const QString& name) {
+  if (!m_asset) return Status::ok();
+  auto preset = core::findPreset(name.toStdString());
+  if (!preset) return preset.status();
+  pushSettings("Apply preset " + name, core::withPreset(m_settings, *preset));
+  return Status::ok();
+}
+
+void ClipDocument::importSettings(const core::CompressionSettings& settings, const QString& source) {
+  pushSettings("Import settings " + source, settings);
+}
+
+void ClipDocument::setUnitToCm(double unitToCm) { pushSettings(QString("File unit %1 cm").arg(unitToCm), core::withUnit(m_settings, unitToCm)); }
+
+void ClipDocument::setUpAxis(UpAxis axis) {
+  if (m_asset && axis != m_upAxis) m_undo.push(new UpAxisCommand(this, axis));
+}
+
+void ClipDocument::setApproval(const std::vector<int>& clips, Approval state) {
+  std::vector<std::pair<int, ClipApproval>> changes;
+  for (int c : clips)
+    if (c >= 0 && c < clipCount()) changes.emplace_back(c, approvalNow(c, state));
+  if (!changes.empty()) m_undo.push(new ApprovalCommand(this, std::move(changes)));
+}
+
+// --- View state.
 
 void ClipDocument::setCurrentClip(int clip) {
   if (clip == m_currentClip || clip < -1 || clip >= clipCount()) return;

@@ -1,21 +1,31 @@
 #pragma once
-// The studio's document (STYLE items 8-9): one imported asset, its compression settings (the §9
-// schema, with per-clip overrides) and per-clip approval states, and the QUndoStack. Widgets never
-// write here directly: they push commands (commands.h). Compression results are derived data and
-// live in the Recompressor, not here. Typed signals tell views what changed.
+// The studio's document (docs/ARCHITECTURE.md, "The path of an edit"): one imported asset, its
+// compression settings (docs/SETTINGS.md, with per-clip overrides), each clip's approval, the
+// display up axis, and the QUndoStack. Every edit goes through the edit API below, and each edit is
+// exactly one undo command (commands.h); views and the main window never build commands. Compression
+// results are derived data and live in the Recompressor. Typed signals tell views what changed.
 
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "core/anim/imported_asset.h"
+#include "core/anim/up_axis.h"
+#include "core/base/status.h"
 #include "core/compress/settings.h"
 #include "core/io/asset_importer.h"
 #include "core/io/isolated_import.h"
+#include "core/compress/settings_edit.h"
 
 namespace animpack::widgets {
+
+using core::EditScope;
+using core::JointField;
+using core::UpAxis;
 
 enum class Approval { NeedsReview, Approved, Rejected };
 const char* approvalName(Approval a);
@@ -29,8 +39,8 @@ struct ClipApproval {
   bool operator==(const ClipApproval&) const = default;
 };
 
-/// Display orientation of the asset (the viewport's up-axis fix; not part of the compression).
-enum class UpAxis { AsImported, ZUp, XUp };
+/// A merge key for edits of one field on one set of joints (a spin box drag is one undo step).
+quint64 jointMergeKey(const std::vector<int>& joints, JointField field, EditScope scope);
 
 class ClipDocument : public QObject {
   Q_OBJECT
@@ -42,6 +52,8 @@ class ClipDocument : public QObject {
   Status open(const QString& path, const core::CompressionSettings& settings = {});
   /// How files are imported (default: importAsset() in this process; the studio runs Assimp in a child).
   void setImporter(core::ImportFunction importer) { m_importer = std::move(importer); }
+  /// After open(): a saved project's approvals (by clip name) and up axis; not an undo step.
+  void restore(const std::vector<std::pair<QString, ClipApproval>>& approvals, UpAxis axis);
   bool hasAsset() const { return m_asset != nullptr; }
   std::shared_ptr<const core::ImportedAsset> asset() const { return m_asset; }
   const QString& sourcePath() const { return m_sourcePath; }
@@ -49,8 +61,6 @@ class ClipDocument : public QObject {
   QString clipName(int clip) const;
 
   const core::CompressionSettings& settings() const { return m_settings; }
-  /// Replaces the settings (commands call this); re-imports when unit or sample rate change.
-  void setSettings(const core::CompressionSettings& settings);
   /// The clip's settings resolved against the skeleton.
   core::EffectiveSettings effectiveSettings(int clip) const;
   /// Identity of what a clip's compression depends on: effective settings and the source bytes.
@@ -59,13 +69,35 @@ class ClipDocument : public QObject {
   /// The clip's approval; NeedsReview when its settings or source changed since it was approved.
   Approval approval(int clip) const;
   ClipApproval storedApproval(int clip) const;
-  /// Replaces a clip's stored approval (commands call this).
-  void setStoredApproval(int clip, const ClipApproval& approval);
   /// An approval for the clip as it is now.
   ClipApproval approvalNow(int clip, Approval state) const;
-
   UpAxis upAxis() const { return m_upAxis; }
-  void setUpAxis(UpAxis axis);  // commands call this
+
+  // The edit API: each call pushes exactly one undo command, or none when nothing would change.
+  // Joint edits in CurrentClip scope go to the current clip's override.
+
+  /// Sets `field` (1 = pinned for Pinned) on `joints`; edits with the same non-zero `mergeKey` merge.
+  void setJointValue(EditScope scope, const std::vector<int>& joints, JointField field, float value, quint64 mergeKey = 0);
+  /// Removes the joints' own value of `field`: they inherit again.
+  void resetJointValue(EditScope scope, const std::vector<int>& joints, JointField field);
+  /// Removes the joints' own precision, shell distance and pin ("Reset to inherited").
+  void resetJoints(EditScope scope, const std::vector<int>& joints);
+  /// Gives every joint under each root (roots included) the root's precision, shell distance and pin.
+  void applyToSubtree(EditScope scope, const std::vector<int>& roots);
+  /// Sets each joint's shell distance to its farthest influenced vertex (bind pose, in cm).
+  void deriveShellsFromMesh(EditScope scope, const std::vector<int>& joints);
+  /// Sets the top-level (AllClips) or the current clip's precision, as a sweep point does.
+  void setPrecision(EditScope scope, float precisionCm);
+  /// Replaces the settings by a built-in preset, keeping the file unit and sample rate override.
+  Status applyPreset(const QString& name);
+  /// Replaces the settings by `settings` read from `source` (a file name for the undo text).
+  void importSettings(const core::CompressionSettings& settings, const QString& source);
+  /// Overrides the centimetres per file unit; the file is imported again.
+  void setUnitToCm(double unitToCm);
+  /// Changes the display up axis.
+  void setUpAxis(UpAxis axis);
+  /// Gives every clip of `clips` the approval `state` for its settings and source as they are now.
+  void setApproval(const std::vector<int>& clips, Approval state);
 
   // Selection and time: view state shared by the panels, not undoable.
   int currentClip() const { return m_currentClip; }
@@ -82,7 +114,7 @@ class ClipDocument : public QObject {
   void assetChanged();  ///< a new asset, or the same file imported again
   void settingsChanged();
   void approvalChanged(int clip);
-  void upAxisChanged(animpack::widgets::UpAxis axis);
+  void upAxisChanged(animpack::core::UpAxis axis);
   void currentClipChanged(int clip);
   void selectedJointsChanged();
   void currentTimeChanged(double seconds);
@@ -90,6 +122,20 @@ class ClipDocument : public QObject {
   void importFailed(const QString& message);
 
  private:
+  // The value swaps the commands make (commands.cpp); nothing else writes these.
+  friend class SettingsCommand;
+  friend class ApprovalCommand;
+  friend class UpAxisCommand;
+  /// Replaces the settings, importing again when unit or sample rate change. False (and nothing
+  /// changed) when that import fails.
+  bool replaceSettings(const core::CompressionSettings& settings);
+  void replaceApproval(int clip, const ClipApproval& approval);
+  void replaceUpAxis(UpAxis axis);
+
+  /// Pushes one settings command unless `after` equals the current settings.
+  void pushSettings(const QString& text, core::CompressionSettings after, quint64 mergeKey = 0);
+  std::vector<std::string> jointNames(const std::vector<int>& joints) const;
+  std::string currentClipName() const { return clipName(m_currentClip).toStdString(); }
   Status import(const QString& path, const core::CompressionSettings& settings);
   /// effectiveSettings(clip).hash(), cached until the settings or the asset change: item models ask
   /// for it (through compressionKey and approval) for every cell they paint.

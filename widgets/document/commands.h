@@ -1,11 +1,14 @@
 #pragma once
-// Undo commands of the studio: value swaps on the ClipDocument (STYLE item 8). Consecutive edits
-// with the same merge key (a slider drag, a spin box held down) merge into one undo step.
+// The undo commands of the studio: value swaps on the ClipDocument, built only by its edit API
+// (clip_document.h). Consecutive settings edits with the same merge key (a spin box drag) merge
+// into one undo step. A command whose swap cannot be made (a failed re-import) becomes obsolete,
+// and the stack drops it.
 
 #include <QUndoCommand>
+#include <utility>
+#include <vector>
 
 #include "widgets/document/clip_document.h"
-#include "widgets/document/settings_edit.h"
 
 namespace animpack::widgets {
 
@@ -25,17 +28,17 @@ class SettingsCommand : public QUndoCommand {
   quint64 m_mergeKey;
 };
 
-/// Replaces one clip's approval.
+/// Replaces the approvals of some clips.
 class ApprovalCommand : public QUndoCommand {
  public:
-  ApprovalCommand(ClipDocument* document, int clip, ClipApproval after);
+  /// `after`: each clip with its new approval.
+  ApprovalCommand(ClipDocument* document, std::vector<std::pair<int, ClipApproval>> after);
   void undo() override;
   void redo() override;
 
  private:
   ClipDocument* m_document;
-  int m_clip;
-  ClipApproval m_before, m_after;
+  std::vector<std::pair<int, ClipApproval>> m_before, m_after;
 };
 
 /// Changes the display up axis.
@@ -49,14 +52,5 @@ class UpAxisCommand : public QUndoCommand {
   ClipDocument* m_document;
   UpAxis m_before, m_after;
 };
-
-/// Pushes the edit of a joint field for `joints` (names) in `scope` onto the document's stack.
-/// `mergeKey` lets a drag merge (0: a separate step).
-void pushJointValue(ClipDocument* document, EditScope scope, const std::vector<int>& joints, JointField field, float value,
-                    quint64 mergeKey = 0);
-/// Pushes the reset of a joint field (back to inherited) for `joints`.
-void pushJointReset(ClipDocument* document, EditScope scope, const std::vector<int>& joints, JointField field);
-/// A merge key for edits of one field on one set of joints.
-quint64 jointMergeKey(const std::vector<int>& joints, JointField field, EditScope scope);
 
 }  // namespace animpack::widgets

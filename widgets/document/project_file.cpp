@@ -14,15 +14,6 @@ namespace {
 
 constexpr int kProjectVersion = 1;
 
-const char* upAxisName(UpAxis a) {
-  switch (a) {
-    case UpAxis::AsImported: return "as_imported";
-    case UpAxis::ZUp: return "z_up";
-    case UpAxis::XUp: return "x_up";
-  }
-  return "as_imported";
-}
-
 QString hex(std::uint64_t v) { return QString("%1").arg(v, 16, 16, QChar('0')); }
 std::uint64_t fromHex(const QString& s, bool& ok) { return s.toULongLong(&ok, 16); }
 
@@ -39,7 +30,7 @@ QByteArray projectJson(const ClipDocument& document, const QString& projectPath)
   // Relative when the source sits beside or below the project, so the pair can move together.
   root["source"] = relative.startsWith("../") ? source : relative;
   root["settings"] = QJsonDocument::fromJson(QByteArray::fromStdString(document.settings().toJson())).object();
-  root["up_axis"] = upAxisName(document.upAxis());
+  root["up_axis"] = core::upAxisName(document.upAxis());
   QJsonArray clips;
   for (int c = 0; c < document.clipCount(); ++c) {
     const ClipApproval a = document.storedApproval(c);
@@ -83,8 +74,7 @@ Expected<ProjectData> readProject(const QString& path) {
                                                       (path + " settings").toStdString());
   if (!settings) return Error{settings.message()};
   data.settings = std::move(settings.value());
-  const QString up = root["up_axis"].toString("as_imported");
-  data.upAxis = up == "z_up" ? UpAxis::ZUp : up == "x_up" ? UpAxis::XUp : UpAxis::AsImported;
+  data.upAxis = core::upAxisFromName(root["up_axis"].toString("as_imported").toStdString()).value_or(UpAxis::AsImported);
   for (const QJsonValue& v : root["clips"].toArray()) {
     const QJsonObject c = v.toObject();
     ProjectData::Clip clip;
@@ -108,10 +98,9 @@ Status loadProject(ClipDocument& document, const QString& path) {
   if (!data) return data.status();
   if (auto st = document.open(data->sourcePath, data->settings); !st)
     return fail(path, "cannot open its source: " + QString::fromStdString(st.message()));
-  for (const ProjectData::Clip& clip : data->clips)
-    for (int c = 0; c < document.clipCount(); ++c)
-      if (document.clipName(c) == clip.name) document.setStoredApproval(c, clip.approval);
-  document.setUpAxis(data->upAxis);
+  std::vector<std::pair<QString, ClipApproval>> approvals;
+  for (const ProjectData::Clip& clip : data->clips) approvals.emplace_back(clip.name, clip.approval);
+  document.restore(approvals, data->upAxis);
   document.undoStack()->setClean();
   return Status::ok();
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The studio project (.anproj, JSON): the source file (relative to the project when possible), the
-// settings of DESIGN §9 with their per-clip overrides, the display up axis, and each clip's approval
+// settings (docs/SETTINGS.md) with their per-clip overrides, the display up axis, and each clip's approval
 // with the settings hash and source hash it was approved for. Saving is atomic; an autosave next to
 // the project (or, for a project not saved yet, in the user's data folder) keeps at most a minute
 // of work at risk.

@@ -9,14 +9,23 @@ constexpr std::size_t kCacheSize = 64;
 }
 
 Recompressor::Recompressor(ClipDocument* document, QObject* parent) : QObject(parent), m_document(document) {
-  connect(document, &ClipDocument::assetChanged, this, &Recompressor::reset);
-  connect(document, &ClipDocument::settingsChanged, this, [this] {
-    if (m_document->currentClip() >= 0) request(m_document->currentClip());
-  });
-  connect(document, &ClipDocument::currentClipChanged, this, [this](int clip) {
-    if (clip >= 0) request(clip);
-  });
+  connect(document, &ClipDocument::assetChanged, this, [this] { changeCurrent([this] { reset(); }); });
+  connect(document, &ClipDocument::settingsChanged, this, [this] { changeCurrent([this] { request(m_document->currentClip()); }); });
+  connect(document, &ClipDocument::currentClipChanged, this, [this](int clip) { changeCurrent([this, clip] { request(clip); }); });
   reset();
+}
+
+template <class F>
+void Recompressor::changeCurrent(F&& change) {
+  m_batching = true;
+  change();
+  m_batching = false;
+  emit currentChanged();
+}
+
+void Recompressor::announce(int clip) {
+  emit resultReady(clip);
+  if (clip == m_document->currentClip() && !m_batching) emit currentChanged();
 }
 
 Recompressor::~Recompressor() {
@@ -67,6 +76,15 @@ std::shared_ptr<const CompressionResult> Recompressor::latestResult(int clip) co
   return m_clips[std::size_t(clip)]->latest;
 }
 
+ShownResult Recompressor::shown(int clip) const {
+  if (auto fresh = result(clip)) return {fresh, false};
+  auto latest = latestResult(clip);
+  if (!latest || latest->asset != m_document->asset()) return {};
+  return {latest, true};
+}
+
+ShownResult Recompressor::current() const { return shown(m_document->currentClip()); }
+
 void Recompressor::request(int clip) {
   if (clip < 0 || std::size_t(clip) >= m_clips.size()) return;
   ClipState& state = *m_clips[std::size_t(clip)];
@@ -75,7 +93,7 @@ void Recompressor::request(int clip) {
     // Undo/redo back to settings already compressed: no work, no wait.
     state.debounce.stop();
     state.latest = hit;
-    emit resultReady(clip);
+    announce(clip);
     return;
   }
   state.debounce.start(m_debounceMs);
@@ -108,7 +126,7 @@ void Recompressor::launch(int clip) {
   }
   if (auto hit = result(clip)) {
     state.latest = hit;
-    emit resultReady(clip);
+    announce(clip);
     return;
   }
   state.running = true;
@@ -162,7 +180,7 @@ void Recompressor::deliver(int clip, quint64 generation, std::shared_ptr<const C
     ++m_staleDropped;  // settings moved on while it ran (it stays cached for its own key)
   } else if (result->compressed) {
     state.latest = result;
-    emit resultReady(clip);
+    announce(clip);
   } else {
     emit failed(clip, result->error);
   }

@@ -1,7 +1,9 @@
 #pragma once
-// Derived compression results for the studio (STYLE item 8): recomputed off the GUI thread with
-// QtConcurrent when the document's settings change, debounced (150 ms), stale results dropped by
-// generation, every result cached by its compression key so undo/redo is instant.
+// Derived compression results for the studio (docs/ARCHITECTURE.md): recomputed off the GUI thread
+// with QtConcurrent when the document's settings change, debounced (150 ms), results of settings the
+// user moved past dropped, every result cached by its compression key so undo/redo is instant.
+// The one rule for what the views show: current() is the current clip's result, stale while a newer
+// one is computed, and currentChanged() fires once for each change of it.
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -24,6 +26,14 @@ struct CompressionResult {
   QString error;
 };
 
+/// What a view shows for a clip: the result for its settings, or (stale) the newest older one.
+struct ShownResult {
+  std::shared_ptr<const CompressionResult> result;  ///< null when the clip has none yet
+  bool stale = false;                               ///< for older settings: a new result is on its way
+  /// The compressed clip, or null when there is none to show.
+  const core::CompressedClip* compressed() const { return result ? result->compressed.get() : nullptr; }
+};
+
 class Recompressor : public QObject {
   Q_OBJECT
  public:
@@ -36,6 +46,10 @@ class Recompressor : public QObject {
   std::shared_ptr<const CompressionResult> result(int clip) const;
   /// The newest result delivered for the clip, even for older settings (to show while recomputing).
   std::shared_ptr<const CompressionResult> latestResult(int clip) const;
+  /// result(clip) if there is one, else the newest result of this asset for the clip, marked stale.
+  ShownResult shown(int clip) const;
+  /// shown() of the document's current clip: what every view of the current clip draws.
+  ShownResult current() const;
   /// Asks for the clip's result: from the cache at once, otherwise after the debounce.
   void request(int clip);
   /// Compresses every clip without a current result; progress() reports clips done of total.
@@ -49,6 +63,8 @@ class Recompressor : public QObject {
   int staleDropped() const { return m_staleDropped; }
 
  signals:
+  /// The current clip's shown result changed (a new clip, asset or settings, or a result arrived).
+  void currentChanged();
   void resultReady(int clip);
   void jobStarted(int clip);
   void failed(int clip, const QString& message);
@@ -66,6 +82,10 @@ class Recompressor : public QObject {
     std::shared_ptr<const CompressionResult> latest;
   };
   void reset();
+  /// Runs a document change that may touch the current result, then emits currentChanged() once.
+  template <class F> void changeCurrent(F&& change);
+  /// A result for `clip` is now its latest: resultReady(), and currentChanged() for the current clip.
+  void announce(int clip);
   void launch(int clip);
   void deliver(int clip, quint64 generation, std::shared_ptr<const CompressionResult> result);
   std::shared_ptr<const CompressionResult> cached(std::uint64_t key) const;
@@ -81,6 +101,7 @@ class Recompressor : public QObject {
   int m_jobsStarted = 0;
   int m_staleDropped = 0;
   int m_batchTotal = 0, m_batchDone = 0;
+  bool m_batching = false;  ///< inside changeCurrent(): currentChanged() waits for its end
 };
 
 }  // namespace animpack::widgets

@@ -1,10 +1,12 @@
-#include "widgets/decoded_clip.h"
+#include "core/compress/decoded_clip.h"
+
+#include <algorithm>
 
 #include "core/runtime/player.h"
 
-namespace animpack::widgets {
+namespace animpack::core {
 
-DecodedClip::DecodedClip(std::shared_ptr<const core::ImportedAsset> asset, std::shared_ptr<const core::CompressedClip> compressed)
+DecodedClip::DecodedClip(std::shared_ptr<const ImportedAsset> asset, std::shared_ptr<const CompressedClip> compressed)
     : m_asset(std::move(asset)), m_compressed(std::move(compressed)) {
   if (!m_asset || !m_compressed) return;
   auto view = runtime::ClipView::open(m_compressed->data, m_asset->skeleton.restLocal);
@@ -19,21 +21,21 @@ DecodedClip::DecodedClip(std::shared_ptr<const core::ImportedAsset> asset, std::
   m_valid = true;
 }
 
-std::vector<int> DecodedClip::keptFrames(int joint, int channel) const {
+std::vector<int> keyFrames(const runtime::ClipView& view, int joint, int channel) {
   std::vector<int> frames;
-  if (!m_valid || joint < 0 || std::uint32_t(joint) >= m_joints) return frames;
-  const auto kind = m_view.kind(std::uint32_t(joint), runtime::Channel(channel));
+  if (joint < 0 || std::uint32_t(joint) >= view.jointCount() || channel < 0 || channel > 2) return frames;
+  const auto kind = view.kind(std::uint32_t(joint), runtime::Channel(channel));
   if (kind == runtime::TrackKind::Keyed) {
-    for (std::uint32_t i = 0; i < m_view.keyCount(); ++i) {
-      const std::uint8_t* key = m_view.keys() + std::size_t(i) * runtime::kKeySize;
+    for (std::uint32_t i = 0; i < view.keyCount(); ++i) {
+      const std::uint8_t* key = view.keys() + std::size_t(i) * runtime::kKeySize;
       const std::uint16_t jc = runtime::loadLE<std::uint16_t>(key + 2);
       if ((jc & 0x3fffu) == std::uint32_t(joint) && (jc >> 14) == std::uint32_t(channel)) frames.push_back(runtime::loadLE<std::uint16_t>(key));
     }
     std::sort(frames.begin(), frames.end());
   } else if (kind == runtime::TrackKind::Uniform) {
-    for (std::uint32_t k = 0; k <= m_view.segmentCount(); ++k) frames.push_back(int(m_view.boundaryFrame(k)));
+    for (std::uint32_t k = 0; k <= view.segmentCount(); ++k) frames.push_back(int(view.boundaryFrame(k)));
   }
   return frames;
 }
 
-}  // namespace animpack::widgets
+}  // namespace animpack::core

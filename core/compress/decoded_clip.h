@@ -1,0 +1,47 @@
+#pragma once
+// A compression result decoded at every frame with the runtime (what the game will play), plus
+// which frames each sub-track keeps as keys: what the studio's curve view draws.
+
+#include <memory>
+#include <vector>
+
+#include "core/anim/imported_asset.h"
+#include "core/compress/compressor.h"
+#include "core/runtime/clip_view.h"
+
+namespace animpack::core {
+
+/// The frames a sub-track of `view` stores explicitly (channel 0 rotation, 1 translation, 2 scale):
+/// its keys (keyed), its segment boundaries (uniform), none for constant and default tracks.
+std::vector<int> keyFrames(const runtime::ClipView& view, int joint, int channel);
+
+/// Every frame of a compressed clip decoded, and the frames its sub-tracks keep.
+class DecodedClip {
+ public:
+  /// Decodes `clip` of `asset` (compressed as `compressed`) at every frame.
+  DecodedClip(std::shared_ptr<const ImportedAsset> asset, std::shared_ptr<const CompressedClip> compressed);
+
+  bool valid() const { return m_valid; }
+  std::uint32_t frameCount() const { return m_frames; }
+  std::uint32_t jointCount() const { return m_joints; }
+  /// Decoded local transforms of one frame.
+  std::span<const Transform> frame(std::uint32_t f) const {
+    return {m_decoded.data() + std::size_t(f) * m_joints, m_joints};
+  }
+  /// keyFrames() of one of this clip's sub-tracks (none when the clip did not decode).
+  std::vector<int> keptFrames(int joint, int channel) const { return m_valid ? keyFrames(m_view, joint, channel) : std::vector<int>{}; }
+  /// The runtime view the frames were decoded from.
+  const runtime::ClipView& view() const { return m_view; }
+  /// The compression result decoded.
+  const CompressedClip& compressed() const { return *m_compressed; }
+
+ private:
+  std::shared_ptr<const ImportedAsset> m_asset;
+  std::shared_ptr<const CompressedClip> m_compressed;
+  runtime::ClipView m_view;
+  std::vector<Transform> m_decoded;
+  std::uint32_t m_frames = 0, m_joints = 0;
+  bool m_valid = false;
+};
+
+}  // namespace animpack::core

@@ -1,0 +1,158 @@
+#include "core/compress/settings_edit.h"
+
+#include <algorithm>
+
+#include "core/anim/subtree.h"
+
+namespace animpack::core {
+namespace {
+
+using Rules = std::vector<std::pair<std::string, JointOverride>>;
+
+Rules* rulesFor(CompressionSettings& s, EditScope scope, const std::string& clip, bool create) {
+  if (scope == EditScope::AllClips) return &s.joints;
+  auto it = std::find_if(s.clips.begin(), s.clips.end(), [&](const auto& c) { return c.first == clip; });
+  if (it == s.clips.end()) {
+    if (!create) return nullptr;
+    s.clips.emplace_back(clip, ClipOverride{});
+    it = s.clips.end() - 1;
+  }
+  return &it->second.joints;
+}
+
+bool empty(const JointOverride& o) { return !o.precisionCm && !o.shellCm && !o.pinned; }
+bool empty(const ClipOverride& o) {
+  return !o.precisionCm && !o.shellCm && !o.rotationFormat && !o.snapshotIntervalS && !o.unitToCm && !o.sampleRate && o.joints.empty();
+}
+
+void setField(JointOverride& o, JointField field, float value) {
+  switch (field) {
+    case JointField::Precision: o.precisionCm = value; break;
+    case JointField::Shell: o.shellCm = value; break;
+    case JointField::Pinned: o.pinned = value != 0.f; break;
+  }
+}
+void clearField(JointOverride& o, JointField field) {
+  switch (field) {
+    case JointField::Precision: o.precisionCm.reset(); break;
+    case JointField::Shell: o.shellCm.reset(); break;
+    case JointField::Pinned: o.pinned.reset(); break;
+  }
+}
+
+void tidy(CompressionSettings& s) {
+  auto prune = [](Rules& rules) {
+    rules.erase(std::remove_if(rules.begin(), rules.end(), [](const auto& r) { return empty(r.second); }), rules.end());
+  };
+  prune(s.joints);
+  for (auto& c : s.clips) prune(c.second.joints);
+  s.clips.erase(std::remove_if(s.clips.begin(), s.clips.end(), [](const auto& c) { return empty(c.second); }), s.clips.end());
+}
+
+}  // namespace
+
+CompressionSettings withJointValue(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                                   const std::vector<std::string>& joints, JointField field, float value) {
+  CompressionSettings s = settings;
+  Rules& rules = *rulesFor(s, scope, clip, true);
+  for (const std::string& joint : joints) {
+    auto it = std::find_if(rules.begin(), rules.end(), [&](const auto& r) { return r.first == joint; });
+    if (it == rules.end()) {
+                                   rules.emplace_back(joint, JointOverride{});
+                                   it = rules.end() - 1;
+    }
+    setField(it->second, field, value);
+  }
+  tidy(s);
+  return s;
+}
+
+CompressionSettings withJointReset(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                                   const std::vector<std::string>& joints, JointField field) {
+  CompressionSettings s = settings;
+  if (Rules* rules = rulesFor(s, scope, clip, false))
+    for (auto& [pattern, o] : *rules)
+                                   if (std::find(joints.begin(), joints.end(), pattern) != joints.end()) clearField(o, field);
+  tidy(s);
+  return s;
+}
+
+CompressionSettings withDefaultValue(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                                     JointField field, float value) {
+  CompressionSettings s = settings;
+  if (scope == EditScope::AllClips) {
+    (field == JointField::Precision ? s.precisionCm : s.shellCm) = value;
+  } else {
+    rulesFor(s, scope, clip, true);
+    auto it = std::find_if(s.clips.begin(), s.clips.end(), [&](const auto& c) { return c.first == clip; });
+    (field == JointField::Precision ? it->second.precisionCm : it->second.shellCm) = value;
+  }
+  tidy(s);
+  return s;
+}
+
+bool hasOverride(const CompressionSettings& settings, EditScope scope, const std::string& clip, const std::string& joint,
+                 JointField field) {
+  CompressionSettings copy = settings;
+  const Rules* rules = rulesFor(copy, scope, clip, false);
+  if (!rules) return false;
+  for (const auto& [pattern, o] : *rules)
+    if (pattern == joint) {
+                 switch (field) {
+                 case JointField::Precision: return o.precisionCm.has_value();
+                 case JointField::Shell: return o.shellCm.has_value();
+                 case JointField::Pinned: return o.pinned.has_value();
+                 }
+    }
+  return false;
+}
+
+CompressionSettings withJointsReset(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                                    const std::vector<std::string>& joints) {
+  CompressionSettings s = settings;
+  for (JointField f : {JointField::Precision, JointField::Shell, JointField::Pinned}) s = withJointReset(s, scope, clip, joints, f);
+  return s;
+}
+
+CompressionSettings withSubtreeValues(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                                      const Skeleton& skeleton, const EffectiveSettings& effective,
+                                      const std::vector<std::int32_t>& roots) {
+  CompressionSettings s = settings;
+  for (std::int32_t root : roots) {
+    if (root < 0 || std::size_t(root) >= effective.joints.size()) continue;
+    std::vector<std::string> subtree;
+    for (std::int32_t j : subtreeJoints(skeleton, root)) subtree.push_back(skeleton.names[std::size_t(j)]);
+    const EffectiveJoint& v = effective.joints[std::size_t(root)];
+    s = withJointValue(s, scope, clip, subtree, JointField::Precision, v.precisionCm);
+    s = withJointValue(s, scope, clip, subtree, JointField::Shell, v.shellCm);
+    s = withJointValue(s, scope, clip, subtree, JointField::Pinned, v.pinned ? 1.f : 0.f);
+  }
+  return s;
+}
+
+CompressionSettings withShells(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                               const Skeleton& skeleton, const std::vector<double>& shellCm,
+                               const std::vector<std::int32_t>& joints) {
+  CompressionSettings s = settings;
+  for (std::int32_t joint : joints) {
+    if (joint < 0 || std::size_t(joint) >= shellCm.size() || std::size_t(joint) >= skeleton.jointCount()) continue;
+    const double cm = shellCm[std::size_t(joint)];
+    if (cm > 1e-3) s = withJointValue(s, scope, clip, {skeleton.names[std::size_t(joint)]}, JointField::Shell, float(cm));
+  }
+  return s;
+}
+
+CompressionSettings withPreset(const CompressionSettings& current, const CompressionSettings& preset) {
+  CompressionSettings s = preset;
+  if (!s.unitToCm) s.unitToCm = current.unitToCm;
+  if (!s.sampleRate) s.sampleRate = current.sampleRate;
+  return s;
+}
+
+CompressionSettings withUnit(const CompressionSettings& settings, double unitToCm) {
+  CompressionSettings s = settings;
+  s.unitToCm = unitToCm;
+  return s;
+}
+
+}  // namespace animpack::core

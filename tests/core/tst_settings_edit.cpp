@@ -1,0 +1,127 @@
+// The pure settings edits the studio's commands are made of (core/compress/settings_edit.h), the
+// subtree walk they use, and the up-axis names of project files.
+#include <QtTest>
+
+#include "core/anim/subtree.h"
+#include "core/anim/up_axis.h"
+#include "core/compress/settings_edit.h"
+
+using namespace animpack;
+using namespace animpack::core;
+
+namespace {
+
+Skeleton rig() {
+  Skeleton s;
+  s.names = {"Hips", "Spine", "Head", "LeftLeg", "LeftFoot", "RightLeg"};
+  s.parents = {-1, 0, 1, 0, 3, 0};
+  s.restLocal.resize(s.names.size());
+  s.inverseBind.resize(s.names.size());
+  return s;
+}
+
+}  // namespace
+
+class TestSettingsEdit : public QObject {
+  Q_OBJECT
+ private slots:
+  void subtreesFollowTheParents() {
+    const Skeleton s = rig();
+    QCOMPARE(subtreeJoints(s, 0), (std::vector<std::int32_t>{0, 1, 2, 3, 4, 5}));
+    QCOMPARE(subtreeJoints(s, 1), (std::vector<std::int32_t>{1, 2}));
+    QCOMPARE(subtreeJoints(s, 3), (std::vector<std::int32_t>{3, 4}));
+    QCOMPARE(subtreeJoints(s, 5), (std::vector<std::int32_t>{5}));
+    QVERIFY(subtreeJoints(s, -1).empty());
+    QVERIFY(subtreeJoints(s, 6).empty());
+  }
+
+  void jointValuesSetAndResetInTheirScope() {
+    CompressionSettings s = withJointValue({}, EditScope::AllClips, "Walk", {"Spine"}, JointField::Precision, 0.05f);
+    QVERIFY(hasOverride(s, EditScope::AllClips, "Walk", "Spine", JointField::Precision));
+    QVERIFY(!hasOverride(s, EditScope::CurrentClip, "Walk", "Spine", JointField::Precision));
+    s = withJointValue(s, EditScope::CurrentClip, "Walk", {"Head"}, JointField::Pinned, 1.f);
+    QVERIFY(hasOverride(s, EditScope::CurrentClip, "Walk", "Head", JointField::Pinned));
+    QVERIFY(!hasOverride(s, EditScope::CurrentClip, "Wave", "Head", JointField::Pinned));
+    s = withJointReset(s, EditScope::CurrentClip, "Walk", {"Head"}, JointField::Pinned);
+    QVERIFY(s.clips.empty());  // an override left empty goes away
+    s = withJointsReset(s, EditScope::AllClips, "Walk", {"Spine"});
+    QVERIFY(s.joints.empty());
+  }
+
+  void aSubtreeGetsItsRootsValues() {
+    const Skeleton sk = rig();
+    CompressionSettings s = withJointValue({}, EditScope::AllClips, "Walk", {"LeftLeg"}, JointField::Precision, 0.3f);
+    s = withJointValue(s, EditScope::AllClips, "Walk", {"LeftLeg"}, JointField::Pinned, 1.f);
+    const EffectiveSettings e = resolve(s, sk, "Walk");
+    s = withSubtreeValues(s, EditScope::AllClips, "Walk", sk, e, {3});
+    for (const char* name : {"LeftLeg", "LeftFoot"}) {
+      QVERIFY2(hasOverride(s, EditScope::AllClips, "Walk", name, JointField::Precision), name);
+      QVERIFY2(hasOverride(s, EditScope::AllClips, "Walk", name, JointField::Pinned), name);
+    }
+    QVERIFY(!hasOverride(s, EditScope::AllClips, "Walk", "RightLeg", JointField::Precision));
+    const EffectiveSettings after = resolve(s, sk, "Walk");
+    QCOMPARE(after.joints[4].precisionCm, 0.3f);
+    QVERIFY(after.joints[4].pinned);  // pinning is not inherited: the subtree edit set it
+    QVERIFY(!after.joints[5].pinned);
+  }
+
+  void shellsOnlyWhereAVertexIsInfluenced() {
+    const Skeleton sk = rig();
+    const std::vector<double> shells{12.5, 0.0, 7.0, 1e-4, 3.5, 2.0};
+    const CompressionSettings s = withShells({}, EditScope::AllClips, "Walk", sk, shells, {0, 1, 3, 4, 9});
+    const EffectiveSettings e = resolve(s, sk, "Walk");
+    QCOMPARE(e.joints[0].shellCm, 12.5f);
+    QVERIFY(!hasOverride(s, EditScope::AllClips, "Walk", "Spine", JointField::Shell));    // no vertex
+    QVERIFY(!hasOverride(s, EditScope::AllClips, "Walk", "LeftLeg", JointField::Shell));  // 1e-4 cm: none either
+    QCOMPARE(e.joints[4].shellCm, 3.5f);
+    QVERIFY(!hasOverride(s, EditScope::AllClips, "Walk", "Head", JointField::Shell));  // not asked for
+  }
+
+  void presetsKeepTheFileUnitAndRate() {
+    CompressionSettings current;
+    current.unitToCm = 2.54;
+    current.sampleRate = 60.0;
+    current.precisionCm = 0.5f;
+    CompressionSettings preset;
+    preset.precisionCm = 0.05f;
+    CompressionSettings s = withPreset(current, preset);
+    QCOMPARE(*s.precisionCm, 0.05f);
+    QCOMPARE(*s.unitToCm, 2.54);
+    QCOMPARE(*s.sampleRate, 60.0);
+    preset.unitToCm = 100.0;  // a preset that names a unit wins
+    QCOMPARE(*withPreset(current, preset).unitToCm, 100.0);
+    QCOMPARE(*withUnit(current, 1.0).unitToCm, 1.0);
+    QCOMPARE(*withUnit(current, 1.0).precisionCm, 0.5f);
+  }
+
+  void defaultValuesGoToTheTopOrTheClip() {
+    CompressionSettings s = withDefaultValue({}, EditScope::AllClips, "Walk", JointField::Precision, 0.04f);
+    QCOMPARE(*s.precisionCm, 0.04f);
+    s = withDefaultValue(s, EditScope::CurrentClip, "Walk", JointField::Shell, 9.f);
+    QCOMPARE(s.clips.size(), std::size_t(1));
+    QCOMPARE(*s.clips[0].second.shellCm, 9.f);
+  }
+
+  void upAxisNamesRoundTrip() {
+    for (UpAxis a : {UpAxis::AsImported, UpAxis::ZUp, UpAxis::XUp}) QVERIFY(upAxisFromName(upAxisName(a)) == a);
+    QCOMPARE(std::string(upAxisName(UpAxis::ZUp)), std::string("z_up"));
+    QVERIFY(!upAxisFromName("sideways"));
+  }
+
+  void theRangesAreTheOnesValidateAccepts() {
+    CompressionSettings s;
+    s.precisionCm = kMinPrecisionCm * 1.01f;
+    s.shellCm = kMaxShellCm;
+    QVERIFY(s.validate());
+    s.precisionCm = kMinPrecisionCm / 2;
+    QVERIFY(!s.validate());
+    s.precisionCm = kMaxPrecisionCm * 2;
+    QVERIFY(!s.validate());
+    s.precisionCm = kMaxPrecisionCm;
+    s.shellCm = kMinShellCm / 2;
+    QVERIFY(!s.validate());
+  }
+};
+
+QTEST_MAIN(TestSettingsEdit)
+#include "tst_settings_edit.moc"

@@ -1,0 +1,79 @@
+// The poses the viewport shows: the original sampled at the document's time, the compressed clip
+// played at the same (fractional) time through the runtime, error ratios, and the blend preview.
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include "core/anim/raw_sampler.h"
+#include "core/runtime/player.h"
+#include "tests/widgets/fixture.h"
+#include "widgets/document/pose_preview.h"
+
+using namespace animpack;
+using namespace animpack::widgets;
+
+class TstPosePreview : public QObject {
+  Q_OBJECT
+ private slots:
+  void posesFollowTimeAndResult() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    PosePreview preview(&doc, &rc);
+    QVERIFY(preview.original().empty());
+    QVERIFY(doc.open(test::rigPath()));
+    const std::size_t n = doc.asset()->skeleton.jointCount();
+    QCOMPARE(preview.original().size(), n);
+    QVERIFY(preview.compressed().empty());  // nothing compressed yet
+    QVERIFY(test::waitForResult(rc, 0));
+    QCOMPARE(preview.compressed().size(), n);
+    QCOMPARE(preview.errorRatios().size(), n);
+
+    // Halfway between frames 3 and 4: both poses at that very time, not at a frame.
+    QSignalSpy changed(&preview, &PosePreview::changed);
+    const auto& raw = doc.asset()->clips[0];
+    const double t = 3.5 / raw.sampleRate;
+    doc.setCurrentTime(t);
+    QCOMPARE(changed.count(), 1);
+    std::vector<core::Transform> original(n), compressed(n), atFrame(n);
+    core::RawSampler::sample(raw, t, original);
+    auto view = runtime::ClipView::open(rc.result(0)->compressed->data, doc.asset()->skeleton.restLocal);
+    QVERIFY(view);
+    runtime::Player player;
+    player.sample(*view, float(t), compressed);
+    player.sampleFrame(*view, 3.f, atFrame);
+    bool between = false;
+    for (std::size_t j = 0; j < n; ++j) {
+      QCOMPARE(preview.original()[j].rotation.x, original[j].rotation.x);
+      QCOMPARE(preview.compressed()[j].rotation.x, compressed[j].rotation.x);
+      QCOMPARE(preview.compressed()[j].translation.y, compressed[j].translation.y);
+      if (std::fabs(compressed[j].rotation.x - atFrame[j].rotation.x) > 1e-5f) between = true;
+    }
+    QVERIFY2(between, "the ghost moves between frames instead of holding frame 3");
+  }
+
+  void blendPreviewOnlyWhenAsked() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    PosePreview preview(&doc, &rc);
+    QVERIFY(doc.open(test::rigPath()));
+    QVERIFY(preview.blendNaive().empty());
+    BlendSetup blend;
+    blend.enabled = true;
+    blend.clipA = 0;
+    blend.clipB = 1;
+    blend.crossfade = true;
+    blend.crossfadeS = 0.5;
+    QCOMPARE(blend.weightAt(0.25), 0.5f);
+    QCOMPARE(blend.weightAt(2.0), 1.f);
+    preview.setBlend(blend);
+    QCOMPARE(preview.blendNaive().size(), doc.asset()->skeleton.jointCount());
+    QCOMPARE(preview.blendDecomposed().size(), doc.asset()->skeleton.jointCount());
+    blend.clipB = 7;  // no such clip: nothing to blend
+    preview.setBlend(blend);
+    QVERIFY(preview.blendNaive().empty());
+  }
+};
+
+QTEST_MAIN(TstPosePreview)
+#include "tst_pose_preview.moc"

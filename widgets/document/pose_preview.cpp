@@ -1,0 +1,94 @@
+#include "widgets/document/pose_preview.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/anim/raw_sampler.h"
+#include "core/compress/error_table.h"
+
+namespace animpack::widgets {
+
+float BlendSetup::weightAt(double seconds) const {
+  if (!crossfade) return weight;
+  return float(std::clamp(seconds / crossfadeS, 0.0, 1.0));
+}
+
+PosePreview::PosePreview(ClipDocument* document, Recompressor* recompressor, QObject* parent)
+    : QObject(parent), m_document(document), m_recompressor(recompressor) {
+  connect(document, &ClipDocument::currentTimeChanged, this, &PosePreview::update);
+  connect(recompressor, &Recompressor::currentChanged, this, &PosePreview::update);
+  update();
+}
+
+void PosePreview::setBlend(const BlendSetup& blend) {
+  m_blend = blend;
+  update();
+}
+
+void PosePreview::update() {
+  const int clip = m_document->currentClip();
+  m_compressedValid = false;
+  m_ratios.clear();
+  m_naive.clear();
+  m_decomposed.clear();
+  if (!m_document->hasAsset() || clip < 0) {
+    m_original.clear();
+    m_playing.reset();
+    m_playingView.reset();
+    emit changed();
+    return;
+  }
+  const auto& asset = *m_document->asset();
+  const double t = m_document->currentTime();
+  m_original.resize(asset.skeleton.jointCount());
+  core::RawSampler::sample(asset.clips[std::size_t(clip)], t, m_original);
+  // The newest result for this clip (an older one while a new one is computed).
+  sampleCompressed(m_recompressor->current(), t);
+  sampleBlend(t);
+  emit changed();
+}
+
+void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
+  const core::CompressedClip* compressed = shown.compressed();
+  if (!compressed) return;
+  const auto& asset = *m_document->asset();
+  const std::size_t n = asset.skeleton.jointCount();
+  if (m_playing != shown.result->compressed) {
+    m_playing = shown.result->compressed;
+    auto view = runtime::ClipView::open(m_playing->data, asset.skeleton.restLocal);
+    m_playingView = view ? std::optional<runtime::ClipView>(std::move(view.value())) : std::nullopt;
+    m_player = runtime::Player();  // its forward-playback state belongs to the clip it played
+  }
+  if (m_playingView) {
+    m_compressed.resize(n);
+    m_player.sample(*m_playingView, float(seconds), m_compressed);
+    m_compressedValid = true;
+  }
+  // Per-joint error at this time (between frames: that interval's largest), as a fraction of the
+  // joint's precision.
+  const auto& stats = compressed->stats;
+  const double frame = std::max(0.0, seconds) * asset.clips[std::size_t(m_document->currentClip())].sampleRate;
+  if (stats.errors.size() == std::size_t(compressed->frameCount) * n && stats.joints.size() == n) {
+    m_ratios.resize(n);
+    for (std::size_t j = 0; j < n; ++j) m_ratios[j] = core::errorAtCm(stats, n, frame, j) / std::max(1e-6f, stats.joints[j].precisionCm);
+  }
+}
+
+void PosePreview::sampleBlend(double seconds) {
+  const auto& asset = *m_document->asset();
+  const int clips = int(asset.clips.size());
+  if (!m_blend.enabled || m_blend.clipA < 0 || m_blend.clipB < 0 || m_blend.clipA >= clips || m_blend.clipB >= clips) return;
+  const std::size_t n = asset.skeleton.jointCount();
+  m_blendA.resize(n);
+  m_blendB.resize(n);
+  m_naive.resize(n);
+  m_decomposed.resize(n);
+  core::RawSampler::sample(asset.clips[std::size_t(m_blend.clipA)], seconds, m_blendA, true);
+  core::RawSampler::sample(asset.clips[std::size_t(m_blend.clipB)], seconds, m_blendB, true);
+  const float w = m_blend.weightAt(seconds);
+  const auto& rest = asset.skeleton.restLocal;
+  runtime::blendPoses(m_blendA, m_blendB, w, runtime::BlendMode::Naive, rest, m_naive);
+  runtime::blendPoses(m_blendA, m_blendB, w, runtime::BlendMode::Decomposed, rest, m_decomposed);
+}
+
+}  // namespace animpack::widgets

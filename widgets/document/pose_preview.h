@@ -1,0 +1,70 @@
+#pragma once
+// The poses the viewport shows for the document's current time: the original (the imported clip
+// sampled), the compressed one (the current result played through the runtime, as a game plays
+// it), each joint's error against its precision, and the optional blend preview of two clips.
+// The main window only hands these to the viewport.
+
+#include <QObject>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "core/runtime/player.h"
+#include "widgets/document/clip_document.h"
+#include "widgets/document/recompressor.h"
+
+namespace animpack::widgets {
+
+/// Which two clips the blend preview mixes, and how.
+struct BlendSetup {
+  bool enabled = false;
+  int clipA = -1, clipB = -1;
+  bool crossfade = false;    ///< the weight ramps from 0 to 1 over `crossfadeS` from time 0
+  float weight = 0.5f;       ///< fixed weight of B, 0..1 (when not a crossfade)
+  double crossfadeS = 0.5;   ///< s, the crossfade's length
+  /// The weight of B at `seconds`.
+  float weightAt(double seconds) const;
+  bool operator==(const BlendSetup&) const = default;
+};
+
+class PosePreview : public QObject {
+  Q_OBJECT
+ public:
+  PosePreview(ClipDocument* document, Recompressor* recompressor, QObject* parent = nullptr);
+
+  /// Sets what the blend preview shows (off by default).
+  void setBlend(const BlendSetup& blend);
+  /// Local transforms of the original clip at the current time (empty without a clip).
+  std::span<const core::Transform> original() const { return m_original; }
+  /// The compressed clip at the same time, empty until there is a result to play.
+  std::span<const core::Transform> compressed() const { return m_compressedValid ? std::span<const core::Transform>(m_compressed) : std::span<const core::Transform>(); }
+  /// Per joint: error / precision at the current frame (empty without a result).
+  const std::vector<float>& errorRatios() const { return m_ratios; }
+  /// The blend preview's naive and decomposed poses (empty when it is off).
+  std::span<const core::Transform> blendNaive() const { return m_naive; }
+  std::span<const core::Transform> blendDecomposed() const { return m_decomposed; }
+
+ signals:
+  /// The poses were computed again (the time, the clip, the result or the blend changed).
+  void changed();
+
+ private:
+  void update();
+  void sampleCompressed(const ShownResult& shown, double seconds);
+  void sampleBlend(double seconds);
+
+  ClipDocument* m_document;
+  Recompressor* m_recompressor;
+  BlendSetup m_blend;
+  /// The playing compressed clip: its data (kept alive) and the runtime view over it. It is sampled
+  /// like a game would; no whole-clip decode is needed here.
+  std::shared_ptr<const core::CompressedClip> m_playing;
+  std::optional<runtime::ClipView> m_playingView;
+  runtime::Player m_player;
+  std::vector<core::Transform> m_original, m_compressed, m_blendA, m_blendB, m_naive, m_decomposed;
+  bool m_compressedValid = false;
+  std::vector<float> m_ratios;
+};
+
+}  // namespace animpack::widgets

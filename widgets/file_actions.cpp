@@ -1,0 +1,154 @@
+#include "widgets/file_actions.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
+
+namespace animpack::widgets {
+namespace {
+
+const char* const kAnimationFilter =
+    "Animated rigs (*.fbx *.gltf *.glb *.dae *.bvh *.x *.md5mesh *.md5anim *.smd *.ms3d *.b3d *.ogex *.irr *.xml *.anproj);;"
+    "animpack projects (*.anproj);;All files (*)";
+
+}  // namespace
+
+FileActions::FileActions(ClipDocument* document, QWidget* window)
+    : QObject(window), m_document(document), m_window(window), m_session(document) {
+  connect(&m_session, &ProjectSession::autosaved, this, &FileActions::message);
+  connect(&m_session, &ProjectSession::recentFilesChanged, this, &FileActions::updateRecentMenu);
+}
+
+void FileActions::addTo(QMenu* menu) {
+  menu->addAction("&Open...", QKeySequence::Open, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(m_window, "Open an animated rig or a project", QString(), kAnimationFilter);
+    if (!path.isEmpty()) open(path);
+  });
+  m_recentMenu = menu->addMenu("Open &recent");
+  menu->addSeparator();
+  menu->addAction("&Save project", QKeySequence::Save, this, [this] { save(m_session.projectPath().isEmpty()); });
+  menu->addAction("Save project &as...", QKeySequence::SaveAs, this, [this] { save(true); });
+  menu->addSeparator();
+  menu->addAction("&Import settings...", this, &FileActions::importSettings);
+  menu->addAction("E&xport settings...", this, &FileActions::exportSettings);
+  updateRecentMenu();
+}
+
+bool FileActions::open(const QString& path, bool quiet) {
+  if (!maybeSave()) return false;
+  const QString autosave = quiet ? QString() : askRecovery(path);
+  Status status = Error{"not opened"};
+  if (!autosave.isEmpty()) {
+    status = m_session.recover(path, autosave);
+    if (!status) showError(QString("The autosave could not be read: %1").arg(QString::fromStdString(status.message())));
+  }
+  if (!status) status = m_session.open(path);
+  if (!status) {
+    if (quiet) emit message(QString::fromStdString(status.message()));
+    else showError(QString::fromStdString(status.message()));
+    return false;
+  }
+  return true;
+}
+
+QString FileActions::askRecovery(const QString& path) {
+  const QString autosave = m_session.recoverableAutosave(path);
+  if (autosave.isEmpty()) return {};
+  const auto answer = QMessageBox::question(
+      m_window, "Recover unsaved work",
+      QString("animpack studio found an autosave of %1 from %2 with edits that were not saved.\n\nRecover them?")
+          .arg(QFileInfo(path).fileName(), QFileInfo(autosave).lastModified().toString("yyyy-MM-dd hh:mm")),
+      QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
+  if (answer == QMessageBox::Discard) QFile::remove(autosave);
+  return answer == QMessageBox::Yes ? autosave : QString();
+}
+
+void FileActions::updateRecentMenu() {
+  if (!m_recentMenu) return;
+  m_recentMenu->clear();
+  const QStringList recent = m_session.recentFiles();
+  for (const QString& path : recent) {
+    QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName());
+    a->setToolTip(path);
+    a->setStatusTip(path);
+    a->setEnabled(QFileInfo::exists(path));
+    connect(a, &QAction::triggered, this, [this, path] { open(path); });
+  }
+  m_recentMenu->setEnabled(!recent.isEmpty());
+  if (!recent.isEmpty()) {
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction("Clear the list", &m_session, &ProjectSession::clearRecentFiles);
+  }
+}
+
+bool FileActions::maybeSave() {
+  if (!m_document->hasAsset() || !m_document->isModified()) return true;
+  const auto answer = QMessageBox::warning(m_window, "Unsaved changes",
+                                           "The settings and approvals of this asset have changed. Save the project?",
+                                           QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save) return save(m_session.projectPath().isEmpty());
+  m_session.discardAutosave();
+  return true;
+}
+
+bool FileActions::save(bool askForPath) {
+  if (!m_document->hasAsset()) return false;
+  QString path = m_session.projectPath();
+  if (askForPath || path.isEmpty()) {
+    path = QFileDialog::getSaveFileName(m_window, "Save the project", m_session.suggestedProjectPath(), "animpack projects (*.anproj)");
+    if (path.isEmpty()) return false;
+    if (!ProjectSession::isProject(path)) path += ".anproj";
+  }
+  return saveAs(path);
+}
+
+bool FileActions::saveAs(const QString& path) {
+  if (!m_document->hasAsset()) return false;
+  if (auto st = m_session.save(path); !st) {
+    showError(QString::fromStdString(st.message()));
+    return false;
+  }
+  emit message("Saved " + m_session.projectPath());
+  return true;
+}
+
+void FileActions::importSettings() {
+  if (!m_document->hasAsset()) return;
+  const QString path = QFileDialog::getOpenFileName(m_window, "Import compression settings", QString(), "Settings (*.json);;All files (*)");
+  if (path.isEmpty()) return;
+  auto loaded = core::CompressionSettings::load(path.toStdString());
+  if (!loaded) return showError(QString::fromStdString(loaded.message()));
+  m_document->importSettings(*loaded, QFileInfo(path).fileName());
+}
+
+void FileActions::exportSettings() {
+  if (!m_document->hasAsset()) return;
+  const QString path = QFileDialog::getSaveFileName(m_window, "Export compression settings",
+                                                    QFileInfo(m_document->sourcePath()).completeBaseName() + ".settings.json",
+                                                    "Settings (*.json)");
+  if (path.isEmpty()) return;
+  if (auto st = m_session.exportSettings(path); !st) return showError(QString::fromStdString(st.message()));
+  emit message("Settings written to " + path + " (use with: animpack compress --settings)");
+}
+
+void FileActions::askUnit() {
+  if (!m_document->hasAsset()) return;
+  const auto& asset = *m_document->asset();
+  bool ok = false;
+  const double cm = QInputDialog::getDouble(
+      m_window, "File unit",
+      QString("Centimetres per file unit. The file says %1 (%2).\nPrecision is measured in centimetres, so a wrong unit "
+              "makes every tolerance wrong.")
+          .arg(asset.unitToCm)
+          .arg(QString::fromStdString(asset.unitSource)),
+      asset.unitToCm, 1e-4, 1e5, 4, &ok);
+  if (ok && cm != asset.unitToCm) m_document->setUnitToCm(cm);
+}
+
+void FileActions::showError(const QString& message) { QMessageBox::critical(m_window, "animpack studio", message); }
+
+}  // namespace animpack::widgets
