@@ -1,5 +1,5 @@
 #pragma once
-// O(1) sampling of uncompressed data (DESIGN §2.F, the "fast track" idea).
+// O(1) sampling of uncompressed data (docs/ARCHITECTURE.md, the "fast track" idea).
 // KeyLookupTable maps a time to its key interval through a table precomputed at a fixed rate, so
 // sampling non-uniform keys needs no search; RawSampler samples a uniformly resampled RawClip at any
 // time with linear interpolation and shortest-path slerp.

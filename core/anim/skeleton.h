@@ -1,5 +1,5 @@
 #pragma once
-// The joint hierarchy of an asset (DESIGN §9 "Joint set"): names, parents listed before children,
+// The joint hierarchy of an asset: names, parents listed before children,
 // rest (node) transforms and inverse bind matrices.
 
 #include <cstdint>

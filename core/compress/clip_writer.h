@@ -1,7 +1,7 @@
 #pragma once
 // Assembles one clip's bytes in the layout of core/runtime/FORMAT.md from its sub-track encodings:
 // header, track kinds, constants, keyed and uniform parameters, boundary rows, segments, the key
-// stream sorted by need time (DESIGN §2.D) and seek snapshots.
+// stream sorted by need time and seek snapshots.
 
 #include <cstdint>
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-// JSON forms of an imported asset (DESIGN §9 "JSON outputs": `inspect --json`).
+// JSON forms of an imported asset (docs/ARCHITECTURE.md: `inspect --json`).
 
 #include <string>
 

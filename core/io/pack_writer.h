@@ -49,7 +49,7 @@ Status sameSkeleton(const PackSkeletonRecord& a, const PackSkeletonRecord& b);
 /// The pack's bytes; clips keep their order.
 std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::span<const PackClipRecord> clips);
 
-/// Bytes a clip costs inside a pack (DESIGN §9 `compressed_bytes`): its table entry and its data
+/// Bytes a clip costs inside a pack (docs/ARCHITECTURE.md `compressed_bytes`): its table entry and its data
 /// block. Names, tolerance tables and the skeleton block are pack metadata.
 std::size_t packClipBytes(const PackClipRecord& clip);
 

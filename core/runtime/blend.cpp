@@ -19,7 +19,7 @@ Quat rotationBetween(Vec3 from, Vec3 to) {
 }
 
 /// Revolution R1 (reference axis onto the offset direction), stretch (offset length) and spin
-/// (R1^-1 * R): the decomposition of DESIGN §2.E.
+/// (R1^-1 * R): bone lengths survive a blend of the parts.
 struct Decomposed {
   Quat revolution;
   float stretch;

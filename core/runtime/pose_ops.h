@@ -1,6 +1,6 @@
 #pragma once
 // Pose operations shared by the runtime, the compressor's error metric and the viewport
-// (DESIGN §2.F): local -> object palette in one parents-first pass, skin matrices, CPU skinning.
+// (local -> object palette in one parents-first pass, skin matrices, CPU skinning).
 
 #include <array>
 #include <cstdint>

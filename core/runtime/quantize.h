@@ -1,5 +1,5 @@
 #pragma once
-// Quantized value formats shared by the compressor (encode) and the runtime (decode), DESIGN §2.A:
+// Quantized value formats shared by the compressor (encode) and the runtime (decode):
 // smallest-three quaternions in 48 bits (3 x 15 + 2-bit index) or 32 bits (3 x 10 + 2-bit index),
 // and 16-bit vector components over a per-track range.
 

@@ -1,5 +1,5 @@
 #pragma once
-// Catmull-Rom evaluation with key times as the parameter (DESIGN §2.B). The curve through
+// Catmull-Rom evaluation with key times as the parameter. The curve through
 // p1 (at t1) and p2 (at t2) is a cubic Hermite whose tangents are the Catmull-Rom finite
 // differences (p2 - p0) / (t2 - t0) and (p3 - p1) / (t3 - t1). A missing neighbour is passed as a
 // copy of the endpoint (p0 = p1, t0 = t1), which gives the one-sided difference.
