@@ -299,6 +299,36 @@ std::optional<TrackEncoding> encodeUniform(const TrackTarget& target, std::uint3
   return best;
 }
 
+/// Every frame's value as a key would store it (48-bit rotations, or 16-bit components over the
+/// track's range, which it sets in `k`), and the value it decodes to.
+static void quantizeKeys(const TrackTarget& target, KeyedEncoding& k, std::vector<std::array<std::uint16_t, 3>>& payload,
+                         std::vector<Sample>& quantized) {
+  const std::size_t n = target.samples.size();
+  if (target.channel == Channel::Rotation) {
+    for (std::size_t f = 0; f < n; ++f) {
+      runtime::packQuat48(toQuat(target.samples[f]), payload[f].data());
+      quantized[f] = fromQuat(runtime::unpackQuat48(payload[f].data()));
+    }
+    return;
+  }
+  for (int c = 0; c < 3; ++c) {
+    float lo = target.samples[0][std::size_t(c)], hi = lo;
+    for (const Sample& s : target.samples) {
+      lo = std::min(lo, s[std::size_t(c)]);
+      hi = std::max(hi, s[std::size_t(c)]);
+    }
+    k.rangeMin[c] = lo;
+    k.rangeExtent[c] = hi - lo;
+  }
+  for (std::size_t f = 0; f < n; ++f) {
+    for (int c = 0; c < 3; ++c) {
+      payload[f][std::size_t(c)] = runtime::packUnorm16(target.samples[f][std::size_t(c)], k.rangeMin[c], k.rangeExtent[c]);
+      quantized[f][std::size_t(c)] = runtime::unpackUnorm16(payload[f][std::size_t(c)], k.rangeMin[c], k.rangeExtent[c]);
+    }
+    quantized[f][3] = 0.f;
+  }
+}
+
 std::optional<TrackEncoding> encodeKeyed(const TrackTarget& target, std::uint32_t maxGap, std::size_t budgetBytes) {
   const std::size_t n = target.samples.size();
   if (n < 2 || n > runtime::kMaxKeyedFrames) return std::nullopt;
@@ -312,29 +342,7 @@ std::optional<TrackEncoding> encodeKeyed(const TrackTarget& target, std::uint32_
   // Every frame's value as a key would store it.
   std::vector<std::array<std::uint16_t, 3>> payload(n);
   std::vector<Sample> quantized(n);
-  if (rotation) {
-    for (std::size_t f = 0; f < n; ++f) {
-      runtime::packQuat48(toQuat(target.samples[f]), payload[f].data());
-      quantized[f] = fromQuat(runtime::unpackQuat48(payload[f].data()));
-    }
-  } else {
-    for (int c = 0; c < 3; ++c) {
-      float lo = target.samples[0][std::size_t(c)], hi = lo;
-      for (const Sample& s : target.samples) {
-        lo = std::min(lo, s[std::size_t(c)]);
-        hi = std::max(hi, s[std::size_t(c)]);
-      }
-      k.rangeMin[c] = lo;
-      k.rangeExtent[c] = hi - lo;
-    }
-    for (std::size_t f = 0; f < n; ++f) {
-      for (int c = 0; c < 3; ++c) {
-        payload[f][std::size_t(c)] = runtime::packUnorm16(target.samples[f][std::size_t(c)], k.rangeMin[c], k.rangeExtent[c]);
-        quantized[f][std::size_t(c)] = runtime::unpackUnorm16(payload[f][std::size_t(c)], k.rangeMin[c], k.rangeExtent[c]);
-      }
-      quantized[f][3] = 0.f;
-    }
-  }
+  quantizeKeys(target, k, payload, quantized);
 
   std::vector<std::uint32_t> keys{0, static_cast<std::uint32_t>(n - 1)};
   // Respect the largest gap first (it bounds how far back a seek has to replay).

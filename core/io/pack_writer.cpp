@@ -130,6 +130,62 @@ Status sameSkeleton(const PackSkeletonRecord& a, const PackSkeletonRecord& b) {
 
 std::size_t packClipBytes(const PackClipRecord& clip) { return runtime::kClipEntrySize + clip.data.size(); }
 
+namespace {
+
+/// Identical strings (a source file shared by its clips) are stored once.
+struct StringTable {
+  std::string bytes;
+  std::map<std::string, std::uint32_t> offsets;
+  std::uint32_t add(const std::string& s) {
+    const auto [it, added] = offsets.emplace(s, static_cast<std::uint32_t>(bytes.size()));
+    if (added) bytes += s;
+    return it->second;
+  }
+};
+
+/// The skeleton block at the end of `b`; returns its size.
+std::uint32_t writeSkeleton(std::vector<std::uint8_t>& b, const PackSkeletonRecord& skeleton, StringTable& strings) {
+  const std::uint32_t joints = static_cast<std::uint32_t>(skeleton.names.size());
+  const std::size_t at = b.size();
+  const std::uint32_t size = runtime::kSkeletonHeaderSize + joints * runtime::kSkeletonJointSize;
+  b.resize(b.size() + size, 0);
+  put(b, at, joints);
+  put(b, at + 4, skeleton.unitToCm);
+  put(b, at + 8, runtime::skeletonHash(skeleton.names, skeleton.parents));
+  for (std::uint32_t j = 0; j < joints; ++j) {
+    const std::size_t p = at + runtime::kSkeletonHeaderSize + std::size_t(j) * runtime::kSkeletonJointSize;
+    put(b, p, skeleton.parents[j]);
+    put(b, p + 4, strings.add(skeleton.names[j]));
+    put(b, p + 8, static_cast<std::uint32_t>(skeleton.names[j].size()));
+    const Transform& t = skeleton.restPose[j];
+    const float v[10] = {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z};
+    for (int i = 0; i < 10; ++i) put(b, p + 12 + 4 * std::size_t(i), v[i]);
+  }
+  return size;
+}
+
+/// Each clip's tolerance table at the end of `b`, identical tables once: their offsets and sizes.
+void writeToleranceTables(std::vector<std::uint8_t>& b, std::span<const PackClipRecord> clips, std::uint32_t joints,
+                          std::vector<std::uint32_t>& offsets, std::vector<std::uint32_t>& sizes) {
+  std::vector<std::pair<std::vector<std::uint8_t>, std::uint32_t>> written;
+  for (const PackClipRecord& clip : clips) {
+    ANIMPACK_ASSERT(clip.tolerances.size() == joints, "one tolerance per joint");
+    std::vector<std::uint8_t> table = toleranceTable(clip.tolerances);
+    sizes.push_back(static_cast<std::uint32_t>(table.size()));
+    const auto same = std::find_if(written.begin(), written.end(), [&](const auto& w) { return w.first == table; });
+    if (same != written.end()) {
+      offsets.push_back(same->second);
+      continue;
+    }
+    align(b, 4);
+    offsets.push_back(static_cast<std::uint32_t>(b.size()));
+    appendBytes(b, table.data(), table.size());
+    written.emplace_back(std::move(table), offsets.back());
+  }
+}
+
+}  // namespace
+
 std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::span<const PackClipRecord> clips) {
   using H = runtime::PackHeaderLayout;
   using C = runtime::ClipEntryLayout;
@@ -139,59 +195,23 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
   for (const PackClipRecord& clip : clips) estimate += runtime::kClipEntrySize + 64 + clip.tolerances.size() * 2 + clip.data.size();
   b.reserve(estimate);
   b.resize(runtime::kPackHeaderSize, 0);
-  // Identical strings (a source file shared by its clips) are stored once.
-  std::string strings;
-  std::map<std::string, std::uint32_t> stringOffsets;
-  auto addString = [&](const std::string& s) {
-    const auto [it, added] = stringOffsets.emplace(s, static_cast<std::uint32_t>(strings.size()));
-    if (added) strings += s;
-    return it->second;
-  };
-
-  // Skeleton.
+  StringTable strings;
   const std::uint32_t skeletonOffset = static_cast<std::uint32_t>(b.size());
-  const std::uint32_t skeletonSize = runtime::kSkeletonHeaderSize + joints * runtime::kSkeletonJointSize;
-  b.resize(b.size() + skeletonSize, 0);
-  put(b, skeletonOffset, joints);
-  put(b, skeletonOffset + 4, skeleton.unitToCm);
-  put(b, skeletonOffset + 8, runtime::skeletonHash(skeleton.names, skeleton.parents));
-  for (std::uint32_t j = 0; j < joints; ++j) {
-    const std::size_t p = skeletonOffset + runtime::kSkeletonHeaderSize + std::size_t(j) * runtime::kSkeletonJointSize;
-    put(b, p, skeleton.parents[j]);
-    put(b, p + 4, addString(skeleton.names[j]));
-    put(b, p + 8, static_cast<std::uint32_t>(skeleton.names[j].size()));
-    const Transform& t = skeleton.restPose[j];
-    const float v[10] = {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z};
-    for (int i = 0; i < 10; ++i) put(b, p + 12 + 4 * std::size_t(i), v[i]);
-  }
+  const std::uint32_t skeletonSize = writeSkeleton(b, skeleton, strings);
 
   // Clip table, then tolerance tables (identical tables are written once).
   align(b, runtime::kPackAlignment);
   const std::uint32_t tableOffset = static_cast<std::uint32_t>(b.size());
   b.resize(b.size() + clips.size() * runtime::kClipEntrySize, 0);
   std::vector<std::uint32_t> tolOffsets, tolSizes;
-  std::vector<std::pair<std::vector<std::uint8_t>, std::uint32_t>> written;
-  for (const PackClipRecord& clip : clips) {
-    ANIMPACK_ASSERT(clip.tolerances.size() == joints, "one tolerance per joint");
-    std::vector<std::uint8_t> table = toleranceTable(clip.tolerances);
-    tolSizes.push_back(static_cast<std::uint32_t>(table.size()));
-    const auto same = std::find_if(written.begin(), written.end(), [&](const auto& w) { return w.first == table; });
-    if (same != written.end()) {
-      tolOffsets.push_back(same->second);
-      continue;
-    }
-    align(b, 4);
-    tolOffsets.push_back(static_cast<std::uint32_t>(b.size()));
-    appendBytes(b, table.data(), table.size());
-    written.emplace_back(std::move(table), tolOffsets.back());
-  }
+  writeToleranceTables(b, clips, joints, tolOffsets, tolSizes);
   std::vector<std::uint32_t> nameOffsets, sourceOffsets;
   for (const PackClipRecord& clip : clips) {
-    nameOffsets.push_back(addString(clip.name));
-    sourceOffsets.push_back(addString(clip.sourceFile));
+    nameOffsets.push_back(strings.add(clip.name));
+    sourceOffsets.push_back(strings.add(clip.sourceFile));
   }
   const std::uint32_t stringsOffset = static_cast<std::uint32_t>(b.size());
-  appendBytes(b, strings.data(), strings.size());
+  appendBytes(b, strings.bytes.data(), strings.bytes.size());
 
   // Clip data.
   for (std::size_t i = 0; i < clips.size(); ++i) {
@@ -226,7 +246,7 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
   put(b, H::clipTableOffset, tableOffset);
   put(b, H::clipCount, static_cast<std::uint32_t>(clips.size()));
   put(b, H::stringsOffset, stringsOffset);
-  put(b, H::stringsSize, static_cast<std::uint32_t>(strings.size()));
+  put(b, H::stringsSize, static_cast<std::uint32_t>(strings.bytes.size()));
   put(b, H::checksum, runtime::fnv1a64(std::span(b.data() + runtime::kPackChecksumStart, b.size() - runtime::kPackChecksumStart)));
   return b;
 }

@@ -24,6 +24,45 @@ void setChannel(Transform& t, Channel channel, const float v[4]) {
 /// residual block starts (tracks are stored one after another).
 static void readSegmentHeaders(const ClipView& clip, std::uint32_t k, std::span<Player::SegmentTrack> out);
 
+/// Caches segment k's four boundary rows (k-1 .. k+2) as floats and its residual headers.
+void Player::loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k) {
+  const auto tracks = clip.uniformTracks();
+  const std::uint32_t segments = clip.segmentCount();
+  // Boundary rows k-1..k+2 (a missing neighbour repeats the endpoint: one-sided tangent).
+  const std::uint32_t row[4] = {k == 0 ? k : k - 1, k, k + 1, k + 2 <= segments ? k + 2 : k + 1};
+  const std::uint8_t* bits = clip.boundaryBits();
+  const std::uint64_t rowBits = clip.boundaryRowBits();
+  cursor.boundaries.resize(tracks.size() * 16);
+  for (int i = 0; i < 4; ++i) {
+    cursor.rowFrames[i] = static_cast<float>(clip.boundaryFrame(row[i]));
+    if (i > 0 && row[i] == row[i - 1]) {  // a repeated endpoint
+      for (std::size_t t = 0; t < tracks.size(); ++t)
+        for (unsigned c = 0; c < 4; ++c) cursor.boundaries[t * 16 + std::size_t(i) * 4 + c] = cursor.boundaries[t * 16 + std::size_t(i - 1) * 4 + c];
+      continue;
+    }
+    BitStream stream(bits, row[i] * rowBits);
+    for (std::size_t t = 0; t < tracks.size(); ++t) {
+      const UniformTrackInfo& info = tracks[t];
+      float* q = cursor.boundaries.data() + t * 16 + std::size_t(i) * 4;
+      const unsigned total = info.width[0] + info.width[1] + info.width[2] + info.width[3];
+      if (total <= 56) {
+        // One read for the whole track, split into its components.
+        std::uint64_t v = stream.readWide(total);
+        for (unsigned c = 0; c < info.components; ++c) {
+          // Through uint32: converting a uint64 to float takes a slow path on x86-64.
+          q[c] = static_cast<float>(static_cast<std::uint32_t>(info.width[c] ? v & ((std::uint64_t(1) << info.width[c]) - 1u) : 0u));
+          v >>= info.width[c];
+        }
+      } else {
+        for (unsigned c = 0; c < info.components; ++c) q[c] = static_cast<float>(stream.read(info.width[c]));
+      }
+    }
+  }
+  cursor.segmentTracks.resize(tracks.size());
+  readSegmentHeaders(clip, k, cursor.segmentTracks);
+  cursor.segment = k;
+}
+
 void Player::decodeUniform(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out) {
   const auto tracks = clip.uniformTracks();
   if (tracks.empty()) return;
@@ -37,41 +76,7 @@ void Player::decodeUniform(Cursor& cursor, const ClipView& clip, float frame, st
   const std::uint32_t segments = clip.segmentCount();
   const std::uint32_t length = clip.segmentLength();
   const std::uint32_t k = std::min(f0 / length, segments - 1);
-  if (cursor.segment != k) {
-    // Boundary rows k-1..k+2 (a missing neighbour repeats the endpoint: one-sided tangent).
-    const std::uint32_t row[4] = {k == 0 ? k : k - 1, k, k + 1, k + 2 <= segments ? k + 2 : k + 1};
-    const std::uint8_t* bits = clip.boundaryBits();
-    const std::uint64_t rowBits = clip.boundaryRowBits();
-    cursor.boundaries.resize(tracks.size() * 16);
-    for (int i = 0; i < 4; ++i) {
-      cursor.rowFrames[i] = static_cast<float>(clip.boundaryFrame(row[i]));
-      if (i > 0 && row[i] == row[i - 1]) {  // a repeated endpoint
-        for (std::size_t t = 0; t < tracks.size(); ++t)
-          for (unsigned c = 0; c < 4; ++c) cursor.boundaries[t * 16 + std::size_t(i) * 4 + c] = cursor.boundaries[t * 16 + std::size_t(i - 1) * 4 + c];
-        continue;
-      }
-      BitStream stream(bits, row[i] * rowBits);
-      for (std::size_t t = 0; t < tracks.size(); ++t) {
-        const UniformTrackInfo& info = tracks[t];
-        float* q = cursor.boundaries.data() + t * 16 + std::size_t(i) * 4;
-        const unsigned total = info.width[0] + info.width[1] + info.width[2] + info.width[3];
-        if (total <= 56) {
-          // One read for the whole track, split into its components.
-          std::uint64_t v = stream.readWide(total);
-          for (unsigned c = 0; c < info.components; ++c) {
-            // Through uint32: converting a uint64 to float takes a slow path on x86-64.
-            q[c] = static_cast<float>(static_cast<std::uint32_t>(info.width[c] ? v & ((std::uint64_t(1) << info.width[c]) - 1u) : 0u));
-            v >>= info.width[c];
-          }
-        } else {
-          for (unsigned c = 0; c < info.components; ++c) q[c] = static_cast<float>(stream.read(info.width[c]));
-        }
-      }
-    }
-    cursor.segmentTracks.resize(tracks.size());
-    readSegmentHeaders(clip, k, cursor.segmentTracks);
-    cursor.segment = k;
-  }
+  if (cursor.segment != k) loadSegment(cursor, clip, k);
   // Between frames the value is the interpolation of the decoded values at the two neighbouring
   // frames (FORMAT.md "Between frames"); the curve is evaluated at both, never in between.
   const bool second = alpha > 0.f;

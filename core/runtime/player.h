@@ -76,6 +76,7 @@ class Player {
   void decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
   void decodeUniform(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
   static void decodeRaw(const ClipView& clip, float frame, std::span<Transform> out);
+  static void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
   void restart(Cursor& cursor, const ClipView& clip, float frame);
   void consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional);
   static bool evaluate(const Window& w, Channel channel, float frame, float lastFrame, Transform& out);
