@@ -135,8 +135,12 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
   if (auto st = options.batch.settings.validate(); !st) return Error{st.message()};
   if (options.packPerFile)
     if (auto st = preparePackDirectory(files, options.output); !st) return Error{st.message()};
-  std::vector<BatchFile> batch = runBatch(files, options.batch, progress, cancel);
+  BatchOptions batchOptions = options.batch;
+  batchOptions.namesPerFile = options.packPerFile;
+  auto batched = runBatch(files, batchOptions, progress, cancel);
+  if (!batched) return Error{batched.message()};
   if (cancel && cancel->load()) return Error{"cancelled"};
+  const std::vector<BatchFile>& batch = *batched;
 
   ExportResult result;
   const auto rowOfClip = collectRows(batch, result);
@@ -163,16 +167,36 @@ Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& pat
     packs.push_back(std::move(pack.value()));
   }
   const PackSkeletonRecord skeleton = skeletonRecord(packs.front().skeleton());
-  std::vector<PackClipRecord> records;
-  std::map<std::string, std::string> names;  // clip name -> pack it came from
+  struct Entry {
+    std::size_t pack;
+    const runtime::PackClip* clip;
+  };
+  std::vector<Entry> entries;
+  std::map<std::pair<std::uint64_t, std::uint32_t>, std::size_t> seen;  // (source hash, clip index) -> pack
+  std::map<std::string, int> uses;
   for (std::size_t i = 0; i < packs.size(); ++i) {
     if (auto st = sameSkeleton(skeleton, skeletonRecord(packs[i].skeleton())); !st)
       return Error{"'" + paths[i].string() + "' cannot be merged with '" + paths.front().string() + "': " + st.message()};
     for (const runtime::PackClip& clip : packs[i].clips()) {
-      const auto [it, added] = names.emplace(clip.name, paths[i].string());
-      if (!added) return Error{"clip '" + clip.name + "' is in both '" + it->second + "' and '" + paths[i].string() + "'"};
-      records.push_back(clipRecord(clip, packs[i].bytes()));
+      const auto [it, added] = seen.emplace(std::make_pair(clip.sourceHash, clip.clipIndex), i);
+      if (!added)
+        return Error{"clip '" + clip.name + "' (" + clip.sourceFile + " #" + std::to_string(clip.clipIndex) + ") is in both '" +
+                     paths[it->second].string() + "' and '" + paths[i].string() + "': the same animation of the same source bytes"};
+      entries.push_back({i, &clip});
+      ++uses[clip.name];
     }
+  }
+  // Different animations that share a name: each takes its pack's stem as a prefix (docs/CLIP_NAMES.md).
+  std::vector<PackClipRecord> records;
+  std::map<std::string, std::size_t> owner;
+  for (const Entry& e : entries) {
+    PackClipRecord record = clipRecord(*e.clip, packs[e.pack].bytes());
+    if (uses[record.name] > 1) record.name = paths[e.pack].stem().string() + "/" + record.name;
+    const auto [it, added] = owner.emplace(record.name, e.pack);
+    if (!added)
+      return Error{"clip '" + record.name + "' of '" + paths[e.pack].string() + "' and of '" + paths[it->second].string() +
+                   "' would share a name in the merged pack: rename one (settings \"clips\": {\"NAME\": {\"name\": ...}})"};
+    records.push_back(std::move(record));
   }
   const auto bytes = buildPack(skeleton, records);
   if (auto st = writeFileAtomic(output, bytes); !st) return Error{st.message()};
