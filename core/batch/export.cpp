@@ -44,6 +44,32 @@ Status preparePackDirectory(const std::vector<std::filesystem::path>& files, con
   return Status::ok();
 }
 
+/// The joints that differ between two skeletons (missing, extra, other parent), a few named.
+std::string skeletonDifferences(const PackSkeletonRecord& a, const PackSkeletonRecord& b) {
+  std::map<std::string, std::string> parentA, parentB;
+  auto parents = [](const PackSkeletonRecord& s, std::map<std::string, std::string>& out) {
+    for (std::size_t j = 0; j < s.names.size(); ++j) out[s.names[j]] = s.parents[j] < 0 ? "" : s.names[std::size_t(s.parents[j])];
+  };
+  parents(a, parentA);
+  parents(b, parentB);
+  std::vector<std::string> diffs;
+  for (const auto& [name, parent] : parentA) {
+    const auto it = parentB.find(name);
+    if (it == parentB.end()) diffs.push_back("no joint '" + name + "'");
+    else if (it->second != parent) diffs.push_back("'" + name + "' has parent '" + it->second + "' instead of '" + parent + "'");
+  }
+  for (const auto& [name, parent] : parentB)
+    if (!parentA.count(name)) diffs.push_back("an extra joint '" + name + "'");
+  if (diffs.empty()) {
+    const Status st = sameSkeleton(a, b);
+    return st ? std::string("none") : st.message();
+  }
+  std::string out = std::to_string(diffs.size()) + " joint(s) differ: ";
+  for (std::size_t i = 0; i < diffs.size() && i < 8; ++i) out += (i ? ", " : "") + diffs[i];
+  if (diffs.size() > 8) out += ", ...";
+  return out;
+}
+
 void addFailure(ExportResult& result, const BatchFile& file, const std::string& clip, const std::string& error) {
   ClipReport failed;
   failed.file = file.path.string();
@@ -116,6 +142,17 @@ Status writePacks(const std::vector<BatchFile>& batch, const std::vector<std::ve
     if (!first) {
       first = f;
     } else if (auto st = sameSkeleton(*batch[*first].skeleton, *batch[f].skeleton); !st) {
+      if (options.leaveOutOtherSkeletons) {
+        // Its rows become failures in place (rows already point into result.rows).
+        const std::string why = "left out of the pack: its skeleton differs from that of '" + batch[*first].path.string() +
+                                "': " + skeletonDifferences(*batch[*first].skeleton, *batch[f].skeleton);
+        for (std::size_t row : rowOfClip[f])
+          if (row != std::size_t(-1)) {
+            result.rows[row].error = why;
+            ++result.failures;
+          }
+        continue;
+      }
       return Error{"'" + batch[f].path.string() + "' cannot share a pack with '" + batch[*first].path.string() + "': " +
                    st.message() + " (use --pack-per-file)"};
     }

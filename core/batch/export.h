@@ -16,6 +16,7 @@ struct ExportOptions {
   BatchOptions batch;
   std::filesystem::path output;               ///< the pack, or the directory with packPerFile
   bool packPerFile = false;                   ///< one pack per input file, named after it
+  bool leaveOutOtherSkeletons = false;        ///< one pack: a file whose skeleton differs from the first is a failure, not an error
   std::optional<double> budgetKb;             ///< flag packs larger than this many KiB
   std::optional<std::filesystem::path> report;  ///< R.json or R.csv
   std::string toolVersion = "unknown";
