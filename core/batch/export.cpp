@@ -84,6 +84,7 @@ std::vector<std::vector<std::size_t>> collectRows(const std::vector<BatchFile>& 
   std::vector<std::vector<std::size_t>> rowOfClip(batch.size());
   for (std::size_t f = 0; f < batch.size(); ++f) {
     const BatchFile& file = batch[f];
+    if (file.error.empty() && file.clips.empty() && file.clipsInFile > 0) continue;  // none of its clips selected
     if (!file.error.empty() || file.clips.empty()) {
       addFailure(result, file, "", file.error.empty() ? "no clip to compress" : file.error);
       continue;
