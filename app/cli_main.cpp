@@ -24,6 +24,7 @@ const Command kCommands[] = {
     {"sample", animpack::cli::sampleCommand, "write a file's uncompressed clip in the decode JSON"},
     {"dump", animpack::cli::dumpCommand, "show a pack's header, skeleton, clips, section sizes and track kinds"},
     {"verify", animpack::cli::verifyCommand, "validate a pack; with its sources, measure every joint's error"},
+    {"report", animpack::cli::reportCommand, "write a project's review packet: one self-contained HTML file"},
     {"bench", animpack::cli::benchCommand, "time decoding a pack: forward, backward, random, blended, raw"},
 };
 

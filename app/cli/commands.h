@@ -11,5 +11,6 @@ int dumpCommand(int argc, char** argv, int first);
 int verifyCommand(int argc, char** argv, int first);
 int benchCommand(int argc, char** argv, int first);
 int mergeCommand(int argc, char** argv, int first);
+int reportCommand(int argc, char** argv, int first);
 
 }  // namespace animpack::cli
