@@ -31,6 +31,7 @@ QByteArray projectJson(const ClipDocument& document, const QString& projectPath)
   root["source"] = relative.startsWith("../") ? source : relative;
   root["settings"] = QJsonDocument::fromJson(QByteArray::fromStdString(document.settings().toJson())).object();
   root["up_axis"] = core::upAxisName(document.upAxis());
+  if (document.budgetKib()) root["budget_kib"] = *document.budgetKib();
   QJsonArray clips;
   for (int c = 0; c < document.clipCount(); ++c) {
     const ClipApproval a = document.storedApproval(c);
@@ -75,6 +76,11 @@ Expected<ProjectData> readProject(const QString& path) {
   if (!settings) return Error{settings.message()};
   data.settings = std::move(settings.value());
   data.upAxis = core::upAxisFromName(root["up_axis"].toString("as_imported").toStdString()).value_or(UpAxis::AsImported);
+  if (root.contains("budget_kib")) {
+    if (!root["budget_kib"].isDouble() || !(root["budget_kib"].toDouble() > 0))
+      return fail(path, "'budget_kib' must be a positive number of KiB");
+    data.budgetKib = root["budget_kib"].toDouble();
+  }
   for (const QJsonValue& v : root["clips"].toArray()) {
     const QJsonObject c = v.toObject();
     ProjectData::Clip clip;
@@ -101,6 +107,7 @@ Status loadProject(ClipDocument& document, const QString& path) {
   std::vector<std::pair<QString, ClipApproval>> approvals;
   for (const ProjectData::Clip& clip : data->clips) approvals.emplace_back(clip.name, clip.approval);
   document.restore(approvals, data->upAxis);
+  document.restoreBudget(data->budgetKib);
   document.undoStack()->setClean();
   return Status::ok();
 }

@@ -16,6 +16,7 @@ struct ProjectData {
   QString sourcePath;  ///< absolute
   core::CompressionSettings settings;
   UpAxis upAxis = UpAxis::AsImported;
+  std::optional<double> budgetKib;  ///< the pack budget in KiB
   struct Clip {
     QString name;
     ClipApproval approval;
