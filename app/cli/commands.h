@@ -11,6 +11,9 @@ int dumpCommand(int argc, char** argv, int first);
 int verifyCommand(int argc, char** argv, int first);
 int benchCommand(int argc, char** argv, int first);
 int mergeCommand(int argc, char** argv, int first);
+int projectCommand(int argc, char** argv, int first);
+int approveCommand(int argc, char** argv, int first);
+int buildCommand(int argc, char** argv, int first);
 int reportCommand(int argc, char** argv, int first);
 
 }  // namespace animpack::cli

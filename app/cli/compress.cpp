@@ -4,23 +4,13 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/export_summary.h"
 #include "app/cli/import_options.h"
 #include "app/cli/progress.h"
 #include "app/cli/settings_options.h"
 #include "core/batch/export.h"
 
 namespace animpack::cli {
-namespace {
-
-std::string humanBytes(std::uint64_t b) {
-  char buf[32];
-  if (b >= 10 * 1024 * 1024) std::snprintf(buf, sizeof(buf), "%.1f MB", double(b) / (1024.0 * 1024.0));
-  else if (b >= 10 * 1024) std::snprintf(buf, sizeof(buf), "%.1f KB", double(b) / 1024.0);
-  else std::snprintf(buf, sizeof(buf), "%llu B", static_cast<unsigned long long>(b));
-  return buf;
-}
-
-}  // namespace
 
 int compressCommand(int argc, char** argv, int first) {
   std::vector<Option> flags = {
@@ -80,48 +70,7 @@ int compressCommand(int argc, char** argv, int first) {
   progress.finish();
   if (!result) return failure(result.message());
 
-  std::uint64_t raw = 0, compressed = 0;
-  for (const core::ClipReport& r : result->rows) {
-    if (!r.error.empty()) {
-      // An import error already names its file.
-      if (r.clip.empty() && r.error.find(r.file) != std::string::npos) std::fprintf(stderr, "animpack: %s\n", r.error.c_str());
-      else std::fprintf(stderr, "animpack: %s%s: %s\n", r.file.c_str(), r.clip.empty() ? "" : (" clip '" + r.clip + "'").c_str(), r.error.c_str());
-      continue;
-    }
-    raw += r.rawBytes;
-    compressed += r.compressedBytes;
-    if (!quiet)
-      std::printf("%s: %-28s %5u frames  %10s -> %9s  %6.2f:1  max %.4f cm  p99 %.4f cm  %6.1f ms%s\n",
-                  std::filesystem::path(r.file).filename().c_str(), r.clip.c_str(), r.frames, humanBytes(r.rawBytes).c_str(),
-                  humanBytes(r.compressedBytes).c_str(), r.ratio(), r.maxErrorCm, r.p99ErrorCm, r.compressMs,
-                  r.withinPrecision ? "" : "  OVER PRECISION");
-  }
-  int overBudget = 0;
-  for (const core::WrittenPack& p : result->packs) {
-    if (p.overBudget) {
-      ++overBudget;
-      std::fprintf(stderr, "animpack: %s is %s, over the budget of %.0f KiB\n", p.path.c_str(), humanBytes(p.bytes).c_str(), *budget);
-    }
-  }
-  const std::size_t clips = result->rows.size() - result->failures;
-  std::printf("%zu clip(s)%s: %s -> %s (%.2f:1) in %zu pack(s)", clips,
-              result->cachedClips ? (" (" + std::to_string(result->cachedClips) + " from the cache)").c_str() : "",
-              humanBytes(raw).c_str(), humanBytes(compressed).c_str(), compressed ? double(raw) / double(compressed) : 0.0,
-              result->packs.size());
-  if (result->packs.size() == 1) std::printf(", %s written to %s", humanBytes(result->packs[0].bytes).c_str(), result->packs[0].path.c_str());
-  std::printf("\n");
-  if (result->failures) {
-    std::string failed;
-    std::set<std::string> named;
-    for (const core::ClipReport& r : result->rows) {
-      const std::string name = std::filesystem::path(r.file).filename().string() + (r.clip.empty() ? "" : " '" + r.clip + "'");
-      if (!r.error.empty() && named.insert(name).second) failed += (failed.empty() ? "" : ", ") + name;
-    }
-    return failure(std::to_string(result->failures) + " input(s) failed (" + failed + ", listed above); the packs hold the rest");
-  }
-  if (result->overPrecision) return failure(std::to_string(result->overPrecision) + " clip(s) exceed their precision (see the OVER PRECISION lines)");
-  if (overBudget) return failure(std::to_string(overBudget) + " pack(s) over budget");
-  return kExitOk;
+  return exportSummary(*result, quiet, budget);
 }
 
 int mergeCommand(int argc, char** argv, int first) {

@@ -2,6 +2,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "core/batch/clip_names.h"
 #include "core/io/decoded_json.h"
 #include "core/runtime/pack.h"
 
@@ -13,7 +14,7 @@ int decodeCommand(int argc, char** argv, int first) {
             "(README \"Command line\"; file units; frame f at start_time + f / sample_rate). With --rate HZ the\n"
             "frames are samples at start_time + k / HZ through the runtime's Player (k = 0 .. floor(duration x HZ)),\n"
             "for checks between frames. '-o -' writes to stdout.",
-            {{"clip", "NAME", "the clip to decode"},
+            {{"clip", "NAME|#N", "the clip: its pack name, a wildcard matching one clip, or #N (the N-th clip of the pack, from 0)"},
              {"rate", "HZ", "sample at this rate instead of the clip's frames (0 < HZ <= 10000)"},
              {"output", "OUT.json", "where to write the JSON", false, 'o'}});
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
@@ -28,13 +29,11 @@ int decodeCommand(int argc, char** argv, int first) {
   if (rate && !(*rate > 0 && *rate <= 10000)) return usageError("decode", "--rate must be in (0, 10000] Hz");
   auto pack = runtime::Pack::load(args.positional()[0]);
   if (!pack) return failure(pack.message());
-  const runtime::PackClip* clip = pack->findClip(*clipName);
-  if (!clip) {
-    std::string names;
-    for (const auto& c : pack->clips()) names += (names.empty() ? "" : ", ") + c.name;
-    return failure("no clip '" + *clipName + "' in '" + args.positional()[0] + "' (clips: " + names + ")");
-  }
-  const std::string json = core::decodedClipJson(*pack, *clip, rate);
+  std::vector<core::ClipChoice> choices;
+  for (const runtime::PackClip& c : pack->clips()) choices.push_back({c.name, ""});
+  auto index = core::matchOneClip(*clipName, choices);
+  if (!index) return failure("'" + args.positional()[0] + "': " + index.message());
+  const std::string json = core::decodedClipJson(*pack, pack->clips()[*index], rate);
   return writeOutput(*output, json);
 }
 

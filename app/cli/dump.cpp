@@ -1,5 +1,7 @@
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
@@ -21,16 +23,49 @@ const char* kindName(runtime::TrackKind k) {
   return "?";
 }
 
+/// The stable JSON of `dump --json` (docs/CLIP_NAMES.md names the clip keys).
+std::string dumpJson(const runtime::Pack& pack, const std::string& path) {
+  using nlohmann::ordered_json;
+  const runtime::PackSkeleton& sk = pack.skeleton();
+  char hash[20];
+  std::snprintf(hash, sizeof(hash), "%016llx", static_cast<unsigned long long>(sk.hash));
+  ordered_json joints = ordered_json::array();
+  for (std::size_t j = 0; j < sk.names.size(); ++j) joints.push_back({{"name", sk.names[j]}, {"parent", sk.parents[j]}});
+  ordered_json clips = ordered_json::array();
+  for (const runtime::PackClip& c : pack.clips())
+    clips.push_back({{"name", c.name},
+                     {"source_clip", nullptr},  // the pack format does not record it
+                     {"source", c.sourceFile},
+                     {"clip_index", c.clipIndex},
+                     {"frames", c.frameCount},
+                     {"sample_rate", c.sampleRate},
+                     {"start_time", c.startTime},
+                     {"duration", c.view.duration()},
+                     {"loop", c.loop},
+                     {"bytes", c.ownBytes}});
+  ordered_json doc = {{"file", path},
+                      {"format_version", pack.version()},
+                      {"file_bytes", pack.fileSize()},
+                      {"skeleton", {{"joints", joints}, {"hash", hash}, {"unit_to_cm", sk.unitToCm}, {"bytes", pack.skeletonBytes()}}},
+                      {"clips", clips}};
+  return doc.dump(2) + "\n";
+}
+
 }  // namespace
 
 int dumpCommand(int argc, char** argv, int first) {
-  Args args("dump", "PACK [--tracks]",
-            "Prints a pack's header, skeleton, clips, sizes by section and track kinds.",
-            {{"tracks", "", "list every joint's track kinds per clip"}});
+  Args args("dump", "PACK [--tracks] [--json]",
+            "Prints a pack's header, skeleton, clips, sizes by section and track kinds. With --json: the\n"
+            "header, skeleton and clips (name, source, clip_index, frames, bytes) as stable JSON.",
+            {{"tracks", "", "list every joint's track kinds per clip"}, {"json", "", "print JSON instead of text"}});
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("dump", "expected exactly one PACK");
   auto pack = runtime::Pack::load(args.positional()[0]);
   if (!pack) return failure(pack.message());
+  if (args.has("json")) {
+    std::fputs(dumpJson(*pack, args.positional()[0]).c_str(), stdout);
+    return kExitOk;
+  }
   const runtime::PackSkeleton& sk = pack->skeleton();
   std::printf("pack:      %s\nformat:    version %u, %zu bytes, checksum ok\n", args.positional()[0].c_str(), pack->version(),
               pack->fileSize());

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
@@ -8,6 +9,7 @@
 #include "app/cli/settings_options.h"
 #include "core/anim/raw_sampler.h"
 #include "core/anim/source_clip.h"
+#include "core/batch/clip_names.h"
 #include "core/io/asset_importer.h"
 #include "core/io/decoded_json.h"
 
@@ -35,33 +37,19 @@ void sampleSource(const core::RawClip& clip, double seconds, std::span<core::Tra
   }
 }
 
-/// The clip `spec` names: an exact name, a wildcard matching exactly one clip, or `#N` (clip_index N).
-Expected<const core::RawClip*> findClip(const core::ImportedAsset& asset, const std::string& spec) {
-  std::string names;
-  for (const core::RawClip& c : asset.clips) names += (names.empty() ? "" : ", ") + c.name;
-  if (spec.size() > 1 && spec.size() < 10 && spec[0] == '#' && spec.find_first_not_of("0123456789", 1) == std::string::npos) {
-    const unsigned long n = std::stoul(spec.substr(1));
-    if (n < asset.clips.size()) return &asset.clips[n];
-    return Error{"'" + asset.file + "' has " + std::to_string(asset.clips.size()) + " clip(s), no " + spec + " (clips: " + names + ")"};
-  }
+/// The pack names of a file's clips as a pack of this file alone would hold them.
+Expected<std::vector<core::PackClipName>> fileClipNames(const core::ImportedAsset& asset, const std::string& file,
+                                                         const core::CompressionSettings& settings) {
+  std::vector<core::ClipNameSource> sources;
   for (const core::RawClip& c : asset.clips)
-    if (c.name == spec) return &c;
-  std::vector<const core::RawClip*> matches;
-  if (core::isWildcard(spec))
-    for (const core::RawClip& c : asset.clips)
-      if (core::wildcardMatch(spec, c.name)) matches.push_back(&c);
-  if (matches.size() == 1) return matches[0];
-  if (matches.empty()) return Error{"no clip '" + spec + "' in '" + asset.file + "' (clips: " + names + ")"};
-  std::string several;
-  for (const core::RawClip* c : matches) several += (several.empty() ? "" : ", ") + c->name;
-  return Error{"'" + spec + "' matches " + std::to_string(matches.size()) + " clips in '" + asset.file + "' (" + several +
-               "): name one"};
+    sources.push_back({file, c.name, c.clipIndex, static_cast<std::uint32_t>(asset.clips.size()), &settings});
+  return core::packClipNames(sources);
 }
 
 }  // namespace
 
 int sampleCommand(int argc, char** argv, int first) {
-  std::vector<Option> options = {{"clip", "NAME|#N", "the clip: its name, a wildcard matching one clip, or #N (clip_index N, from 0)"},
+  std::vector<Option> options = {{"clip", "NAME|#N", "the clip: its pack name, its animation name, a wildcard matching one clip, or #N (clip_index N, from 0)"},
                                  {"rate", "HZ", "write frames at start_time + k / HZ instead of the clip's own frames"},
                                  {"output", "RAW.json", "where to write the JSON ('-' for stdout)", false, 'o'}};
   for (Option& o : settingsOptions()) options.push_back(std::move(o));
@@ -93,21 +81,29 @@ int sampleCommand(int argc, char** argv, int first) {
   core::ImportOptions importOptions{settings.unitToCm, settings.sampleRate};
   auto asset = importFile(file, importOptions);
   if (!asset) return failure(asset.message());
-  auto found = findClip(*asset, *clipSpec);
-  if (!found) return failure(found.message());
-  const core::EffectiveSettings effective = core::resolve(settings, asset->skeleton, (*found)->name);
+  auto names = fileClipNames(*asset, file, settings);
+  if (!names) return failure(names.message());
+  std::vector<core::ClipChoice> choices;
+  for (std::size_t c = 0; c < asset->clips.size(); ++c) choices.push_back({(*names)[c].name, asset->clips[c].name});
+  auto index = core::matchOneClip(*clipSpec, choices);
+  if (!index) return failure("'" + file + "': " + index.message());
+  const core::PackClipName& packName = (*names)[*index];
+  const core::RawClip* found = &asset->clips[*index];
+  const core::EffectiveSettings effective =
+      core::resolve(core::settingsForPackName(settings, packName), asset->skeleton, packName.name);
   // A clip override of the sample rate or unit needs the file imported with it, as compress does.
-  if ((effective.sampleRate && *effective.sampleRate != (*found)->sampleRate) ||
+  if ((effective.sampleRate && *effective.sampleRate != found->sampleRate) ||
       (effective.unitToCm && *effective.unitToCm != asset->unitToCm)) {
-    const std::uint32_t index = (*found)->clipIndex;
+    const std::uint32_t clipIndex = found->clipIndex;
     asset = importFile(file, core::ImportOptions{effective.unitToCm, effective.sampleRate});
     if (!asset) return failure(asset.message());
-    found = &asset->clips[index];
+    found = &asset->clips[clipIndex];
   }
-  const core::RawClip& clip = **found;
+  const core::RawClip& clip = *found;
 
-  core::ClipJsonHeader header{clip.name, clip.clipIndex, clip.startTime, clip.sampleRate, clip.frameCount, asset->unitToCm,
-                              asset->skeleton.names, asset->skeleton.parents, {}};
+  core::ClipJsonHeader header{packName.name, clip.clipIndex, clip.startTime, clip.sampleRate, clip.frameCount, asset->unitToCm,
+                              asset->skeleton.names, asset->skeleton.parents, {},
+                              std::filesystem::path(file).filename().string(), clip.name};
   for (const core::EffectiveJoint& j : effective.joints) header.tolerances.push_back({j.precisionCm, j.shellCm});
   if (rate) {
     // A relative slack so a duration that is a whole number of steps keeps its last frame.

@@ -9,6 +9,7 @@
 
 #include <assimp/Importer.hpp>
 
+#include "core/batch/clip_names.h"
 #include "core/compress/vertex_error.h"
 #include "core/runtime/hash.h"
 #include "core/runtime/pack.h"
@@ -38,18 +39,16 @@ Expected<ImportedAsset> importFile(const BatchOptions& options, const std::files
   return options.importer ? options.importer(path, importOptions) : importAsset(path, importOptions);
 }
 
-bool wanted(const BatchOptions& options, const std::string& clip) {
-  return options.clips.empty() || std::any_of(options.clips.begin(), options.clips.end(), [&](const std::string& p) {
-           return isWildcard(p) ? wildcardMatch(p, clip) : p == clip;
-         });
-}
+/// Version of the cache entries' layout: entries of another layout are never read.
+constexpr std::uint64_t kCacheLayout = 2;
 
-/// Cache key of one file: its bytes, the settings, the clip filter and the format version.
-std::string cacheKey(std::uint64_t sourceHash, const BatchOptions& options) {
+/// Cache key of one file: its bytes, its settings, the format version and the entry layout. An
+/// entry holds every clip of the file under the pack names it had when it was written.
+std::string cacheKey(std::uint64_t sourceHash, const CompressionSettings& settings) {
   std::uint64_t h = runtime::fnv1a64Value(sourceHash, runtime::kFnvOffset);
-  h = runtime::fnv1a64Value(options.settings.hash(), h);
+  h = runtime::fnv1a64Value(settings.hash(), h);
   h = runtime::fnv1a64Value(runtime::kPackVersion, h);
-  for (const std::string& c : options.clips) h = runtime::fnv1a64(c + "\n", h);
+  h = runtime::fnv1a64Value(kCacheLayout, h);
   char buf[20];
   std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(h));
   return buf;
@@ -72,6 +71,7 @@ bool loadCached(const std::filesystem::path& dir, const std::string& key, BatchF
     const runtime::PackClip& pc = pack->clips()[i];
     BatchClip c;
     c.name = pc.name;
+    c.clipIndex = pc.clipIndex;
     c.fromCache = true;
     c.meta = clipRecord(pc, pack->bytes());
     const auto bytes = pack->bytes().subspan(pc.dataOffset, pc.dataSize);
@@ -81,8 +81,10 @@ bool loadCached(const std::filesystem::path& dir, const std::string& key, BatchF
     if (!report) return false;
     c.report = std::move(report.value());
     c.report.file = file.path.string();
+    c.sourceClip = c.report.sourceClip;
     file.clips.push_back(std::move(c));
   }
+  file.clipsInFile = static_cast<std::uint32_t>(file.clips.size());
   file.fromCache = true;
   return true;
 }
@@ -113,9 +115,10 @@ void measureSkin(const ImportedAsset& asset, const RawClip& raw, double unitToCm
 }
 
 /// Compresses one clip of an imported file into `out` (its record, data and report, or its error).
-void compressClip(const BatchOptions& options, const ImportOptions& importOptions, const ImportedAsset& asset,
-                  const RawClip& source, const std::filesystem::path& path, BatchClip& out, const std::atomic<bool>* cancel) {
-  const EffectiveSettings effective = resolve(options.settings, asset.skeleton, source.name, asset.meshes, asset.unitToCm);
+void compressClip(const BatchOptions& options, const CompressionSettings& settings, const ImportOptions& importOptions,
+                  const ImportedAsset& asset, const RawClip& source, const std::filesystem::path& path, BatchClip& out,
+                  const std::atomic<bool>* cancel) {
+  const EffectiveSettings effective = resolve(settings, asset.skeleton, out.name, asset.meshes, asset.unitToCm);
   // A clip override of the sample rate or unit needs the file imported with it.
   std::optional<ImportedAsset> reimported;
   const RawClip* raw = &source;
@@ -142,17 +145,49 @@ void compressClip(const BatchOptions& options, const ImportOptions& importOption
     return;
   }
   measureSkin(asset, *raw, unitToCm, *compressed);
+  compressed->name = out.name;
   out.meta = clipRecord(*compressed, path.filename().string(), asset.sourceHash);
   out.meta.data = {};
   out.data = compressed->data;
   out.report = makeClipReport(*compressed, asset.skeleton, path.string(), 0);
+  out.report.sourceClip = out.sourceClip;
   out.compressed = std::move(compressed.value());
+}
+
+
+const CompressionSettings& fileSettingsOf(const BatchOptions& options, std::size_t file) {
+  return options.fileSettings.empty() ? options.settings : options.fileSettings[file];
+}
+
+/// The pack name of every clip of every file (per file when each file is its own pack); fails when
+/// two clips would share a name.
+Expected<std::vector<std::vector<PackClipName>>> nameClips(const std::vector<BatchFile>& files, const BatchOptions& options) {
+  std::vector<std::vector<PackClipName>> out(files.size());
+  auto nameGroup = [&](std::size_t begin, std::size_t end) -> Status {
+    std::vector<ClipNameSource> sources;
+    for (std::size_t f = begin; f < end; ++f)
+      for (const BatchClip& c : files[f].clips)
+        sources.push_back({files[f].source, c.sourceClip, c.clipIndex, files[f].clipsInFile, &fileSettingsOf(options, f)});
+    auto names = packClipNames(sources);
+    if (!names) return Error{names.message()};
+    std::size_t i = 0;
+    for (std::size_t f = begin; f < end; ++f)
+      for (std::size_t c = 0; c < files[f].clips.size(); ++c) out[f].push_back((*names)[i++]);
+    return Status::ok();
+  };
+  if (!options.namesPerFile) {
+    if (auto st = nameGroup(0, files.size()); !st) return Error{st.message()};
+  } else {
+    for (std::size_t f = 0; f < files.size(); ++f)
+      if (auto st = nameGroup(f, f + 1); !st) return Error{st.message()};
+  }
+  return out;
 }
 
 }  // namespace
 
-std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
-                                const BatchProgress& progress, const std::atomic<bool>* cancel) {
+Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::path>& files, const BatchOptions& options,
+                                          const BatchProgress& progress, const std::atomic<bool>* cancel) {
   const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::vector<BatchFile> result(files.size());
   std::vector<std::optional<ImportedAsset>> assets(files.size());
@@ -168,40 +203,98 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
     done += finished;
     progress(done, total, what);
   };
-
-  parallelFor(files.size(), jobs, [&](std::size_t i) {
+  auto importInto = [&](std::size_t i) {
     BatchFile& file = result[i];
-    file.path = files[i];
-    if (cancel && cancel->load()) {
-      file.error = "cancelled";
-      return;
-    }
-    if (options.cacheDir) {
-      keys[i] = cacheKey(hashFile(files[i]), options);
-      if (loadCached(*options.cacheDir, keys[i], file)) {
-        {
-          std::lock_guard<std::mutex> lock(progressMutex);
-          total += file.clips.size();
-        }
-        report(file.clips.size(), file.path.filename().string() + " (cached)");
-        return;
-      }
-    }
-    auto asset = importFile(options, files[i], importOptions);
+    file.clips.clear();
+    file.fromCache = false;
+    ImportOptions fileImport = importOptions;
+    fileImport.unitToCm = fileSettingsOf(options, i).unitToCm;
+    fileImport.sampleRate = fileSettingsOf(options, i).sampleRate;
+    auto asset = importFile(options, files[i], fileImport);
     if (!asset) {
       file.error = asset.message();
       return;
     }
     file.skeleton = skeletonRecord(asset->skeleton, asset->unitToCm);
-    for (const RawClip& clip : asset->clips)
-      if (wanted(options, clip.name)) file.clips.push_back(BatchClip{clip.name, "", false, std::nullopt, {}, {}, {}});
-    {
-      std::lock_guard<std::mutex> lock(progressMutex);
-      total += file.clips.size();
+    file.clipsInFile = static_cast<std::uint32_t>(asset->clips.size());
+    for (const RawClip& clip : asset->clips) {
+      BatchClip c;
+      c.sourceClip = clip.name;
+      c.clipIndex = clip.clipIndex;
+      file.clips.push_back(std::move(c));
     }
     assets[i] = std::move(asset.value());
+  };
+
+  // 1. Every file's clips, from the cache or imported.
+  parallelFor(files.size(), jobs, [&](std::size_t i) {
+    BatchFile& file = result[i];
+    file.path = files[i];
+    file.source = options.sourceNames.empty() ? files[i].generic_string() : options.sourceNames[i];
+    if (cancel && cancel->load()) {
+      file.error = "cancelled";
+      return;
+    }
+    if (options.cacheDir) {
+      keys[i] = cacheKey(hashFile(files[i]), fileSettingsOf(options, i));
+      if (loadCached(*options.cacheDir, keys[i], file)) return;
+    }
+    importInto(i);
   });
 
+  // 2. Pack names. A cached file whose clips now carry other names was compressed for other clip
+  // overrides when its settings have any: it is imported and compressed again.
+  auto names = nameClips(result, options);
+  if (!names) return Error{names.message()};
+  std::vector<std::size_t> stale;
+  for (std::size_t f = 0; f < result.size(); ++f) {
+    if (!result[f].fromCache) continue;
+    bool renamed = false;
+    for (std::size_t c = 0; c < result[f].clips.size(); ++c) renamed = renamed || (*names)[f][c].name != result[f].clips[c].name;
+    if (renamed && !fileSettingsOf(options, f).clips.empty()) stale.push_back(f);
+  }
+  parallelFor(stale.size(), jobs, [&](std::size_t s) { importInto(stale[s]); });
+  if (!stale.empty()) {
+    names = nameClips(result, options);
+    if (!names) return Error{names.message()};
+  }
+  for (std::size_t f = 0; f < result.size(); ++f)
+    for (std::size_t c = 0; c < result[f].clips.size(); ++c) {
+      BatchClip& clip = result[f].clips[c];
+      clip.name = (*names)[f][c].name;
+      clip.renamedBy = (*names)[f][c].renamedBy;
+      clip.meta.name = clip.name;
+      clip.report.clip = clip.name;
+    }
+
+  // 3. The selection: a spec selects by pack or source name in any file, or #N of each file.
+  std::vector<bool> complete(result.size(), true);
+  if (!options.clips.empty()) {
+    std::vector<bool> specUsed(options.clips.size(), false);
+    for (std::size_t f = 0; f < result.size(); ++f) {
+      std::vector<ClipChoice> choices;
+      for (const BatchClip& c : result[f].clips) choices.push_back({c.name, c.sourceClip});
+      std::vector<bool> keep(choices.size(), false);
+      for (std::size_t s = 0; s < options.clips.size(); ++s) {
+        auto found = matchClips(options.clips[s], choices);
+        if (!found) continue;
+        specUsed[s] = true;
+        for (std::size_t i : *found) keep[i] = true;
+      }
+      std::vector<BatchClip> kept;
+      for (std::size_t i = 0; i < keep.size(); ++i)
+        if (keep[i]) kept.push_back(std::move(result[f].clips[i]));
+      complete[f] = kept.size() == result[f].clips.size();
+      result[f].clips = std::move(kept);
+    }
+    for (std::size_t s = 0; s < options.clips.size(); ++s)
+      if (!specUsed[s]) return Error{"no clip '" + options.clips[s] + "' in the inputs (a pack name, an animation name or wildcard, or #N of a file)"};
+  }
+  for (const BatchFile& file : result) total += file.clips.size();
+  for (const BatchFile& file : result)
+    if (file.fromCache && !file.clips.empty()) report(file.clips.size(), file.path.filename().string() + " (cached)");
+
+  // 4. Compression of what the cache did not hold.
   struct Work {
     std::size_t file, clip;
     const RawClip* raw;
@@ -210,8 +303,7 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
   for (std::size_t f = 0; f < result.size(); ++f) {
     if (!assets[f]) continue;
     for (std::size_t c = 0; c < result[f].clips.size(); ++c)
-      for (const RawClip& raw : assets[f]->clips)
-        if (raw.name == result[f].clips[c].name) work.push_back({f, c, &raw});
+      work.push_back({f, c, &assets[f]->clips[result[f].clips[c].clipIndex]});
   }
   parallelFor(work.size(), jobs, [&](std::size_t w) {
     const Work& job = work[w];
@@ -221,14 +313,17 @@ std::vector<BatchFile> runBatch(const std::vector<std::filesystem::path>& files,
     if (cancel && cancel->load()) {
       out.error = "cancelled";
     } else {
-      compressClip(options, importOptions, asset, *job.raw, file.path, out, cancel);
+      const PackClipName name{out.name, out.renamedBy};
+      compressClip(options, settingsForPackName(fileSettingsOf(options, job.file), name), importOptions, asset,
+                   *job.raw, file.path, out, cancel);
     }
     report(1, file.path.filename().string() + ": " + out.name);
   });
 
+  // 5. Only complete files go to the cache: an entry holds every clip of its file.
   if (options.cacheDir)
     for (std::size_t f = 0; f < result.size(); ++f)
-      if (assets[f] && !result[f].clips.empty()) storeCached(*options.cacheDir, keys[f], result[f]);
+      if (assets[f] && complete[f] && !result[f].clips.empty()) storeCached(*options.cacheDir, keys[f], result[f]);
   return result;
 }
 

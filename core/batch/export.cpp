@@ -44,6 +44,32 @@ Status preparePackDirectory(const std::vector<std::filesystem::path>& files, con
   return Status::ok();
 }
 
+/// The joints that differ between two skeletons (missing, extra, other parent), a few named.
+std::string skeletonDifferences(const PackSkeletonRecord& a, const PackSkeletonRecord& b) {
+  std::map<std::string, std::string> parentA, parentB;
+  auto parents = [](const PackSkeletonRecord& s, std::map<std::string, std::string>& out) {
+    for (std::size_t j = 0; j < s.names.size(); ++j) out[s.names[j]] = s.parents[j] < 0 ? "" : s.names[std::size_t(s.parents[j])];
+  };
+  parents(a, parentA);
+  parents(b, parentB);
+  std::vector<std::string> diffs;
+  for (const auto& [name, parent] : parentA) {
+    const auto it = parentB.find(name);
+    if (it == parentB.end()) diffs.push_back("no joint '" + name + "'");
+    else if (it->second != parent) diffs.push_back("'" + name + "' has parent '" + it->second + "' instead of '" + parent + "'");
+  }
+  for (const auto& [name, parent] : parentB)
+    if (!parentA.count(name)) diffs.push_back("an extra joint '" + name + "'");
+  if (diffs.empty()) {
+    const Status st = sameSkeleton(a, b);
+    return st ? std::string("none") : st.message();
+  }
+  std::string out = std::to_string(diffs.size()) + " joint(s) differ: ";
+  for (std::size_t i = 0; i < diffs.size() && i < 8; ++i) out += (i ? ", " : "") + diffs[i];
+  if (diffs.size() > 8) out += ", ...";
+  return out;
+}
+
 void addFailure(ExportResult& result, const BatchFile& file, const std::string& clip, const std::string& error) {
   ClipReport failed;
   failed.file = file.path.string();
@@ -58,6 +84,7 @@ std::vector<std::vector<std::size_t>> collectRows(const std::vector<BatchFile>& 
   std::vector<std::vector<std::size_t>> rowOfClip(batch.size());
   for (std::size_t f = 0; f < batch.size(); ++f) {
     const BatchFile& file = batch[f];
+    if (file.error.empty() && file.clips.empty() && file.clipsInFile > 0) continue;  // none of its clips selected
     if (!file.error.empty() || file.clips.empty()) {
       addFailure(result, file, "", file.error.empty() ? "no clip to compress" : file.error);
       continue;
@@ -116,6 +143,17 @@ Status writePacks(const std::vector<BatchFile>& batch, const std::vector<std::ve
     if (!first) {
       first = f;
     } else if (auto st = sameSkeleton(*batch[*first].skeleton, *batch[f].skeleton); !st) {
+      if (options.leaveOutOtherSkeletons) {
+        // Its rows become failures in place (rows already point into result.rows).
+        const std::string why = "left out of the pack: its skeleton differs from that of '" + batch[*first].path.string() +
+                                "': " + skeletonDifferences(*batch[*first].skeleton, *batch[f].skeleton);
+        for (std::size_t row : rowOfClip[f])
+          if (row != std::size_t(-1)) {
+            result.rows[row].error = why;
+            ++result.failures;
+          }
+        continue;
+      }
       return Error{"'" + batch[f].path.string() + "' cannot share a pack with '" + batch[*first].path.string() + "': " +
                    st.message() + " (use --pack-per-file)"};
     }
@@ -135,8 +173,12 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
   if (auto st = options.batch.settings.validate(); !st) return Error{st.message()};
   if (options.packPerFile)
     if (auto st = preparePackDirectory(files, options.output); !st) return Error{st.message()};
-  std::vector<BatchFile> batch = runBatch(files, options.batch, progress, cancel);
+  BatchOptions batchOptions = options.batch;
+  batchOptions.namesPerFile = options.packPerFile;
+  auto batched = runBatch(files, batchOptions, progress, cancel);
+  if (!batched) return Error{batched.message()};
   if (cancel && cancel->load()) return Error{"cancelled"};
+  const std::vector<BatchFile>& batch = *batched;
 
   ExportResult result;
   const auto rowOfClip = collectRows(batch, result);
@@ -163,16 +205,36 @@ Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& pat
     packs.push_back(std::move(pack.value()));
   }
   const PackSkeletonRecord skeleton = skeletonRecord(packs.front().skeleton());
-  std::vector<PackClipRecord> records;
-  std::map<std::string, std::string> names;  // clip name -> pack it came from
+  struct Entry {
+    std::size_t pack;
+    const runtime::PackClip* clip;
+  };
+  std::vector<Entry> entries;
+  std::map<std::pair<std::uint64_t, std::uint32_t>, std::size_t> seen;  // (source hash, clip index) -> pack
+  std::map<std::string, int> uses;
   for (std::size_t i = 0; i < packs.size(); ++i) {
     if (auto st = sameSkeleton(skeleton, skeletonRecord(packs[i].skeleton())); !st)
       return Error{"'" + paths[i].string() + "' cannot be merged with '" + paths.front().string() + "': " + st.message()};
     for (const runtime::PackClip& clip : packs[i].clips()) {
-      const auto [it, added] = names.emplace(clip.name, paths[i].string());
-      if (!added) return Error{"clip '" + clip.name + "' is in both '" + it->second + "' and '" + paths[i].string() + "'"};
-      records.push_back(clipRecord(clip, packs[i].bytes()));
+      const auto [it, added] = seen.emplace(std::make_pair(clip.sourceHash, clip.clipIndex), i);
+      if (!added)
+        return Error{"clip '" + clip.name + "' (" + clip.sourceFile + " #" + std::to_string(clip.clipIndex) + ") is in both '" +
+                     paths[it->second].string() + "' and '" + paths[i].string() + "': the same animation of the same source bytes"};
+      entries.push_back({i, &clip});
+      ++uses[clip.name];
     }
+  }
+  // Different animations that share a name: each takes its pack's stem as a prefix (docs/CLIP_NAMES.md).
+  std::vector<PackClipRecord> records;
+  std::map<std::string, std::size_t> owner;
+  for (const Entry& e : entries) {
+    PackClipRecord record = clipRecord(*e.clip, packs[e.pack].bytes());
+    if (uses[record.name] > 1) record.name = paths[e.pack].stem().string() + "/" + record.name;
+    const auto [it, added] = owner.emplace(record.name, e.pack);
+    if (!added)
+      return Error{"clip '" + record.name + "' of '" + paths[e.pack].string() + "' and of '" + paths[it->second].string() +
+                   "' would share a name in the merged pack: rename one (settings \"clips\": {\"NAME\": {\"name\": ...}})"};
+    records.push_back(std::move(record));
   }
   const auto bytes = buildPack(skeleton, records);
   if (auto st = writeFileAtomic(output, bytes); !st) return Error{st.message()};

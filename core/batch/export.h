@@ -16,6 +16,7 @@ struct ExportOptions {
   BatchOptions batch;
   std::filesystem::path output;               ///< the pack, or the directory with packPerFile
   bool packPerFile = false;                   ///< one pack per input file, named after it
+  bool leaveOutOtherSkeletons = false;        ///< one pack: a file whose skeleton differs from the first is a failure, not an error
   std::optional<double> budgetKb;             ///< flag packs larger than this many KiB
   std::optional<std::filesystem::path> report;  ///< R.json or R.csv
   std::string toolVersion = "unknown";
@@ -42,8 +43,9 @@ struct ExportResult {
 Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& files, const ExportOptions& options,
                                    const BatchProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
-/// Merges packs built elsewhere into one (every pack must have the same skeleton; clip names must be
-/// unique). Writes `output` atomically and returns its size.
+/// Merges packs built elsewhere into one (every pack must have the same skeleton). Refuses only a
+/// true duplicate (the same source bytes and clip index in two packs), naming it; different clips
+/// that share a name become `PACKSTEM/NAME`. Writes `output` atomically and returns its size.
 Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& packs, const std::filesystem::path& output);
 
 }  // namespace animpack::core

@@ -20,6 +20,7 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   ClipReport r;
   r.file = file;
   r.clip = clip.name;
+  r.sourceClip = clip.name;
   r.clipIndex = clip.clipIndex;
   r.joints = static_cast<std::uint32_t>(skeleton.jointCount());
   r.frames = clip.frameCount;
@@ -65,6 +66,7 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
     over.push_back({{"joint", o.joint}, {"precision_cm", o.precisionCm}, {"max_error_cm", o.maxErrorCm}, {"floor_cm", o.floorCm}});
   return {{"file", r.file},
           {"clip", r.clip},
+          {"source_clip", r.sourceClip},
           {"clip_index", r.clipIndex},
           {"joints", r.joints},
           {"frames", r.frames},
@@ -99,6 +101,7 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
     ClipReport r;
     r.file = j.at("file").get<std::string>();
     r.clip = j.at("clip").get<std::string>();
+    r.sourceClip = j.at("source_clip").get<std::string>();
     r.clipIndex = j.at("clip_index").get<std::uint32_t>();
     r.joints = j.at("joints").get<std::uint32_t>();
     r.frames = j.at("frames").get<std::uint32_t>();
@@ -144,7 +147,7 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
   bool within = true;
   for (const ClipReport& r : rows) {
     if (!r.error.empty()) {
-      failures.push_back({{"file", r.file}, {"clip", r.clip}, {"error", r.error}});
+      failures.push_back({{"file", r.file}, {"clip", r.clip}, {"source_clip", r.sourceClip}, {"error", r.error}});
       within = false;
       continue;
     }
@@ -194,11 +197,11 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
     return q + "\"";
   };
   std::ostringstream o;
-  o << "file,clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,ratio,max_error_cm,"
+  o << "file,clip,source_clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,ratio,max_error_cm,"
        "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_constant,"
        "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,error\n";
   for (const ClipReport& r : rows) {
-    o << quote(r.file) << ',' << quote(r.clip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
+    o << quote(r.file) << ',' << quote(r.clip) << ',' << quote(r.sourceClip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
       << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
       << r.maxErrorBetweenFramesCm << ',' << r.p99ErrorCm << ',' << quote(r.worstJoint) << ',' << r.worstFrame << ','
       << r.worstTimeS << ',' << r.keys << ',' << r.defaultTracks << ',' << r.constantTracks << ',' << r.fittedTracks << ','

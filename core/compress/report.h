@@ -14,7 +14,8 @@ namespace animpack::core {
 
 struct ClipReport {
   std::string file;
-  std::string clip;
+  std::string clip;        ///< the pack name (docs/CLIP_NAMES.md)
+  std::string sourceClip;  ///< the animation's own name in its file
   std::uint32_t clipIndex = 0;
   std::uint32_t joints = 0;
   std::uint32_t frames = 0;

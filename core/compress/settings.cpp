@@ -161,7 +161,10 @@ class Parser {
           for (const auto& [ck, cv] : body.items()) {
             Status cst;
             const std::string sub = key + "." + ck;
-            if (ck == "precision_cm") cst = number(cv, sub, c.precisionCm);
+            if (ck == "name") {
+              if (!cv.is_string() || cv.get<std::string>().empty()) return error("key '" + sub + "': expected a non-empty string");
+              c.name = cv.get<std::string>();
+            } else if (ck == "precision_cm") cst = number(cv, sub, c.precisionCm);
             else if (ck == "shell_cm") cst = shell(cv, sub, c.shellCm);
             else if (ck == "rotation_format") cst = format(cv, sub, c.rotationFormat);
             else if (ck == "snapshot_interval_s") cst = number(cv, sub, c.snapshotIntervalS);
@@ -169,7 +172,7 @@ class Parser {
             else if (ck == "sample_rate") cst = number(cv, sub, c.sampleRate);
             else if (ck == "joints") cst = jointRules(cv, sub, c.joints);
             else
-              return error(unknownKey(key + ".", ck, {"precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s",
+              return error(unknownKey(key + ".", ck, {"name", "precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s",
                                                       "unit_to_cm", "sample_rate", "joints"}));
             if (!cst) return cst;
           }
@@ -288,6 +291,8 @@ Status CompressionSettings::validate() const {
   for (const auto& [pattern, c] : clips) {
     const std::string key = "clips." + pattern;
     if (pattern.empty()) return Error{"key 'clips': a clip name or wildcard is empty"};
+    if (c.name && isWildcard(pattern)) return Error{"key '" + key + ".name': a wildcard matches many clips, so it cannot name one"};
+    if (c.name && c.name->empty()) return Error{"key '" + key + ".name': the name is empty"};
     if (auto st = checkRange(widen(c.precisionCm), kPrecisionRange, key + ".precision_cm", "cm"); !st) return st;
     if (auto st = checkRange(numericShell(c.shellCm), kShellRange, key + ".shell_cm", "cm"); !st) return st;
     if (auto st = checkRange(widen(c.snapshotIntervalS), kSnapshotRange, key + ".snapshot_interval_s", "s"); !st) return st;
@@ -336,6 +341,7 @@ std::string CompressionSettings::toJson() const {
     Json c = Json::object();
     for (const auto& [pattern, o] : clips) {
       Json r = Json::object();
+      if (o.name) r["name"] = *o.name;
       if (o.precisionCm) r["precision_cm"] = *o.precisionCm;
       if (o.shellCm) r["shell_cm"] = shellJson(*o.shellCm);
       if (o.rotationFormat) r["rotation_format"] = rotationFormatName(*o.rotationFormat);

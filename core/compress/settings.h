@@ -52,6 +52,7 @@ struct ClipOverride {
   std::optional<double> unitToCm;
   std::optional<double> sampleRate;
   std::vector<std::pair<std::string, JointOverride>> joints;
+  std::optional<std::string> name;  ///< the clip's pack name instead of the automatic one (docs/CLIP_NAMES.md); exact keys only
 };
 
 struct CompressionSettings {

@@ -15,7 +15,8 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame) {
   for (std::size_t j = 0; j < header.names.size(); ++j)
     joints.push_back({{"name", header.names[j]}, {"parent", header.parents[j]}, {"precision_cm", header.tolerances[j].precisionCm},
                       {"shell_cm", header.tolerances[j].shellCm}});
-  std::string out = "{\"clip\":" + json(header.clip).dump() + ",\"clip_index\":" + std::to_string(header.clipIndex) +
+  std::string out = "{\"clip\":" + json(header.clip).dump() + ",\"source\":" + json(header.source).dump() +
+                    ",\"source_clip\":" + (header.sourceClip ? json(*header.sourceClip) : json(nullptr)).dump() + ",\"clip_index\":" + std::to_string(header.clipIndex) +
                     ",\"start_time\":" + json(header.startTime).dump() + ",\"sample_rate\":" + json(header.sampleRate).dump() +
                     ",\"frame_count\":" + std::to_string(header.frameCount) + ",\"unit_to_cm\":" + json(header.unitToCm).dump() +
                     ",\"joints\":" + joints.dump() + ",\"frames\":[";
@@ -52,7 +53,7 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
   const std::uint32_t count = rateHz ? sampleCount(duration, *rateHz) : clip.frameCount;
   // The pack stores these as floats: widen them exactly so the text reads back as the same float.
   const ClipJsonHeader header{clip.name, clip.clipIndex, clip.startTime, rateHz ? *rateHz : double(clip.sampleRate), count,
-                              double(sk.unitToCm), sk.names, sk.parents, clip.tolerances};
+                              double(sk.unitToCm), sk.names, sk.parents, clip.tolerances, clip.sourceFile, std::nullopt};
   runtime::Player player;
   return clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
     // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.

@@ -25,12 +25,14 @@ struct ClipJsonHeader {
   std::vector<std::string> names;
   std::vector<std::int32_t> parents;
   std::vector<runtime::JointTolerance> tolerances;  ///< one per joint
+  std::string source;                      ///< the source file name
+  std::optional<std::string> sourceClip;   ///< the animation's own name; none when the pack does not record it (null)
 };
 
 /// Fills `pose` (one transform per joint) with frame `frame`'s local transforms.
 using ClipJsonFrame = std::function<void(std::uint32_t frame, std::span<runtime::Transform> pose)>;
 
-/// {"clip","clip_index","start_time","sample_rate","frame_count","unit_to_cm",
+/// {"clip","source","source_clip","clip_index","start_time","sample_rate","frame_count","unit_to_cm",
 ///  "joints":[{"name","parent","precision_cm","shell_cm"}],
 ///  "frames":[[[tx,ty,tz,qx,qy,qz,qw,sx,sy,sz] per joint] per frame]}
 std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame);

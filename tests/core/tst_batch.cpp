@@ -230,7 +230,9 @@ class TestBatch : public QObject {
     BatchOptions o;
     o.jobs = 1;
     o.settings.shellCm = kShellFromMesh;
-    const auto files = runBatch({m_rig}, o);
+    const auto batch = runBatch({m_rig}, o);
+    QVERIFY2(batch, batch ? "" : batch.message().c_str());
+    const auto& files = *batch;
     QCOMPARE(files.size(), std::size_t(1));
     QVERIFY2(files[0].error.empty(), files[0].error.c_str());
     const ImportedAsset a = test::importOrFail(m_rig);

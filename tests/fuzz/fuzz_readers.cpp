@@ -1,4 +1,4 @@
-// The fuzz targets of core's readers: settings JSON and the import stream (see fuzz_target.h).
+// The fuzz targets of core's readers: settings JSON, projects and the import stream (see fuzz_target.h).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -7,6 +7,7 @@
 
 #include "core/compress/settings.h"
 #include "core/io/import_stream.h"
+#include "core/project/project.h"
 #include "core/runtime/hash.h"
 #include "tests/fuzz/fuzz_target.h"
 
@@ -44,6 +45,25 @@ void fuzzSettings(const std::uint8_t* data, std::size_t size) {
   if (!valid) return;
   static const core::Skeleton skeleton = smallSkeleton();
   for (const char* clip : {"Idle", "Run_01", "", "*"}) (void)core::resolve(*settings, skeleton, clip).hash();
+}
+
+void fuzzProject(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const std::filesystem::path where = "/fuzz/character/p.anproj";
+  auto project = core::parseProject(text, where);
+  if (!project) {
+    if (project.message().empty()) broken("an error without a message");
+    return;
+  }
+  for (std::size_t i = 0; i <= project->sources.size(); ++i) (void)project->settingsFor(i).hash();
+  (void)project->approval("walk", "Motion");
+  const std::string json = core::projectJson(*project, where);
+  auto again = core::parseProject(json, where);
+  if (!again) broken("the JSON form of a parsed project does not parse");
+  // Version 1 keys approvals by animation name; its version-2 form keeps the keys as they were.
+  again->approvalsBySourceName = project->approvalsBySourceName;
+  if (!(*again == *project)) broken("the JSON form parses to a different project");
+  if (core::projectJson(*again, where) != json) broken("writing a project twice gives different JSON");
 }
 
 void fuzzImportStream(const std::uint8_t* data, std::size_t size) {

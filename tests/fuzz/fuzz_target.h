@@ -16,6 +16,10 @@ void fuzzPack(const std::uint8_t* data, std::size_t size);
 /// skeleton, and checks that its JSON form parses back to the same settings.
 void fuzzSettings(const std::uint8_t* data, std::size_t size);
 
+/// Parses `data` as a project (.anproj); when it parses, resolves each source's settings and checks
+/// that its JSON form parses back to the same project and writes the same JSON again.
+void fuzzProject(const std::uint8_t* data, std::size_t size);
+
 /// Reads `data` as an import stream (size and checksum recomputed, so mutations reach the
 /// structure); when it reads, checks that writing the asset gives back the same bytes.
 void fuzzImportStream(const std::uint8_t* data, std::size_t size);

@@ -16,12 +16,13 @@ int main(int argc, char** argv) {
     Target target;
   } targets[] = {{"pack", animpack::test::fuzzPack},
                  {"settings", animpack::test::fuzzSettings},
+                 {"project", animpack::test::fuzzProject},
                  {"import-stream", animpack::test::fuzzImportStream}};
   Target target = nullptr;
   for (const auto& t : targets)
     if (argc == 3 && std::strcmp(argv[1], t.name) == 0) target = t.target;
   if (!target) {
-    std::fprintf(stderr, "usage: replay_corpus pack|settings|import-stream DIR\n");
+    std::fprintf(stderr, "usage: replay_corpus pack|settings|project|import-stream DIR\n");
     return 2;
   }
   std::size_t count = 0;
