@@ -341,7 +341,8 @@ bool MainWindow::startReviewExport(const QString& path) {
   if (!m_document.hasAsset()) return false;
   core::ReviewOptions options;
   options.importer = studioImporter();
-  return m_export.startReview(widgets::reviewProjectOf(m_document, projectPath()), std::move(options), path);
+  return m_export.startReview(widgets::projectOf(m_document), widgets::reviewProjectPath(m_document, projectPath()),
+                              std::move(options), path);
 }
 
 void MainWindow::notify(QMessageBox::Icon icon, const QString& title, const QString& text) {

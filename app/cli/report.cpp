@@ -1,9 +1,11 @@
 #include <cstdio>
+#include <filesystem>
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
 #include "app/cli/import_options.h"
 #include "app/cli/progress.h"
+#include "core/project/project.h"
 #include "core/review/review_build.h"
 
 namespace animpack::cli {
@@ -31,7 +33,8 @@ int reportCommand(int argc, char** argv, int first) {
   core::ImportLimits limits;
   if (auto exit = readImportLimits(args, "report", limits)) return *exit;
 
-  auto project = core::readReviewProject(args.positional().front());
+  const std::filesystem::path projectPath = args.positional().front();
+  auto project = core::readProject(projectPath);
   if (!project) return failure(project.message());
   core::ReviewOptions options;
   options.importer = isolatedImporter(limits);
@@ -39,7 +42,7 @@ int reportCommand(int argc, char** argv, int first) {
   options.pictures = !args.has("no-pictures");
   options.toolVersion = ANIMPACK_VERSION;
   Progress progress(Progress::detect(args.has("quiet")));
-  auto packet = core::buildReviewPacket(*project, options, [&](std::size_t done, std::size_t total, const std::string& what) {
+  auto packet = core::buildReviewPacket(*project, projectPath, options, [&](std::size_t done, std::size_t total, const std::string& what) {
     progress.update(done, total, what);
   });
   progress.finish();

@@ -5,36 +5,16 @@
 
 #include <atomic>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/batch/batch.h"
+#include "core/project/project.h"
 #include "core/review/pose_picture.h"
 #include "core/review/review_packet.h"
 
 namespace animpack::core {
-
-/// A clip's approval as a project stores it.
-struct StoredApproval {
-  std::string state = "needs_review";
-  std::uint64_t settingsHash = 0, sourceHash = 0;
-  std::string by, at;
-  std::optional<float> maxErrorCm;
-};
-
-/// What a review packet is made of: the sources, their settings, the approvals, the budget.
-struct ReviewProject {
-  std::string title;
-  std::vector<std::filesystem::path> sources;  ///< absolute
-  CompressionSettings settings;
-  std::map<std::string, StoredApproval> approvals;  ///< by clip name
-  std::optional<double> budgetKib;
-};
-
-/// Reads a studio project (.anproj, README "Projects"); errors name the file and the problem.
-Expected<ReviewProject> readReviewProject(const std::filesystem::path& path);
 
 struct ReviewOptions {
   ImportFunction importer;  ///< empty: importAsset() in this process
@@ -46,9 +26,11 @@ struct ReviewOptions {
   std::string toolVersion = "unknown";
 };
 
-/// Compresses the project and assembles its packet. Failed files and clips become rows with
-/// their error; an error is returned only when no clip compressed.
-Expected<ReviewPacket> buildReviewPacket(const ReviewProject& project, const ReviewOptions& options,
+/// Compresses the project saved at `projectPath` exactly as `animpack build` does and assembles its
+/// packet. Failed files and clips (a source whose skeleton differs included) become rows with their
+/// error; an error is returned only when no clip compressed.
+Expected<ReviewPacket> buildReviewPacket(const Project& project, const std::filesystem::path& projectPath,
+                                         const ReviewOptions& options,
                                          const BatchProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 /// Writes reviewPacketHtml(packet) to `path` atomically.

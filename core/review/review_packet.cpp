@@ -33,15 +33,15 @@ std::string format(const char* pattern, A... args) {
 std::string kib(std::uint64_t bytes) { return format("%.1f KiB", double(bytes) / 1024.0); }
 std::string cm(float v) { return format("%.4f cm", double(v)); }
 
-const char* approvalLabel(const ReviewApproval& a) {
-  if (a.outdated) return "needs review (changed since approved)";
+std::string approvalLabel(const ReviewApproval& a) {
+  if (!a.outdated.empty()) return "needs review (" + a.outdated + ")";
   if (a.state == "approved") return "approved";
   if (a.state == "rejected") return "rejected";
   return "needs review";
 }
 
 std::string approvalClass(const ReviewApproval& a) {
-  return a.outdated ? "needs_review" : a.state;
+  return a.outdated.empty() ? a.state : "needs_review";
 }
 
 const char* kStyle = R"css(

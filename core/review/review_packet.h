@@ -15,7 +15,7 @@ namespace animpack::core {
 /// A lead's decision on a clip as the packet shows it.
 struct ReviewApproval {
   std::string state = "needs_review";  ///< approved | rejected | needs_review
-  bool outdated = false;               ///< given, but the settings or the source changed since
+  std::string outdated;                ///< why a decision given no longer holds (settings, source, error); empty: it holds
   std::string by;                      ///< the OS user who gave it ("" when not recorded)
   std::string at;                      ///< when, ISO 8601 UTC ("" when not recorded)
   std::optional<float> maxErrorCm;     ///< the max error measured when it was given

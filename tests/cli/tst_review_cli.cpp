@@ -18,7 +18,7 @@ QString writeProject(const QDir& dir, const QString& extra) {
   const QString path = dir.filePath("walks.anproj");
   QFile f(path);
   if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-  f.write(QString("{\"animpack_project\":1,\"sources\":[\"%1\",\"%2\"],\"settings\":{}%3}")
+  f.write(QString("{\"animpack_project\":2,\"sources\":[{\"path\":\"%1\"},{\"path\":\"%2\"}],\"settings\":{}%3}")
               .arg(test::modelPath("BVH/01_01.bvh"), test::modelPath("BVH/01_03.bvh"), extra)
               .toUtf8());
   return path;

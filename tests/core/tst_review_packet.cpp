@@ -1,6 +1,7 @@
 // The review packet (core/review): PNG encoding read back by Qt, the software stick-figure raster,
-// the project reader's errors, and a packet built from real files: a row per clip, the totals, the
-// budget, approvals current and outdated, pictures as data: URIs and no external URL.
+// and a packet built from a project of generated and real files: a row per clip (a source with
+// another skeleton a failed row), the totals, the budget, approvals holding, rejected and outdated,
+// pictures as data: URIs and no external URL.
 #include <QImage>
 #include <QRegularExpression>
 #include <QtTest>
@@ -15,11 +16,6 @@ using namespace animpack;
 using namespace animpack::core;
 
 namespace {
-
-std::filesystem::path writeText(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
 
 QImage decodePng(const std::vector<std::uint8_t>& png) {
   return QImage::fromData(QByteArray(reinterpret_cast<const char*>(png.data()), qsizetype(png.size())), "PNG");
@@ -36,12 +32,6 @@ int countPixels(const QImage& image, Rgb c) {
   return n;
 }
 
-std::string hex(std::uint64_t v) {
-  char buf[20];
-  std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 }  // namespace
 
 class TestReviewPacket : public QObject {
@@ -49,14 +39,14 @@ class TestReviewPacket : public QObject {
  private:
   std::filesystem::path m_dir, m_rigA, m_rigB;
 
-  ReviewProject project(const std::string& approvals = "[]", const std::string& budget = "") {
-    const std::string text = "{\"animpack_project\":1,\"sources\":[\"" + m_rigA.string() + "\",\"" + m_rigB.string() +
-                             "\",\"" + test::model("BVH/Boxing_Toes.bvh").string() + "\"],\"settings\":{}" + budget +
-                             ",\"clips\":" + approvals + "}";
-    auto p = readReviewProject(writeText(m_dir / "review.anproj", text));
-    if (!p) qFatal("%s", p.message().c_str());
-    return *p;
+  Project project(std::optional<double> budgetKib = std::nullopt, std::map<std::string, ClipApprovalRecord> approvals = {}) {
+    Project p;
+    for (const auto& path : {m_rigA, m_rigB, test::model("BVH/Boxing_Toes.bvh")}) p.sources.push_back({path, std::nullopt});
+    p.budgetKib = budgetKib;
+    p.approvals = std::move(approvals);
+    return p;
   }
+  std::filesystem::path projectPath() const { return m_dir / "review.anproj"; }
 
  private slots:
   void initTestCase() {
@@ -106,42 +96,11 @@ class TestReviewPacket : public QObject {
     QCOMPARE(countPixels(decodePng(encodePng(drawPoseOverlay(overlay, 300, 240))), Rgb{210, 30, 30}), 0);
   }
 
-  void projectReaderNamesEachProblem() {
-    struct Case {
-      const char* text;
-      const char* expected;
-    } cases[] = {
-        {"not json", "not a project file"},
-        {"{\"source\":\"a.bvh\"}", "no 'animpack_project' version"},
-        {"{\"animpack_project\":1}", "names no source file"},
-        {"{\"animpack_project\":1,\"source\":\"a.bvh\",\"budget_kib\":-4}", "'budget_kib' must be a positive number"},
-        {"{\"animpack_project\":1,\"source\":\"a.bvh\",\"clips\":[{\"name\":\"x\",\"approval\":\"maybe\"}]}",
-         "unknown approval 'maybe'"},
-        {"{\"animpack_project\":1,\"source\":\"a.bvh\",\"clips\":[{\"name\":\"x\",\"approval\":\"approved\","
-         "\"approved_settings_hash\":\"zz\"}]}",
-         "malformed approved_settings_hash"},
-        {"{\"animpack_project\":1,\"source\":\"a.bvh\",\"settings\":{\"precision_cm\":-1}}", "precision_cm"},
-    };
-    for (const Case& c : cases) {
-      auto p = readReviewProject(writeText(m_dir / "bad.anproj", c.text));
-      QVERIFY2(!p, c.text);
-      QVERIFY2(p.message().find(c.expected) != std::string::npos, p.message().c_str());
-      QVERIFY2(p.message().find("bad.anproj") != std::string::npos || std::string(c.expected) == "precision_cm", p.message().c_str());
-    }
-    QVERIFY(!readReviewProject(m_dir / "missing.anproj"));
-    // A one-source project of today: the source relative to the project.
-    auto one = readReviewProject(writeText(m_dir / "one.anproj", "{\"animpack_project\":1,\"source\":\"review_a.gltf\",\"budget_kib\":12.5}"));
-    QVERIFY2(one, one.status().message().c_str());
-    QCOMPARE(one->sources.size(), std::size_t(1));
-    QCOMPARE(one->sources[0], (m_dir / "review_a.gltf").lexically_normal());
-    QCOMPARE(*one->budgetKib, 12.5);
-  }
-
   void packetHasARowPerClipTotalsAndPictures() {
     ReviewOptions options;
     options.jobs = 2;
     options.toolVersion = "test";
-    const auto first = buildReviewPacket(project("[]", ",\"budget_kib\":0.5"), options);
+    const auto first = buildReviewPacket(project(0.5), projectPath(), options);
     QVERIFY2(first, first.status().message().c_str());
     QCOMPARE(first->clips.size(), std::size_t(5));  // two rigs of two clips each, and the BVH whose skeleton differs
     QVERIFY(first->clips[4].report.error.find("left out of the pack") != std::string::npos);
@@ -160,19 +119,30 @@ class TestReviewPacket : public QObject {
       QVERIFY(countPixels(image, Rgb{235, 120, 20}) > 20);  // the compressed figure is drawn
     }
 
-    // Approve clip 0 for exactly what it was compressed with; clip 2 (same name, the other file) is outdated.
-    const ReviewClip& a = first->clips[0];
-    const std::string approvals = "[{\"name\":\"" + a.report.clip + "\",\"approval\":\"approved\",\"approved_settings_hash\":\"" +
-                                  hex(a.settingsHash) + "\",\"approved_source_hash\":\"" + hex(a.sourceHash) +
-                                  "\",\"approved_by\":\"lead\",\"approved_at\":\"2026-11-30T10:00:00Z\",\"approved_max_error_cm\":0.004}]";
-    const auto packet = buildReviewPacket(project(approvals, ",\"budget_kib\":0.5"), options);
+    // Clip 0 approved for exactly what it was compressed with, clip 1 rejected for it, clip 2
+    // approved for other settings, clip 3 at a smaller error than it has.
+    auto record = [&](const ReviewClip& c, ApprovalState state, std::uint64_t settingsHash, float errorScale = 1.f) {
+      return ClipApprovalRecord{state, settingsHash, c.sourceHash, "lead", "2026-11-30T10:00:00Z", c.report.maxErrorCm * errorScale};
+    };
+    const auto& rows = first->clips;
+    QVERIFY(rows[0].report.clip != rows[2].report.clip);  // the same animation names in two files: unique pack names
+    const auto packet = buildReviewPacket(project(0.5, {{rows[0].report.clip, record(rows[0], ApprovalState::Approved, rows[0].settingsHash)},
+                                                        {rows[1].report.clip, record(rows[1], ApprovalState::Rejected, rows[1].settingsHash)},
+                                                        {rows[2].report.clip, record(rows[2], ApprovalState::Approved, 12345)},
+                                                        {rows[3].report.clip, record(rows[3], ApprovalState::Approved, rows[3].settingsHash, 0.5f)}}),
+                                          projectPath(), options);
     QVERIFY2(packet, packet.status().message().c_str());
-    const bool sameName = packet->clips[0].report.clip == packet->clips[2].report.clip;
-    QCOMPARE(packet->clips[0].approval.state, std::string("approved"));
-    QVERIFY(!packet->clips[0].approval.outdated);
-    QCOMPARE(packet->clips[0].approval.by, std::string("lead"));
-    if (sameName) QVERIFY(packet->clips[2].approval.outdated);  // another source: not what was approved
-    QCOMPARE(packet->clips[1].approval.state, std::string("needs_review"));
+    const auto& approvals = packet->clips;
+    QCOMPARE(approvals[0].approval.state, std::string("approved"));
+    QVERIFY2(approvals[0].approval.outdated.empty(), approvals[0].approval.outdated.c_str());
+    QCOMPARE(approvals[0].approval.by, std::string("lead"));
+    QCOMPARE(approvals[1].approval.state, std::string("rejected"));
+    QVERIFY(approvals[1].approval.outdated.empty());
+    QVERIFY2(approvals[2].approval.outdated.find("settings changed") != std::string::npos, approvals[2].approval.outdated.c_str());
+    // Approved at half the error it measures now: no longer holds.
+    QVERIFY2(approvals[3].approval.outdated.find("max error") != std::string::npos, approvals[3].approval.outdated.c_str());
+    QCOMPARE(reviewTotals(packet->clips).approved, std::size_t(1));
+    QCOMPARE(reviewTotals(packet->clips).rejected, std::size_t(1));
 
     const QString html = QString::fromStdString(reviewPacketHtml(*packet));
     QCOMPARE(html.count("<tr class=\"clip\">"), 4);
@@ -185,8 +155,8 @@ class TestReviewPacket : public QObject {
     QCOMPARE(html.count("src=\"data:image/png;base64,"), 4);
     QVERIFY(html.contains(">lead<"));
     QVERIFY(html.contains("2026-11-30T10:00:00Z"));
-    QVERIFY(html.contains("approved at 0.0040 cm"));
-    if (sameName) QVERIFY(html.contains("needs review (changed since approved)"));
+    QVERIFY(html.contains(QString("approved at %1 cm").arg(double(rows[0].report.maxErrorCm), 0, 'f', 4)));
+    QVERIFY(html.contains("needs review (its settings changed since it was approved)"));
     // Self-contained: nothing is fetched.
     QVERIFY(!html.contains(QRegularExpression("(src|href)=\"(?!data:)", QRegularExpression::CaseInsensitiveOption)));
     QVERIFY(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"));
@@ -201,22 +171,22 @@ class TestReviewPacket : public QObject {
   void picturesLeftOutSayWhy() {
     ReviewOptions options;
     options.pictures = false;
-    auto packet = buildReviewPacket(project(), options);
+    auto packet = buildReviewPacket(project(), projectPath(), options);
     QVERIFY(packet);
     QVERIFY(packet->pictures.empty());
     QVERIFY(QString::fromStdString(reviewPacketHtml(*packet)).contains("were left out"));
     options.pictures = true;
     options.renderer = [](const PoseOverlay&) -> Expected<Image> { return Error{"no display"}; };
-    packet = buildReviewPacket(project(), options);
+    packet = buildReviewPacket(project(), projectPath(), options);
     QVERIFY(packet);
     QVERIFY(packet->pictures.empty());
     QVERIFY2(packet->picturesNote.find("no display") != std::string::npos, packet->picturesNote.c_str());
   }
 
   void nothingCompressedIsAnError() {
-    auto p = readReviewProject(writeText(m_dir / "none.anproj", "{\"animpack_project\":1,\"source\":\"missing.bvh\"}"));
-    QVERIFY(p);
-    const auto packet = buildReviewPacket(*p, {});
+    Project p;
+    p.sources.push_back({m_dir / "missing.bvh", std::nullopt});
+    const auto packet = buildReviewPacket(p, projectPath(), {});
     QVERIFY(!packet);
     QVERIFY2(packet.message().find("missing.bvh") != std::string::npos, packet.message().c_str());
   }

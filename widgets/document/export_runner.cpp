@@ -83,12 +83,14 @@ bool ExportRunner::start(const QString& source, core::ExportOptions options) {
   return true;
 }
 
-bool ExportRunner::startReview(core::ReviewProject project, core::ReviewOptions options, const QString& output) {
+bool ExportRunner::startReview(core::Project project, std::filesystem::path projectPath, core::ReviewOptions options,
+                               const QString& output) {
   if (m_running) return false;
   options.toolVersion = QCoreApplication::applicationVersion().toStdString();
   const std::filesystem::path path = output.toStdString();
-  launch([project, options, path](const core::BatchProgress& progress, const std::atomic<bool>* cancel) -> Expected<core::ReviewPacket> {
-    auto packet = core::buildReviewPacket(project, options, progress, cancel);
+  launch([project, projectPath, options, path](const core::BatchProgress& progress,
+                                               const std::atomic<bool>* cancel) -> Expected<core::ReviewPacket> {
+    auto packet = core::buildReviewPacket(project, projectPath, options, progress, cancel);
     if (!packet) return packet;
     if (auto st = core::writeReviewPacket(*packet, path); !st) return Error{st.message()};
     return packet;

@@ -22,8 +22,9 @@ class ExportRunner : public QObject {
 
   /// Starts exporting `source` with `options`; false (nothing started) when an export already runs.
   bool start(const QString& source, core::ExportOptions options);
-  /// Starts writing the review packet of `project` to `output`; false when an export already runs.
-  bool startReview(core::ReviewProject project, core::ReviewOptions options, const QString& output);
+  /// Starts writing the review packet of `project` (saved at `projectPath`) to `output`; false when
+  /// an export already runs.
+  bool startReview(core::Project project, std::filesystem::path projectPath, core::ReviewOptions options, const QString& output);
   /// Asks a running export to stop; finished() still comes.
   void cancel();
   bool running() const { return m_running; }
