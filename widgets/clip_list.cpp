@@ -168,7 +168,7 @@ ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor,
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(buildPackBar());
   layout->addLayout(filters);
-  layout->addWidget(m_table);
+  layout->addWidget(m_table, 1);
   layout->addWidget(m_suggestionBox);
   layout->addLayout(buttons);
   connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
@@ -221,6 +221,9 @@ QWidget* ClipListPanel::buildPackBar() {
   m_suggestion = new QLabel(m_suggestionBox);
   m_suggestion->setTextFormat(Qt::RichText);
   m_suggestion->setWordWrap(true);
+  // Word-wrapped rich text: the box takes the height its lines need, the table gives way.
+  m_suggestion->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+  m_suggestionBox->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
   m_applySuggestion = new QPushButton("Apply", m_suggestionBox);
   m_applySuggestion->setToolTip("Give these clips twice their precision (one undo step), then compress every clip");
   connect(m_applySuggestion, &QPushButton::clicked, this, [this] {
