@@ -28,6 +28,7 @@
 #include "widgets/diagnostics_panel.h"
 #include "widgets/error_map.h"
 #include "widgets/export_dialog.h"
+#include "widgets/document/project_file.h"
 #include "widgets/document/review_project.h"
 #include "widgets/file_actions.h"
 #include "widgets/joint_tree_view.h"
@@ -341,7 +342,7 @@ bool MainWindow::startReviewExport(const QString& path) {
   if (!m_document.hasAsset()) return false;
   core::ReviewOptions options;
   options.importer = studioImporter();
-  return m_export.startReview(widgets::projectOf(m_document), widgets::reviewProjectPath(m_document, projectPath()),
+  return m_export.startReview(widgets::documentProject(m_document), widgets::reviewProjectPath(m_document, projectPath()),
                               std::move(options), path);
 }
 

@@ -1,5 +1,6 @@
 # `cmake --install` puts the runtime (headers + static library + CMake package) and the CLI in the
-# prefix, so a game build can find_package(animpack) and link animpack::runtime.
+# prefix, so a game build can find_package(animpack), link animpack::runtime and build packs with
+# animpack_add_pack (cmake/AnimpackPack.cmake).
 include(CMakePackageConfigHelpers)
 
 install(TARGETS animpack_runtime EXPORT animpackTargets
@@ -17,8 +18,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/presets DESTINATION ${CMAKE_IN
 install(EXPORT animpackTargets NAMESPACE animpack:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/animpack)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/animpackConfig.cmake.in
   ${PROJECT_BINARY_DIR}/animpackConfig.cmake
-  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/animpack)
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/animpack
+  PATH_VARS CMAKE_INSTALL_BINDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/animpackConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/animpackConfig.cmake ${PROJECT_BINARY_DIR}/animpackConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/AnimpackPack.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/animpack)

@@ -14,6 +14,8 @@
 #include <QPushButton>
 #include <QStandardItemModel>
 
+#include "widgets/document/project_file.h"
+
 namespace animpack::widgets {
 
 std::optional<core::ExportOptions> askExportOptions(QWidget* parent, const ClipDocument& document,
@@ -73,8 +75,7 @@ std::optional<core::ExportOptions> askExportOptions(QWidget* parent, const ClipD
   QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
   if (dialog.exec() != QDialog::Accepted) return std::nullopt;
 
-  core::ExportOptions options;
-  options.batch.settings = document.settings();
+  core::ExportOptions options = documentExportOptions(document);
   options.batch.clips = which->currentIndex() == 1 ? approved : which->currentIndex() == 2 ? selected : std::vector<std::string>{};
   options.output = output->text().trimmed().toStdString();
   if (budget->value() > 0) options.budgetKb = budget->value();

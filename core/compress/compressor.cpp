@@ -384,9 +384,9 @@ bool CompressRun::checkSkin(const runtime::ClipView& view) {
 void CompressRun::tighten() {
   for (const auto& [i, segments] : m_tightenings) {
     SubTrack& t = m_st.tracks[i];
-    auto magnitude = [&] {
+    auto magnitude = [&, track = i] {  // clang 14 cannot capture a structured binding itself
       double m = 1e-30;
-      for (const Sample& x : m_targets[i])
+      for (const Sample& x : m_targets[track])
         for (int c = 0; c < 3; ++c) m = std::max(m, double(std::fabs(x[std::size_t(c)])));
       return m;
     };

@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
@@ -49,8 +50,11 @@ class TstProjectFile : public QObject {
     QFile f(project);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
-    QCOMPARE(root["source"].toString(), QString("hero.gltf"));
-    QCOMPARE(root["animpack_project"].toInt(), 1);
+    QCOMPARE(root["sources"].toArray().at(0).toObject()["path"].toString(), QString("hero.gltf"));
+    QCOMPARE(root["animpack_project"].toInt(), 2);
+    // Approvals by pack name, with who and when.
+    QCOMPARE(root["clips"].toObject()["Walk"].toObject()["approval"].toString(), QString("approved"));
+    QVERIFY(root["clips"].toObject()["Walk"].toObject()["at"].toString().endsWith("Z"));
 
     ClipDocument loaded;
     QVERIFY(loadProject(loaded, project));
@@ -71,6 +75,32 @@ class TstProjectFile : public QObject {
     QVERIFY(loadProject(moved, other.filePath("hero.anproj")));
     QCOMPARE(moved.sourcePath(), other.filePath("hero.gltf"));
     QCOMPARE(moved.approval(0), Approval::Approved);
+  }
+
+  void exportWritesWhatBuildWrites() {
+    QTemporaryDir dir;
+    const QString source = test::rigCopy(dir, "hero.gltf");
+    ClipDocument doc;
+    QVERIFY(doc.open(source));
+    doc.setCurrentClip(1);
+    doc.setJointValue(EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Precision, 0.05f);
+    const QString project = dir.filePath("hero.anproj");
+    QVERIFY(saveProject(doc, project));
+
+    core::ExportOptions studio = documentExportOptions(doc);
+    studio.output = dir.filePath("studio.anpk").toStdString();
+    QVERIFY(core::exportPacks({source.toStdString()}, studio));
+    // What `animpack build hero.anproj` runs.
+    auto read = core::readProject(project.toStdString());
+    QVERIFY(read);
+    core::ExportOptions build = core::projectExportOptions(*read, project.toStdString());
+    build.output = dir.filePath("build.anpk").toStdString();
+    QVERIFY(core::exportPacks(core::projectFiles(*read), build));
+    QFile a(dir.filePath("studio.anpk")), b(dir.filePath("build.anpk"));
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    const QByteArray bytes = a.readAll();
+    QVERIFY(bytes.size() > 100);
+    QCOMPARE(bytes, b.readAll());
   }
 
   void approvalsResetWhenTheSourceChanges() {
@@ -109,7 +139,9 @@ class TstProjectFile : public QObject {
     writeFile(dir.filePath("other.anproj"), R"({"hello": 1})");
     expectError(dir.filePath("other.anproj"), "not an animpack project");
     writeFile(dir.filePath("future.anproj"), R"({"animpack_project": 99, "source": "x.gltf"})");
-    expectError(dir.filePath("future.anproj"), "newer than this studio");
+    expectError(dir.filePath("future.anproj"), "newer than this animpack");
+    writeFile(dir.filePath("two.anproj"), R"({"animpack_project": 2, "sources": [{"path": "a.gltf"}, {"path": "b.gltf"}]})");
+    expectError(dir.filePath("two.anproj"), "2 source files");
     writeFile(dir.filePath("nosource.anproj"), R"({"animpack_project": 1, "source": "gone.gltf"})");
     expectError(dir.filePath("nosource.anproj"), "cannot open its source");
     const QString rig = test::rigPath();

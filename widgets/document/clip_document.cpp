@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "core/anim/skinned_mesh.h"
+#include "core/batch/clip_names.h"
 #include "core/compress/presets.h"
 #include "core/io/asset_importer.h"
+#include "core/project/project.h"
 #include "core/runtime/hash.h"
 #include "widgets/document/commands.h"
 #include "widgets/format.h"
@@ -45,6 +47,7 @@ Status ClipDocument::open(const QString& path, const core::CompressionSettings& 
   if (auto st = settings.validate(); !st) return st;
   if (auto st = import(path, settings); !st) return st;
   m_settings = settings;
+  nameClips();
   m_approvals.assign(m_asset->clips.size(), ClipApproval{});
   m_upAxis = UpAxis::AsImported;
   m_budgetKib.reset();
@@ -64,7 +67,26 @@ Status ClipDocument::open(const QString& path, const core::CompressionSettings& 
 int ClipDocument::clipCount() const { return m_asset ? int(m_asset->clips.size()) : 0; }
 
 QString ClipDocument::clipName(int clip) const {
+  return clip >= 0 && std::size_t(clip) < m_packNames.size() ? QString::fromStdString(m_packNames[std::size_t(clip)].name) : QString();
+}
+
+QString ClipDocument::sourceClipName(int clip) const {
   return clip >= 0 && clip < clipCount() ? QString::fromStdString(m_asset->clips[std::size_t(clip)].name) : QString();
+}
+
+void ClipDocument::nameClips() {
+  m_packNames.clear();
+  if (!m_asset) return;
+  std::vector<core::ClipNameSource> sources;
+  for (const core::RawClip& c : m_asset->clips)
+    sources.push_back({m_sourcePath.toStdString(), c.name, c.clipIndex, static_cast<std::uint32_t>(m_asset->clips.size()), &m_settings});
+  auto names = core::packClipNames(sources);
+  if (names) {
+    m_packNames = std::move(names.value());
+  } else {
+    // Overrides that collide: the animations' own names (unique within the file) until they are fixed.
+    for (const core::RawClip& c : m_asset->clips) m_packNames.push_back({c.name, ""});
+  }
 }
 
 bool ClipDocument::replaceSettings(const core::CompressionSettings& settings) {
@@ -77,10 +99,12 @@ bool ClipDocument::replaceSettings(const core::CompressionSettings& settings) {
       return false;
     }
     m_settings = settings;
+    nameClips();
     m_approvals.resize(m_asset->clips.size());
     emit assetChanged();
   } else {
     m_settings = settings;
+    nameClips();
     m_effectiveHashes.assign(m_effectiveHashes.size(), std::nullopt);
   }
   emit settingsChanged();
@@ -89,7 +113,8 @@ bool ClipDocument::replaceSettings(const core::CompressionSettings& settings) {
 
 core::EffectiveSettings ClipDocument::effectiveSettings(int clip) const {
   if (!m_asset || clip < 0 || clip >= clipCount()) return {};
-  return core::resolve(m_settings, m_asset->skeleton, m_asset->clips[std::size_t(clip)].name, m_asset->meshes, m_asset->unitToCm);
+  const core::PackClipName& name = m_packNames[std::size_t(clip)];
+  return core::resolve(core::settingsForPackName(m_settings, name), m_asset->skeleton, name.name, m_asset->meshes, m_asset->unitToCm);
 }
 
 std::uint64_t ClipDocument::effectiveHash(int clip) const {
@@ -125,6 +150,8 @@ ClipApproval ClipDocument::approvalNow(int clip, Approval state) const {
   if (state != Approval::NeedsReview && m_asset) {
     a.settingsHash = effectiveHash(clip);
     a.sourceHash = m_asset->sourceHash;
+    a.who = core::currentUserName();
+    a.when = core::utcTimestamp();
   }
   return a;
 }

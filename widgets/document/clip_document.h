@@ -20,6 +20,7 @@
 #include "core/io/asset_importer.h"
 #include "core/io/isolated_import.h"
 #include "core/compress/settings_edit.h"
+#include "core/batch/clip_names.h"
 
 namespace animpack::widgets {
 
@@ -36,6 +37,9 @@ struct ClipApproval {
   Approval state = Approval::NeedsReview;
   std::uint64_t settingsHash = 0;  ///< the clip's effective settings when approved
   std::uint64_t sourceHash = 0;    ///< the source file's bytes when approved
+  std::string who;                 ///< OS user name of the decision
+  std::string when;                ///< UTC ISO 8601 time of the decision
+  std::optional<float> maxErrorCm; ///< cm, the clip's measured max error when decided (set by who measured it)
   bool operator==(const ClipApproval&) const = default;
 };
 
@@ -58,7 +62,11 @@ class ClipDocument : public QObject {
   std::shared_ptr<const core::ImportedAsset> asset() const { return m_asset; }
   const QString& sourcePath() const { return m_sourcePath; }
   int clipCount() const;
+  /// The clip's pack name (docs/CLIP_NAMES.md): what the pack, the report, `--clip` and the settings
+  /// `clips` block call it.
   QString clipName(int clip) const;
+  /// The animation's own name in the source file.
+  QString sourceClipName(int clip) const;
 
   const core::CompressionSettings& settings() const { return m_settings; }
   /// The clip's settings resolved against the skeleton.
@@ -152,7 +160,11 @@ class ClipDocument : public QObject {
   /// for it (through compressionKey and approval) for every cell they paint.
   std::uint64_t effectiveHash(int clip) const;
 
+  /// Recomputes m_packNames from the asset and the settings (a `clips.KEY.name` renames a clip).
+  void nameClips();
+
   std::shared_ptr<const core::ImportedAsset> m_asset;
+  std::vector<core::PackClipName> m_packNames;  ///< one per clip
   core::ImportFunction m_importer;
   QString m_sourcePath;
   core::CompressionSettings m_settings;

@@ -3,99 +3,72 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace animpack::widgets {
 namespace {
 
-constexpr int kProjectVersion = 1;
-
-QString hex(std::uint64_t v) { return QString("%1").arg(v, 16, 16, QChar('0')); }
-std::uint64_t fromHex(const QString& s, bool& ok) { return s.toULongLong(&ok, 16); }
-
 Error fail(const QString& path, const QString& what) { return Error{(path + ": " + what).toStdString()}; }
+
+core::ApprovalState coreState(Approval a) {
+  switch (a) {
+    case Approval::Approved: return core::ApprovalState::Approved;
+    case Approval::Rejected: return core::ApprovalState::Rejected;
+    case Approval::NeedsReview: break;
+  }
+  return core::ApprovalState::NeedsReview;
+}
+
+Approval studioState(core::ApprovalState a) {
+  switch (a) {
+    case core::ApprovalState::Approved: return Approval::Approved;
+    case core::ApprovalState::Rejected: return Approval::Rejected;
+    case core::ApprovalState::NeedsReview: break;
+  }
+  return Approval::NeedsReview;
+}
 
 }  // namespace
 
-QByteArray projectJson(const ClipDocument& document, const QString& projectPath) {
-  QJsonObject root;
-  root["animpack_project"] = kProjectVersion;
-  const QDir dir = QFileInfo(projectPath).absoluteDir();
-  const QString source = QFileInfo(document.sourcePath()).absoluteFilePath();
-  const QString relative = dir.relativeFilePath(source);
-  // Relative when the source sits beside or below the project, so the pair can move together.
-  root["source"] = relative.startsWith("../") ? source : relative;
-  root["settings"] = QJsonDocument::fromJson(QByteArray::fromStdString(document.settings().toJson())).object();
-  root["up_axis"] = core::upAxisName(document.upAxis());
-  if (document.budgetKib()) root["budget_kib"] = *document.budgetKib();
-  QJsonArray clips;
+core::Project documentProject(const ClipDocument& document) {
+  core::Project p;
+  p.sources.push_back({std::filesystem::absolute(document.sourcePath().toStdString()).lexically_normal(), std::nullopt});
+  p.settings = document.settings();
+  p.upAxis = core::upAxisName(document.upAxis());
+  p.budgetKib = document.budgetKib();
   for (int c = 0; c < document.clipCount(); ++c) {
     const ClipApproval a = document.storedApproval(c);
-    QJsonObject clip;
-    clip["name"] = document.clipName(c);
-    clip["clip_index"] = c;
-    clip["approval"] = approvalName(a.state);
-    if (a.state != Approval::NeedsReview) {
-      clip["approved_settings_hash"] = hex(a.settingsHash);
-      clip["approved_source_hash"] = hex(a.sourceHash);
-    }
-    clips.append(clip);
+    p.approvals[document.clipName(c).toStdString()] = {coreState(a.state), a.settingsHash, a.sourceHash, a.who, a.when, a.maxErrorCm};
   }
-  root["clips"] = clips;
-  return QJsonDocument(root).toJson(QJsonDocument::Indented);
+  return p;
+}
+
+core::ExportOptions documentExportOptions(const ClipDocument& document) {
+  const std::filesystem::path source = document.sourcePath().toStdString();
+  return core::projectExportOptions(documentProject(document), source.parent_path() / "document.anproj");
+}
+
+QByteArray projectJson(const ClipDocument& document, const QString& projectPath) {
+  return QByteArray::fromStdString(core::projectJson(documentProject(document), projectPath.toStdString()));
 }
 
 Status saveProject(const ClipDocument& document, const QString& path) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return fail(path, "cannot write (" + file.errorString() + ")");
-  file.write(projectJson(document, path));
-  if (!file.commit()) return fail(path, "cannot write (" + file.errorString() + ")");
+  if (auto st = core::writeProject(documentProject(document), path.toStdString()); !st) return st;
   return Status::ok();
 }
 
 Expected<ProjectData> readProject(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return fail(path, "cannot open the project file");
-  QJsonParseError error;
-  const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
-  if (error.error != QJsonParseError::NoError || !doc.isObject()) return fail(path, "not a project file (" + error.errorString() + ")");
-  const QJsonObject root = doc.object();
-  const int version = root["animpack_project"].toInt(0);
-  if (version < 1) return fail(path, "not an animpack project (no 'animpack_project' version)");
-  if (version > kProjectVersion) return fail(path, QString("project version %1 is newer than this studio").arg(version));
+  auto project = core::readProject(path.toStdString());
+  if (!project) return Error{project.message()};
+  if (project->sources.empty()) return fail(path, "the project names no source file");
+  if (project->sources.size() > 1)
+    return fail(path, QString("the project has %1 source files; the studio opens projects of one (build this one with "
+                              "'animpack build')").arg(project->sources.size()));
   ProjectData data;
-  const QString source = root["source"].toString();
-  if (source.isEmpty()) return fail(path, "the project names no source file");
-  data.sourcePath = QFileInfo(source).isAbsolute() ? source : QFileInfo(path).absoluteDir().absoluteFilePath(source);
-  auto settings = core::CompressionSettings::fromJson(QJsonDocument(root["settings"].toObject()).toJson().toStdString(),
-                                                      (path + " settings").toStdString());
-  if (!settings) return Error{settings.message()};
-  data.settings = std::move(settings.value());
-  data.upAxis = core::upAxisFromName(root["up_axis"].toString("as_imported").toStdString()).value_or(UpAxis::AsImported);
-  if (root.contains("budget_kib")) {
-    if (!root["budget_kib"].isDouble() || !(root["budget_kib"].toDouble() > 0))
-      return fail(path, "'budget_kib' must be a positive number of KiB");
-    data.budgetKib = root["budget_kib"].toDouble();
-  }
-  for (const QJsonValue& v : root["clips"].toArray()) {
-    const QJsonObject c = v.toObject();
-    ProjectData::Clip clip;
-    clip.name = c["name"].toString();
-    const auto state = approvalFromName(c["approval"].toString("needs_review"));
-    if (!state) return fail(path, "clip '" + clip.name + "' has an unknown approval '" + c["approval"].toString() + "'");
-    clip.approval.state = *state;
-    bool ok1 = true, ok2 = true;
-    if (*state != Approval::NeedsReview) {
-      clip.approval.settingsHash = fromHex(c["approved_settings_hash"].toString(), ok1);
-      clip.approval.sourceHash = fromHex(c["approved_source_hash"].toString(), ok2);
-    }
-    if (!ok1 || !ok2) return fail(path, "clip '" + clip.name + "' has a malformed approval hash");
-    data.clips.push_back(clip);
-  }
+  data.sourcePath = QString::fromStdString(project->sources.front().path.string());
+  data.settings = project->settingsFor(0);
+  data.upAxis = core::upAxisFromName(project->upAxis).value_or(UpAxis::AsImported);
+  data.project = std::move(project.value());
   return data;
 }
 
@@ -105,9 +78,14 @@ Status loadProject(ClipDocument& document, const QString& path) {
   if (auto st = document.open(data->sourcePath, data->settings); !st)
     return fail(path, "cannot open its source: " + QString::fromStdString(st.message()));
   std::vector<std::pair<QString, ClipApproval>> approvals;
-  for (const ProjectData::Clip& clip : data->clips) approvals.emplace_back(clip.name, clip.approval);
+  for (int c = 0; c < document.clipCount(); ++c) {
+    const core::ClipApprovalRecord* a =
+        data->project.approval(document.clipName(c).toStdString(), document.sourceClipName(c).toStdString());
+    if (!a) continue;
+    approvals.emplace_back(document.clipName(c), ClipApproval{studioState(a->state), a->settingsHash, a->sourceHash, a->who, a->when, a->maxErrorCm});
+  }
   document.restore(approvals, data->upAxis);
-  document.restoreBudget(data->budgetKib);
+  document.restoreBudget(data->project.budgetKib);
   document.undoStack()->setClean();
   return Status::ok();
 }

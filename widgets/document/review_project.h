@@ -1,19 +1,15 @@
 #pragma once
-// What File > Export review packet hands to core/review: the document as a core project (its
-// source, settings, approvals and budget as they are now, saved or not).
+// Where File > Export review packet treats the document's project (documentProject(), in
+// project_file.h) as saved: it names the packet and anchors the sources' relative names.
 
 #include <QString>
 #include <filesystem>
 
-#include "core/project/project.h"
 #include "widgets/document/clip_document.h"
 
 namespace animpack::widgets {
 
-/// The document as a project; approvals are keyed by the clips' own names, as the studio keeps them.
-core::Project projectOf(const ClipDocument& document);
-/// Where the review treats the project as saved: `projectPath`, or beside the source when unsaved
-/// (it names the packet and anchors the sources' relative names).
+/// `projectPath`, or beside the source with its stem when the document is not saved as a project.
 std::filesystem::path reviewProjectPath(const ClipDocument& document, const QString& projectPath);
 
 }  // namespace animpack::widgets
