@@ -27,6 +27,7 @@ const Command kCommands[] = {
     {"project", animpack::cli::projectCommand, "create a project of many files, add or remove files (docs/PROJECT.md)"},
     {"approve", animpack::cli::approveCommand, "measure a project's clips and approve them as they are"},
     {"build", animpack::cli::buildCommand, "build a project's pack: depfile, report, approvals, budget, cache"},
+    {"report", animpack::cli::reportCommand, "write a project's review packet: one self-contained HTML file"},
     {"bench", animpack::cli::benchCommand, "time decoding a pack: forward, backward, random, blended, raw"},
 };
 

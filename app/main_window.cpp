@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QKeyEvent>
 #include <QMenuBar>
@@ -27,6 +28,8 @@
 #include "widgets/diagnostics_panel.h"
 #include "widgets/error_map.h"
 #include "widgets/export_dialog.h"
+#include "widgets/document/project_file.h"
+#include "widgets/document/review_project.h"
 #include "widgets/file_actions.h"
 #include "widgets/joint_tree_view.h"
 #include "widgets/stats_panel.h"
@@ -147,6 +150,7 @@ void MainWindow::buildFileMenu() {
   m_files->addTo(file);
   file->addSeparator();
   file->addAction("&Export pack...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPacks);
+  file->addAction("Export &review packet...", this, &MainWindow::exportReviewPacket);
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 }
@@ -325,6 +329,21 @@ void MainWindow::exportPacks() {
 bool MainWindow::startExport(core::ExportOptions options) {
   options.batch.importer = studioImporter();
   return m_document.hasAsset() && m_export.start(m_document.sourcePath(), std::move(options));
+}
+
+void MainWindow::exportReviewPacket() {
+  if (!m_document.hasAsset() || m_export.running()) return;
+  const QString base = QFileInfo(projectPath().isEmpty() ? m_document.sourcePath() : projectPath()).completeBaseName();
+  const QString path = QFileDialog::getSaveFileName(this, "Export review packet", base + "-review.html", "HTML (*.html)");
+  if (!path.isEmpty()) startReviewExport(path);
+}
+
+bool MainWindow::startReviewExport(const QString& path) {
+  if (!m_document.hasAsset()) return false;
+  core::ReviewOptions options;
+  options.importer = studioImporter();
+  return m_export.startReview(widgets::documentProject(m_document), widgets::reviewProjectPath(m_document, projectPath()),
+                              std::move(options), path);
 }
 
 void MainWindow::notify(QMessageBox::Icon icon, const QString& title, const QString& text) {

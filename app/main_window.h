@@ -47,6 +47,9 @@ class MainWindow : public QMainWindow {
   /// Exports the document's source with its settings in the background (File > Export pack runs
   /// its dialog, then this); false when an export already runs. exportFinished() tells the outcome.
   bool startExport(core::ExportOptions options);
+  /// Writes the document's review packet to `path` in the background (File > Export review packet
+  /// asks for the path, then calls this); exportFinished() tells the outcome.
+  bool startReviewExport(const QString& path);
   /// Cancels a running export or compression.
   void cancelWork();
   /// How often unsaved edits are written to the autosave file (default one minute).
@@ -79,6 +82,7 @@ class MainWindow : public QMainWindow {
   void showPoses();
   void updateTitle();
   void exportPacks();
+  void exportReviewPacket();
   void stepFrames(int frames);
   void showError(const QString& message);
   void notify(QMessageBox::Icon icon, const QString& title, const QString& text);

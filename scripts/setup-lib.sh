@@ -5,7 +5,7 @@ ANIMPACK_PACKAGES=(
   cmake g++ make ninja-build pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-3d-dev libqcustomplot-dev
   libassimp-dev zlib1g-dev libeigen3-dev nlohmann-json3-dev libbenchmark-dev
-  xvfb xauth libgl1-mesa-dri fonts-dejavu-core imagemagick
+  xvfb xauth libgl1-mesa-dri fonts-dejavu-core imagemagick chromium
   assimp-testmodels
 )
 

@@ -14,5 +14,6 @@ int mergeCommand(int argc, char** argv, int first);
 int projectCommand(int argc, char** argv, int first);
 int approveCommand(int argc, char** argv, int first);
 int buildCommand(int argc, char** argv, int first);
+int reportCommand(int argc, char** argv, int first);
 
 }  // namespace animpack::cli

@@ -1,6 +1,7 @@
 #include "core/compress/settings_edit.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/anim/subtree.h"
 
@@ -153,6 +154,38 @@ CompressionSettings withUnit(const CompressionSettings& settings, double unitToC
   CompressionSettings s = settings;
   s.unitToCm = unitToCm;
   return s;
+}
+
+CompressionSettings withClipPrecisionScaled(const CompressionSettings& settings, const std::string& clip,
+                                            const Skeleton& skeleton, float factor, std::span<const SkinnedMesh> meshes,
+                                            double unitToCm) {
+  const EffectiveSettings before = resolve(settings, skeleton, clip, meshes, unitToCm);
+  auto target = [&](std::size_t j) { return std::min(before.joints[j].precisionCm * factor, kMaxPrecisionCm); };
+  const float base = settings.precisionCm.value_or(kDefaultPrecisionCm);
+  float own = base;
+  for (const auto& [pattern, o] : settings.clips)
+    if (pattern == clip && o.precisionCm) own = *o.precisionCm;
+  CompressionSettings out = withDefaultValue(settings, EditScope::CurrentClip, clip, JointField::Precision,
+                                             std::min(own * factor, kMaxPrecisionCm));
+  // Joints whose precision comes from a rule (or whose rules the new clip entry shadows) get
+  // their own exact value, one edit per distinct value.
+  const EffectiveSettings after = resolve(out, skeleton, clip, meshes, unitToCm);
+  auto fix = [&](JointField field, auto wanted, auto got) {
+    std::vector<std::pair<float, std::vector<std::string>>> groups;
+    for (std::size_t j = 0; j < before.joints.size(); ++j) {
+      const float w = wanted(j);
+      if (std::abs(got(j) - w) <= 1e-6f * std::max(1.f, std::abs(w))) continue;
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == w; });
+      if (it == groups.end()) groups.push_back({w, {skeleton.names[j]}});
+      else it->second.push_back(skeleton.names[j]);
+    }
+    for (const auto& [value, joints] : groups) out = withJointValue(out, EditScope::CurrentClip, clip, joints, field, value);
+  };
+  fix(JointField::Precision, target, [&](std::size_t j) { return after.joints[j].precisionCm; });
+  fix(JointField::Shell, [&](std::size_t j) { return before.joints[j].shellCm; }, [&](std::size_t j) { return after.joints[j].shellCm; });
+  fix(JointField::Pinned, [&](std::size_t j) { return before.joints[j].pinned ? 1.f : 0.f; },
+      [&](std::size_t j) { return after.joints[j].pinned ? 1.f : 0.f; });
+  return out;
 }
 
 }  // namespace animpack::core

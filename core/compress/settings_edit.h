@@ -49,6 +49,12 @@ CompressionSettings withShells(const CompressionSettings& settings, EditScope sc
 /// `preset` in place of `current`, keeping the file unit and sample rate of `current` where the
 /// preset sets none: they describe the file, not the quality target.
 CompressionSettings withPreset(const CompressionSettings& current, const CompressionSettings& preset);
+/// `settings` where every joint of `clip` resolves to `factor` times its precision now (at most
+/// kMaxPrecisionCm), with its shell and pin unchanged: the clip's own precision scaled, and
+/// exact-name clip rules for the joints that would otherwise resolve differently.
+CompressionSettings withClipPrecisionScaled(const CompressionSettings& settings, const std::string& clip,
+                                            const Skeleton& skeleton, float factor,
+                                            std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0);
 /// `settings` with the file unit (cm per file unit).
 CompressionSettings withUnit(const CompressionSettings& settings, double unitToCm);
 

@@ -182,6 +182,30 @@ class TstStudio : public QObject {
     QVERIFY(QFileInfo::exists(dir.filePath("rig.report.json")));
   }
 
+  void exportsTheReviewPacket() {
+    QTemporaryDir dir;
+    app::MainWindow w;
+    w.show();
+    QVERIFY(w.openPath(rig(), true));
+    w.document()->setApproval({0}, widgets::Approval::Approved);
+    w.document()->setBudgetKib(0.5);
+    QSignalSpy finished(&w, &app::MainWindow::exportFinished);
+    const QString out = dir.filePath("rig-review.html");
+    QVERIFY(w.startReviewExport(out));
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+    QVERIFY(finished.first().at(1).toString().contains("2 clips, 1 approved"));
+    QVERIFY(finished.first().at(1).toString().contains("OVER BUDGET"));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(f.readAll());
+    QCOMPARE(html.count("<tr class=\"clip\">"), 2);
+    QVERIFY(html.contains(">Walk<") && html.contains(">Wave<"));
+    QVERIFY(html.contains("class=\"meter over\""));
+    QCOMPARE(html.count("data:image/png;base64,"), 2);
+    QVERIFY(html.contains(">approved<"));  // the studio's approval, for the settings it was given for
+  }
+
   void aFailedExportSaysWhy() {
     app::MainWindow w;
     w.show();

@@ -48,6 +48,32 @@ class TestSettingsEdit : public QObject {
     QVERIFY(s.joints.empty());
   }
 
+  void clipPrecisionScalesEveryJointOfThatClipOnly() {
+    const Skeleton sk = rig();
+    // Rules of every kind: top-level value, an exact joint, a wildcard, a wildcard clip override with a shell.
+    auto parsed = CompressionSettings::fromJson(
+        R"({"precision_cm":0.02,"joints":{"Left*":{"precision_cm":0.005},"Head":{"precision_cm":0.001,"pinned":true}},)"
+        R"("clips":{"W*":{"shell_cm":7,"joints":{"Spine":{"precision_cm":0.04}}}}})",
+        "test");
+    QVERIFY2(parsed, parsed.status().message().c_str());
+    const CompressionSettings s = *parsed;
+    const EffectiveSettings before = resolve(s, sk, "Walk");
+    const CompressionSettings scaled = withClipPrecisionScaled(s, "Walk", sk, 2.f);
+    QVERIFY(scaled.validate().isOk());
+    const EffectiveSettings after = resolve(scaled, sk, "Walk");
+    for (std::size_t j = 0; j < sk.jointCount(); ++j) {
+      QVERIFY2(std::abs(after.joints[j].precisionCm - 2 * before.joints[j].precisionCm) < 1e-7f, sk.names[j].c_str());
+      QCOMPARE(after.joints[j].shellCm, before.joints[j].shellCm);
+      QCOMPARE(after.joints[j].pinned, before.joints[j].pinned);
+    }
+    QCOMPARE(resolve(scaled, sk, "Wave"), resolve(s, sk, "Wave"));  // another clip of the same wildcard
+    QCOMPARE(resolve(scaled, sk, "Run"), resolve(s, sk, "Run"));
+    // Capped at the largest precision the settings accept.
+    const CompressionSettings huge = withClipPrecisionScaled(s, "Walk", sk, 1e6f);
+    QVERIFY(huge.validate().isOk());
+    QCOMPARE(resolve(huge, sk, "Walk").joints[0].precisionCm, kMaxPrecisionCm);
+  }
+
   void aSubtreeGetsItsRootsValues() {
     const Skeleton sk = rig();
     CompressionSettings s = withJointValue({}, EditScope::AllClips, "Walk", {"LeftLeg"}, JointField::Precision, 0.3f);

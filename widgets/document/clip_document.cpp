@@ -50,6 +50,7 @@ Status ClipDocument::open(const QString& path, const core::CompressionSettings& 
   nameClips();
   m_approvals.assign(m_asset->clips.size(), ClipApproval{});
   m_upAxis = UpAxis::AsImported;
+  m_budgetKib.reset();
   m_undo.clear();
   m_selectedJoints.clear();
   m_currentClip = m_asset->clips.empty() ? -1 : 0;
@@ -59,6 +60,7 @@ Status ClipDocument::open(const QString& path, const core::CompressionSettings& 
   emit currentClipChanged(m_currentClip);
   emit selectedJointsChanged();
   emit currentTimeChanged(m_time);
+  emit budgetChanged();
   return Status::ok();
 }
 
@@ -158,6 +160,12 @@ void ClipDocument::replaceApproval(int clip, const ClipApproval& approval) {
   if (clip < 0 || std::size_t(clip) >= m_approvals.size()) return;
   m_approvals[std::size_t(clip)] = approval;
   emit approvalChanged(clip);
+}
+
+void ClipDocument::replaceBudget(std::optional<double> kib) {
+  if (kib == m_budgetKib) return;
+  m_budgetKib = kib;
+  emit budgetChanged();
 }
 
 void ClipDocument::replaceUpAxis(UpAxis axis) {
@@ -276,6 +284,22 @@ void ClipDocument::setApproval(const std::vector<int>& clips, Approval state) {
   for (int c : clips)
     if (c >= 0 && c < clipCount()) changes.emplace_back(c, approvalNow(c, state));
   if (!changes.empty()) m_undo.push(new ApprovalCommand(this, std::move(changes)));
+}
+
+void ClipDocument::scaleClipPrecision(const std::vector<int>& clips, float factor) {
+  if (!m_asset) return;
+  core::CompressionSettings after = m_settings;
+  for (int c : clips)
+    if (c >= 0 && c < clipCount())
+      after = core::withClipPrecisionScaled(after, clipName(c).toStdString(), m_asset->skeleton, factor, m_asset->meshes,
+                                            m_asset->unitToCm);
+  pushSettings(QString("%1x the precision of %2 clip(s)").arg(double(factor)).arg(clips.size()), std::move(after));
+}
+
+void ClipDocument::setBudgetKib(std::optional<double> kib, quint64 mergeKey) {
+  if (kib && !(*kib > 0)) return;  // the spin box and the project reader allow positive budgets only
+  if (kib == m_budgetKib) return;
+  m_undo.push(new BudgetCommand(this, kib, mergeKey));
 }
 
 // --- View state.

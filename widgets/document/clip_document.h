@@ -80,6 +80,8 @@ class ClipDocument : public QObject {
   /// An approval for the clip as it is now.
   ClipApproval approvalNow(int clip, Approval state) const;
   UpAxis upAxis() const { return m_upAxis; }
+  /// The pack's size budget in KiB (the project's `budget_kib`); none when not set.
+  std::optional<double> budgetKib() const { return m_budgetKib; }
 
   // The edit API: each call pushes exactly one undo command, or none when nothing would change.
   // Joint edits in CurrentClip scope go to the current clip's override.
@@ -106,6 +108,12 @@ class ClipDocument : public QObject {
   void setUpAxis(UpAxis axis);
   /// Gives every clip of `clips` the approval `state` for its settings and source as they are now.
   void setApproval(const std::vector<int>& clips, Approval state);
+  /// Gives each of `clips` `factor` times the precision of every joint (core::withClipPrecisionScaled).
+  void scaleClipPrecision(const std::vector<int>& clips, float factor);
+  /// Sets (or with nullopt removes) the pack budget in KiB; edits with the same non-zero `mergeKey` merge.
+  void setBudgetKib(std::optional<double> kib, quint64 mergeKey = 0);
+  /// After open(): a saved project's budget; not an undo step.
+  void restoreBudget(std::optional<double> kib) { replaceBudget(kib); }
 
   // Selection and time: view state shared by the panels, not undoable.
   int currentClip() const { return m_currentClip; }
@@ -123,6 +131,7 @@ class ClipDocument : public QObject {
   void settingsChanged();
   void approvalChanged(int clip);
   void upAxisChanged(animpack::core::UpAxis axis);
+  void budgetChanged();
   void currentClipChanged(int clip);
   void selectedJointsChanged();
   void currentTimeChanged(double seconds);
@@ -134,11 +143,13 @@ class ClipDocument : public QObject {
   friend class SettingsCommand;
   friend class ApprovalCommand;
   friend class UpAxisCommand;
+  friend class BudgetCommand;
   /// Replaces the settings, importing again when unit or sample rate change. False (and nothing
   /// changed) when that import fails.
   bool replaceSettings(const core::CompressionSettings& settings);
   void replaceApproval(int clip, const ClipApproval& approval);
   void replaceUpAxis(UpAxis axis);
+  void replaceBudget(std::optional<double> kib);
 
   /// Pushes one settings command unless `after` equals the current settings.
   void pushSettings(const QString& text, core::CompressionSettings after, quint64 mergeKey = 0);
@@ -160,6 +171,7 @@ class ClipDocument : public QObject {
   std::vector<ClipApproval> m_approvals;
   mutable std::vector<std::optional<std::uint64_t>> m_effectiveHashes;
   UpAxis m_upAxis = UpAxis::AsImported;
+  std::optional<double> m_budgetKib;
   int m_currentClip = -1;
   std::vector<int> m_selectedJoints;
   double m_time = 0;

@@ -50,4 +50,20 @@ UpAxisCommand::UpAxisCommand(ClipDocument* document, UpAxis after)
 void UpAxisCommand::undo() { m_document->replaceUpAxis(m_before); }
 void UpAxisCommand::redo() { m_document->replaceUpAxis(m_after); }
 
+BudgetCommand::BudgetCommand(ClipDocument* document, std::optional<double> after, quint64 mergeKey)
+    : QUndoCommand(after ? QString("Set budget to %1 KiB").arg(*after, 0, 'g', 6) : QString("Remove budget")),
+      m_document(document), m_before(document->budgetKib()), m_after(after), m_mergeKey(mergeKey) {}
+
+void BudgetCommand::undo() { m_document->replaceBudget(m_before); }
+void BudgetCommand::redo() { m_document->replaceBudget(m_after); }
+
+bool BudgetCommand::mergeWith(const QUndoCommand* other) {
+  const auto* o = static_cast<const BudgetCommand*>(other);
+  if (o->m_mergeKey != m_mergeKey) return false;
+  m_after = o->m_after;
+  setText(o->text());
+  setObsolete(m_after == m_before);
+  return true;
+}
+
 }  // namespace animpack::widgets

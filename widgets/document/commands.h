@@ -53,4 +53,19 @@ class UpAxisCommand : public QUndoCommand {
   UpAxis m_before, m_after;
 };
 
+/// Sets or removes the pack budget; edits with the same merge key (a spin box) merge.
+class BudgetCommand : public QUndoCommand {
+ public:
+  BudgetCommand(ClipDocument* document, std::optional<double> after, quint64 mergeKey);
+  void undo() override;
+  void redo() override;
+  int id() const override { return m_mergeKey ? 0xb0d6 : -1; }
+  bool mergeWith(const QUndoCommand* other) override;
+
+ private:
+  ClipDocument* m_document;
+  std::optional<double> m_before, m_after;
+  quint64 m_mergeKey;
+};
+
 }  // namespace animpack::widgets

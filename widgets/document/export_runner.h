@@ -1,7 +1,8 @@
 #pragma once
-// Exports packs in the background, with the same code as `animpack compress` (core/batch/export.h):
-// progress while it runs, cancellable, and a one-paragraph summary when it ends. The pack is written
-// to a temporary file and renamed, so a cancelled or failed export leaves nothing half-written.
+// Exports packs in the background, with the same code as `animpack compress` (core/batch/export.h),
+// and review packets with the code of `animpack report` (core/review/review_build.h): progress while
+// it runs, cancellable, and a one-paragraph summary when it ends. Outputs are written to a temporary
+// file and renamed, so a cancelled or failed export leaves nothing half-written.
 
 #include <QObject>
 #include <QString>
@@ -9,6 +10,7 @@
 #include <memory>
 
 #include "core/batch/export.h"
+#include "core/review/review_build.h"
 
 namespace animpack::widgets {
 
@@ -20,6 +22,9 @@ class ExportRunner : public QObject {
 
   /// Starts exporting `source` with `options`; false (nothing started) when an export already runs.
   bool start(const QString& source, core::ExportOptions options);
+  /// Starts writing the review packet of `project` (saved at `projectPath`) to `output`; false when
+  /// an export already runs.
+  bool startReview(core::Project project, std::filesystem::path projectPath, core::ReviewOptions options, const QString& output);
   /// Asks a running export to stop; finished() still comes.
   void cancel();
   bool running() const { return m_running; }
@@ -34,6 +39,8 @@ class ExportRunner : public QObject {
   void finished(bool ok, const QString& summary);
 
  private:
+  /// Runs `work(progress, cancel)` on a worker; finished() carries `summarize(result)` or its error.
+  template <class Work, class Summarize> void launch(Work work, Summarize summarize);
   std::shared_ptr<std::atomic<bool>> m_cancel;
   bool m_running = false;
 };

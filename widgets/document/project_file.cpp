@@ -35,6 +35,7 @@ core::Project documentProject(const ClipDocument& document) {
   p.sources.push_back({std::filesystem::absolute(document.sourcePath().toStdString()).lexically_normal(), std::nullopt});
   p.settings = document.settings();
   p.upAxis = core::upAxisName(document.upAxis());
+  p.budgetKib = document.budgetKib();
   for (int c = 0; c < document.clipCount(); ++c) {
     const ClipApproval a = document.storedApproval(c);
     p.approvals[document.clipName(c).toStdString()] = {coreState(a.state), a.settingsHash, a.sourceHash, a.who, a.when, a.maxErrorCm};
@@ -84,6 +85,7 @@ Status loadProject(ClipDocument& document, const QString& path) {
     approvals.emplace_back(document.clipName(c), ClipApproval{studioState(a->state), a->settingsHash, a->sourceHash, a->who, a->when, a->maxErrorCm});
   }
   document.restore(approvals, data->upAxis);
+  document.restoreBudget(data->project.budgetKib);
   document.undoStack()->setClean();
   return Status::ok();
 }

@@ -1,0 +1,222 @@
+// The lead's view (widgets/clip_list.h, widgets/document/lead_view.h): the budget (undoable, merged
+// per spin-box session, saved in the project), pack totals that match the pack `compress` writes,
+// the meter over and within budget, sorting and filtering by approval, name and file, approving a
+// selection in one undo step, and the over-budget suggestion applied and undone.
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFrame>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableView>
+#include <QtTest>
+
+#include "core/batch/export.h"
+#include "core/compress/clip_sizes.h"
+#include "tests/widgets/fixture.h"
+#include "widgets/clip_list.h"
+#include "widgets/document/project_file.h"
+
+using namespace animpack;
+using namespace animpack::widgets;
+
+namespace {
+
+bool waitForAll(Recompressor& rc, const ClipDocument& doc) {
+  return QTest::qWaitFor([&] {
+    for (int c = 0; c < doc.clipCount(); ++c)
+      if (!rc.result(c)) return false;
+    return !rc.busy();
+  }, 30000);
+}
+
+/// A document, its recompressor and the panel, with every clip of a file compressed.
+struct Measured {
+  ClipDocument doc;
+  Recompressor rc{&doc};
+  ClipListPanel panel{&doc, &rc};
+  bool open(const QString& path) {
+    rc.setDebounceMs(0);
+    if (!doc.open(path).isOk()) return false;
+    rc.compressAll();
+    return waitForAll(rc, doc);
+  }
+};
+
+QStringList shownNames(const ClipListPanel& panel) {
+  QStringList names;
+  for (int row = 0; row < panel.proxy()->rowCount(); ++row) names << panel.proxy()->index(row, ClipListModel::Name).data().toString();
+  return names;
+}
+
+}  // namespace
+
+class TestLeadView : public QObject {
+  Q_OBJECT
+ private slots:
+  void budgetIsUndoableMergedAndSaved() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    QSignalSpy changed(&doc, &ClipDocument::budgetChanged);
+    doc.setBudgetKib(10.0, 7);
+    doc.setBudgetKib(12.0, 7);  // the same spin-box session: one step
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(*doc.budgetKib(), 12.0);
+    QCOMPARE(changed.count(), 2);
+    doc.setBudgetKib(-3.0);     // refused: not a budget
+    doc.setBudgetKib(12.0);     // no change: no command
+    QCOMPARE(doc.undoStack()->count(), 1);
+    doc.undoStack()->undo();
+    QVERIFY(!doc.budgetKib());
+    doc.undoStack()->redo();
+    QCOMPARE(*doc.budgetKib(), 12.0);
+
+    QTemporaryDir dir;
+    const QString project = dir.filePath("p.anproj");
+    QVERIFY(saveProject(doc, project).isOk());
+    ClipDocument loaded;
+    QVERIFY(loadProject(loaded, project).isOk());
+    QCOMPARE(*loaded.budgetKib(), 12.0);
+    QVERIFY(!loaded.isModified());
+    // A bad budget in a project file is an error naming the key.
+    QFile f(project);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QByteArray text = f.readAll().replace("\"budget_kib\": 12", "\"budget_kib\": -1");
+    f.close();
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
+    f.close();
+    const Status bad = loadProject(loaded, project);
+    QVERIFY(!bad.isOk());
+    QVERIFY2(QString::fromStdString(bad.message()).contains("budget_kib"), bad.message().c_str());
+  }
+
+  void totalsMatchThePackAndTheMeterTurnsRed() {
+    Measured m;
+    QVERIFY(m.open(test::rigPath()));
+    auto& [doc, rc, panel] = m;
+    const PackTotals totals = packTotals(doc, rc);
+    QVERIFY(totals.complete());
+    // The same bytes `animpack compress` writes for this file and these settings.
+    QTemporaryDir dir;
+    core::ExportOptions options;
+    options.batch.settings = doc.settings();
+    options.output = dir.filePath("rig.anpk").toStdString();
+    auto written = core::exportPacks({test::rigPath().toStdString()}, options);
+    QVERIFY2(written, written.status().message().c_str());
+    QCOMPARE(totals.packBytes, written->packs.at(0).bytes);
+    std::uint64_t sum = 0;
+    for (const core::ClipReport& r : written->rows) sum += r.compressedBytes;
+    QCOMPARE(totals.compressedBytes, sum);
+    QVERIFY(panel.totalsLabel()->text().contains("2 clips"));
+
+    QVERIFY(!panel.meter()->isEnabled());
+    const double packKib = double(totals.packBytes) / 1024.0;
+    doc.setBudgetKib(packKib * 2);
+    QVERIFY(!panel.meter()->property("overBudget").toBool());
+    QVERIFY(!panel.meter()->styleSheet().contains("#c8281e"));
+    QCOMPARE(panel.budgetBox()->value(), std::round(packKib * 2 * 10) / 10);
+    doc.setBudgetKib(packKib / 2);
+    QVERIFY(panel.meter()->property("overBudget").toBool());
+    QVERIFY(panel.meter()->styleSheet().contains("#c8281e"));
+    QVERIFY(panel.meter()->text().contains("KiB"));
+    // The spin box is an edit like any other: one undo step, undone.
+    const int steps = doc.undoStack()->count();
+    panel.budgetBox()->setValue(500);
+    QCOMPARE(*doc.budgetKib(), 500.0);
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    doc.undoStack()->undo();
+    QCOMPARE(panel.budgetBox()->value(), std::round(packKib / 2 * 10) / 10);
+  }
+
+  void sortAndFilterByApprovalNameAndFile() {
+    Measured m;
+    QVERIFY(m.open(test::rigPath()));
+    ClipDocument& doc = m.doc;
+    ClipListPanel& panel = m.panel;
+    doc.setApproval({1}, Approval::Approved);
+    QCOMPARE(shownNames(panel), QStringList({"Walk", "Wave"}));
+    panel.approvalFilter()->setCurrentIndex(panel.approvalFilter()->findData(int(Approval::Approved)));
+    QCOMPARE(shownNames(panel), QStringList({"Wave"}));
+    panel.approvalFilter()->setCurrentIndex(panel.approvalFilter()->findData(int(Approval::NeedsReview)));
+    QCOMPARE(shownNames(panel), QStringList({"Walk"}));
+    panel.approvalFilter()->setCurrentIndex(0);
+    auto* text = panel.findChild<QLineEdit*>();
+    text->setText("wav");
+    QCOMPARE(shownNames(panel), QStringList({"Wave"}));
+    text->setText(QFileInfo(test::rigPath()).fileName());  // the file column matches too
+    QCOMPARE(shownNames(panel), QStringList({"Walk", "Wave"}));
+    text->setText("a.b");  // literal, not a pattern
+    QVERIFY(shownNames(panel).isEmpty());
+    text->clear();
+    // Sorting by size puts the smaller clip first, whichever it is.
+    panel.table()->sortByColumn(ClipListModel::CompressedBytes, Qt::AscendingOrder);
+    const auto bytes = [&](int row) { return panel.proxy()->index(row, ClipListModel::CompressedBytes).data(Qt::UserRole).toULongLong(); };
+    QVERIFY(bytes(0) <= bytes(1));
+    panel.table()->sortByColumn(ClipListModel::CompressedBytes, Qt::DescendingOrder);
+    QVERIFY(bytes(0) >= bytes(1));
+    panel.table()->sortByColumn(ClipListModel::Status, Qt::AscendingOrder);
+    QCOMPARE(shownNames(panel).first(), QString("Walk"));  // needs review before approved
+  }
+
+  void approvingASelectionIsOneStep() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    ClipListPanel panel(&doc, &rc);
+    QVERIFY(doc.open(test::rigPath()));
+    panel.table()->selectAll();
+    QCOMPARE(panel.selectedClips(), (std::vector<int>{0, 1}));
+    panel.approveSelected();
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.approval(0), Approval::Approved);
+    QCOMPARE(doc.approval(1), Approval::Approved);
+    panel.rejectSelected();
+    QCOMPARE(doc.undoStack()->count(), 2);
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    QCOMPARE(doc.approval(0), Approval::NeedsReview);
+    QCOMPARE(doc.approval(1), Approval::NeedsReview);
+    // With nothing selected, the clips the filters show.
+    panel.table()->clearSelection();
+    panel.findChild<QLineEdit*>()->setText("Wave");
+    QCOMPARE(panel.selectedClips(), (std::vector<int>{1}));
+  }
+
+  void overBudgetSuggestsTwiceThePrecision() {
+    Measured m;
+    m.panel.show();
+    QVERIFY(m.open(test::rigPath("lead_rig.gltf", 120)));
+    auto& [doc, rc, panel] = m;
+    QVERIFY(panel.suggestionBox()->isHidden());
+    doc.setBudgetKib(0.1);
+    QVERIFY(panel.suggestionBox()->isVisible());
+    QVERIFY(QTest::qWaitFor([&] { return !panel.advisor()->busy() && !panel.advisor()->suggestions().empty(); }, 60000));
+    const auto suggestions = panel.advisor()->suggestions();
+    const float precision = doc.effectiveSettings(0).joints[0].precisionCm;
+    for (std::size_t i = 0; i < suggestions.size(); ++i) {
+      const BudgetSuggestion& s = suggestions[i];
+      QVERIFY(s.saves() > 0);
+      QVERIFY(s.errorThenCm <= 2 * precision * 1.0001f);  // still verified against the doubled precision
+      if (i) QVERIFY(suggestions[i - 1].saves() >= s.saves());
+    }
+    QVERIFY(panel.applySuggestionButton()->isEnabled());
+    const int steps = doc.undoStack()->count();
+    const int clip = suggestions.front().clip;
+    QTest::mouseClick(panel.applySuggestionButton(), Qt::LeftButton);
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    for (const auto& j : doc.effectiveSettings(clip).joints) QCOMPARE(j.precisionCm, 2 * precision);
+    // The applied bytes are what the suggestion said.
+    QVERIFY(QTest::qWaitFor([&] { return rc.result(clip) && !rc.busy(); }, 30000));
+    QCOMPARE(core::packedClipBytes(*rc.result(clip)->compressed), suggestions.front().bytesThen);
+    doc.undoStack()->undo();
+    for (const auto& j : doc.effectiveSettings(clip).joints) QCOMPARE(j.precisionCm, precision);
+    // Within budget the suggestion goes away.
+    doc.setBudgetKib(1e6);
+    QVERIFY(panel.suggestionBox()->isHidden());
+    QVERIFY(panel.advisor()->suggestions().empty());
+  }
+};
+
+QTEST_MAIN(TestLeadView)
+#include "tst_lead_view.moc"

@@ -1,0 +1,137 @@
+#include "widgets/document/lead_view.h"
+
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QTimer>
+#include <QtConcurrent>
+#include <algorithm>
+
+#include "core/compress/clip_sizes.h"
+#include "core/compress/settings_edit.h"
+#include "core/io/pack_writer.h"
+#include "core/runtime/hash.h"
+
+namespace animpack::widgets {
+
+PackTotals packTotals(const ClipDocument& document, const Recompressor& recompressor) {
+  PackTotals t;
+  t.clips = document.clipCount();
+  t.budgetKib = document.budgetKib();
+  if (!document.hasAsset()) return t;
+  const auto asset = document.asset();
+  const std::string file = QFileInfo(document.sourcePath()).fileName().toStdString();
+  std::vector<core::PackClipRecord> records;
+  for (int c = 0; c < t.clips; ++c) {
+    const ShownResult shown = recompressor.shown(c);
+    const Approval state = document.approval(c);
+    t.approved += state == Approval::Approved;
+    t.rejected += state == Approval::Rejected;
+    const core::CompressedClip* compressed = shown.compressed();
+    if (!compressed) continue;
+    ++t.measured;
+    t.stale |= shown.stale;
+    t.rawBytes += core::rawClipBytes(asset->clips[std::size_t(c)]);
+    t.compressedBytes += core::packedClipBytes(*compressed);
+    t.maxErrorCm = std::max(t.maxErrorCm, compressed->stats.maxErrorCm);
+    records.push_back(core::clipRecord(*compressed, file, asset->sourceHash));
+  }
+  // The pack as `animpack compress` would write it (skeleton block, names and tolerance tables included).
+  t.packBytes = core::buildPack(core::skeletonRecord(asset->skeleton, asset->unitToCm), records).size();
+  return t;
+}
+
+BudgetAdvisor::BudgetAdvisor(ClipDocument* document, Recompressor* recompressor, QObject* parent)
+    : QObject(parent), m_document(document), m_recompressor(recompressor) {
+  // Every change that can move the totals or the settings; refresh() decides whether to compute.
+  auto later = [this] { QTimer::singleShot(0, this, &BudgetAdvisor::refresh); };
+  connect(document, &ClipDocument::assetChanged, this, later);
+  connect(document, &ClipDocument::settingsChanged, this, later);
+  connect(document, &ClipDocument::budgetChanged, this, later);
+  connect(recompressor, &Recompressor::resultReady, this, later);
+}
+
+BudgetAdvisor::~BudgetAdvisor() {
+  if (m_cancel) m_cancel->store(true);
+}
+
+std::uint64_t BudgetAdvisor::totalSaving() const {
+  std::uint64_t sum = 0;
+  for (const BudgetSuggestion& s : m_suggestions) sum += std::uint64_t(std::max<std::int64_t>(s.saves(), 0));
+  return sum;
+}
+
+void BudgetAdvisor::apply() {
+  std::vector<int> clips;
+  for (const BudgetSuggestion& s : m_suggestions) clips.push_back(s.clip);
+  m_document->scaleClipPrecision(clips, kFactor);
+}
+
+void BudgetAdvisor::refresh() {
+  const PackTotals totals = packTotals(*m_document, *m_recompressor);
+  std::uint64_t key = runtime::kFnvOffset;
+  std::vector<std::shared_ptr<const CompressionResult>> results;
+  for (int c = 0; c < totals.clips; ++c) {
+    key = runtime::fnv1a64Value(m_document->compressionKey(c), key);
+    results.push_back(m_recompressor->result(c));
+  }
+  const bool ready = totals.overBudget() && std::all_of(results.begin(), results.end(), [](const auto& r) { return r && r->compressed; });
+  if (!ready) {
+    // Within budget, or not every clip is measured for its settings yet: nothing to suggest now.
+    const bool hadSomething = !m_suggestions.empty() || m_running;
+    if (m_cancel) m_cancel->store(true);
+    m_suggestions.clear();
+    m_running = false;
+    m_key = 0;
+    if (hadSomething) emit changed();
+    return;
+  }
+  if (key == m_key) return;  // already computed (or computing) for exactly this
+  if (m_cancel) m_cancel->store(true);
+  m_key = key;
+  m_suggestions.clear();
+  m_running = true;
+  m_cancel = std::make_shared<std::atomic<bool>>(false);
+  const quint64 generation = ++m_generation;
+  const auto asset = m_document->asset();
+  const core::CompressionSettings settings = m_document->settings();
+  std::vector<QString> names;
+  for (int c = 0; c < totals.clips; ++c) names.push_back(m_document->clipName(c));
+  auto cancel = m_cancel;
+  using Result = std::vector<BudgetSuggestion>;
+  auto* watcher = new QFutureWatcher<Result>(this);
+  connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    if (generation != m_generation) return;  // the document moved on
+    m_running = false;
+    m_suggestions = watcher->result();
+    emit changed();
+  });
+  emit changed();
+  watcher->setFuture(QtConcurrent::run([asset, settings, names, results, cancel]() -> Result {
+    Result out;
+    for (std::size_t c = 0; c < results.size() && !cancel->load(); ++c) {
+      const std::string name = names[c].toStdString();
+      const core::CompressionSettings scaled =
+          core::withClipPrecisionScaled(settings, name, asset->skeleton, kFactor, asset->meshes, asset->unitToCm);
+      core::CompressJob job(asset->skeleton, asset->clips[c], asset->unitToCm,
+                            core::resolve(scaled, asset->skeleton, name, asset->meshes, asset->unitToCm));
+      job.setMeshes(asset->meshes);
+      auto trial = job.run(nullptr, cancel.get());
+      if (!trial) continue;
+      BudgetSuggestion s;
+      s.clip = int(c);
+      s.name = names[c];
+      s.bytesNow = core::packedClipBytes(*results[c]->compressed);
+      s.bytesThen = core::packedClipBytes(*trial);
+      s.errorNowCm = results[c]->compressed->stats.maxErrorCm;
+      s.errorThenCm = trial->stats.maxErrorCm;
+      if (s.saves() > 0) out.push_back(s);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.saves() > b.saves(); });
+    if (out.size() > std::size_t(kMaxSuggestions)) out.resize(std::size_t(kMaxSuggestions));
+    return out;
+  }));
+}
+
+}  // namespace animpack::widgets
