@@ -89,6 +89,7 @@ struct PortableLanes {
   static I shr1(I a) { ANIMPACK_INTWISE(a.v[i] >> 1); }
   static I setInts(std::uint32_t x) { return {{x, x, x, x}}; }
   static I ints(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) { return {{a, b, c, d}}; }
+  static F floats(float a, float b, float c, float d) { return {{a, b, c, d}}; }
 #undef ANIMPACK_INTWISE
 
   /// Lanes of `a` where `m` is set, `b` elsewhere.
@@ -169,6 +170,7 @@ struct Sse2Lanes {
   static I addInts(I a, I b) { return {_mm_add_epi32(a.v, b.v)}; }
   static I shr1(I a) { return {_mm_srli_epi32(a.v, 1)}; }
   static I setInts(std::uint32_t x) { return {_mm_set1_epi32(static_cast<int>(x))}; }
+  static F floats(float a, float b, float c, float d) { return {_mm_set_ps(d, c, b, a)}; }
   // From registers, not through memory: four scalar stores read back as one vector stall the load.
   static I ints(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
     return {_mm_set_epi32(static_cast<int>(d), static_cast<int>(c), static_cast<int>(b), static_cast<int>(a))};

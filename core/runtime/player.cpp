@@ -194,7 +194,7 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
   std::swap(m_primary, m_secondary);
   sample(clipB, secondsB, m_scratch);
   std::swap(m_primary, m_secondary);
-  blendPoses(out, m_scratch, weight, mode, clipA.restPose(), out);
+  blendPoses(out, m_scratch, weight, mode, clipA.restPose(), out, m_path);
 }
 
 std::size_t Player::contextBytes() const {

@@ -102,10 +102,11 @@ class Player {
 constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window); }
 constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchRows) + sizeof(BatchLayout); }
 
-/// Blends two local poses joint by joint (naive or decomposed, see BlendMode). `restPose` gives each joint's reference
-/// bone direction for the decomposed mode.
+/// Blends two local poses joint by joint (naive or decomposed, see BlendMode), four joints at a time
+/// (both lane implementations give identical poses). `restPose` gives each joint's reference bone
+/// direction for the decomposed mode. `out` may be `a` or `b`.
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
-                std::span<const Transform> restPose, std::span<Transform> out);
+                std::span<const Transform> restPose, std::span<Transform> out, DecodePath path = DecodePath::Simd);
 
 }  // namespace animpack::runtime
 

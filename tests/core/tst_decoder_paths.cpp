@@ -122,6 +122,33 @@ class TestDecoderPaths : public QObject {
       }
     }
   }
+
+  void blendsAreIdenticalOnBothPaths() {
+    // Two real clips of one skeleton (Testwuson's run and walk), both blend modes, and a pose whose
+    // bones point against their rest direction (the decomposed blend's half-turn special case).
+    const runtime::ClipView& run = m_cases[0].view;
+    const runtime::ClipView& walk = m_cases[1].view;
+    const std::size_t joints = run.jointCount();
+    std::vector<runtime::Transform> simd(joints), scalar(joints), flipped(run.restPose().begin(), run.restPose().end());
+    for (runtime::Transform& t : flipped) t.translation = t.translation * -1.f;
+    runtime::Player a(runtime::DecodePath::Simd), b(runtime::DecodePath::Scalar);
+    for (auto mode : {runtime::BlendMode::Naive, runtime::BlendMode::Decomposed}) {
+      for (float w : {0.f, 0.25f, 0.5f, 1.f}) {
+        for (float t = 0; t < run.duration(); t += 0.05f) {
+          a.blend(run, t, walk, t * 1.7f, w, mode, simd);
+          b.blend(run, t, walk, t * 1.7f, w, mode, scalar);
+          QVERIFY2(std::memcmp(simd.data(), scalar.data(), joints * sizeof(runtime::Transform)) == 0, qPrintable(QString("blend at %1 s").arg(double(t))));
+        }
+        runtime::blendPoses(flipped, run.restPose(), w, mode, run.restPose(), simd, runtime::DecodePath::Simd);
+        runtime::blendPoses(flipped, run.restPose(), w, mode, run.restPose(), scalar, runtime::DecodePath::Scalar);
+        QVERIFY(std::memcmp(simd.data(), scalar.data(), joints * sizeof(runtime::Transform)) == 0);
+        for (std::size_t j = 0; j < joints; ++j)  // the decomposed blend keeps every bone's length
+          if (mode == runtime::BlendMode::Decomposed)
+            QVERIFY(std::fabs(runtime::length(simd[j].translation) - runtime::length(run.restPose()[j].translation)) <=
+                    1e-4f * std::max(1.f, runtime::length(run.restPose()[j].translation)));
+      }
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(TestDecoderPaths)
