@@ -104,52 +104,66 @@ void Player::readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchL
   }
 }
 
+/// Dispatches on a batch's shape (batches are sorted by shape, so the branch is predictable).
+template <class Body>
+static void withShape(UniformBatch::Shape shape, Body&& body) {
+  using Shape = UniformBatch::Shape;
+  switch (shape) {
+    case Shape::Rotation: body.template operator()<Shape::Rotation>(); break;
+    case Shape::Rotation4: body.template operator()<Shape::Rotation4>(); break;
+    case Shape::Vector: body.template operator()<Shape::Vector>(); break;
+  }
+}
+
+/// Decodes every uniform track at frame f into the cursor's frame slot. A frame is evaluated with
+/// its own segment's rows; at a segment's first frame the curve of the segment before ends on the
+/// same boundary value (its weights there are 0, 0, 1, 0), so the value does not depend on which.
 template <class Lanes>
-void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out) {
-  using K = kernels::Uniform<Lanes>;
+void Player::decodeUniformFrame(Cursor& cursor, const ClipView& clip, std::uint32_t f, unsigned slot) {
   using F = typename Lanes::F;
   const auto batches = clip.uniformBatches();
-  const std::uint32_t segments = clip.segmentCount();
   const std::uint32_t length = clip.segmentLength();
-  const std::uint32_t f0 = at.frame;
-  const std::uint32_t k = std::min(f0 / length, segments - 1);
+  const std::uint32_t k = std::min(f / length, clip.segmentCount() - 1);
   if (cursor.segment != k) loadSegment<Lanes>(cursor, clip, k);
-  // Between frames the value is the interpolation of the decoded values at the two neighbouring
-  // frames (FORMAT.md "Between frames"); the curve is evaluated at both, never in between.
-  const bool second = at.alpha > 0.f;
   const float* rf = cursor.rowFrames;
-  float w0[4], w1[4] = {};
-  catmullRomWeights(rf[0], rf[1], rf[2], rf[3], static_cast<float>(f0), w0);
-  if (second) catmullRomWeights(rf[0], rf[1], rf[2], rf[3], static_cast<float>(f0 + 1), w1);
-  const F weights0[4] = {Lanes::set(w0[0]), Lanes::set(w0[1]), Lanes::set(w0[2]), Lanes::set(w0[3])};
-  const F weights1[4] = {Lanes::set(w1[0]), Lanes::set(w1[1]), Lanes::set(w1[2]), Lanes::set(w1[3])};
+  float w[4];
+  catmullRomWeights(rf[0], rf[1], rf[2], rf[3], static_cast<float>(f), w);
+  const F weights[4] = {Lanes::set(w[0]), Lanes::set(w[1]), Lanes::set(w[2]), Lanes::set(w[3])};
+  const std::uint8_t* data = clip.segmentData(k);
+  const std::uint32_t local = f - k * length;
+  for (std::size_t b = 0; b < batches.size(); ++b)
+    withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
+      kernels::Uniform<Lanes>::template evaluate<S>(batches[b], cursor.rows[b], cursor.layouts[b], data, local, weights,
+                                                    cursor.values[b].value[slot]);
+    });
+  cursor.valueFrame[slot] = f;
+}
 
-  // The frame after f0 may be the first of the next segment, whose residual layout it needs.
-  const std::uint32_t k1 = second ? std::min((f0 + 1) / length, segments - 1) : k;
-  if (k1 != k) {
-    m_nextLayouts.resize(batches.size());
-    readLayouts(clip, k1, m_nextLayouts);
+template <class Lanes>
+void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out) {
+  const auto batches = clip.uniformBatches();
+  // Between frames the value is the interpolation of the decoded values at the two neighbouring
+  // frames (FORMAT.md "Between frames"); the curve is evaluated at both, never in between. The
+  // cursor keeps the last two decoded frames: playback between frames decodes each frame once.
+  const bool second = at.alpha > 0.f;
+  auto slotOf = [&](std::uint32_t f) { return cursor.valueFrame[0] == f ? 0 : cursor.valueFrame[1] == f ? 1 : -1; };
+  int s0 = slotOf(at.frame);
+  if (s0 < 0) {
+    s0 = second && cursor.valueFrame[0] == at.frame + 1 ? 1 : 0;  // keep the other frame of the pair
+    decodeUniformFrame<Lanes>(cursor, clip, at.frame, unsigned(s0));
   }
-  const BatchLayout* layouts1 = k1 == k ? cursor.layouts.data() : m_nextLayouts.data();
-  const std::uint8_t* data0 = clip.segmentData(k);
-  const std::uint8_t* data1 = clip.segmentData(k1);
-  const std::uint32_t local0 = f0 - k * length;
-  const std::uint32_t local1 = f0 + 1 - k1 * length;
-
-  for (std::size_t b = 0; b < batches.size(); ++b) {
-    const UniformBatch& batch = batches[b];
-    using Shape = UniformBatch::Shape;
-    // Batches are sorted by shape, so this branch is predictable.
-    auto run = [&]<Shape S>() {
-      K::template decode<S>(batch, cursor.rows[b], cursor.layouts[b], layouts1[b], data0, data1, local0, local1, weights0, weights1,
-                            second, at.alpha, out);
-    };
-    switch (batch.shape) {
-      case Shape::Rotation: run.template operator()<Shape::Rotation>(); break;
-      case Shape::Rotation4: run.template operator()<Shape::Rotation4>(); break;
-      case Shape::Vector: run.template operator()<Shape::Vector>(); break;
+  int s1 = s0;
+  if (second) {
+    s1 = slotOf(at.frame + 1);
+    if (s1 < 0) {
+      s1 = 1 - s0;
+      decodeUniformFrame<Lanes>(cursor, clip, at.frame + 1, unsigned(s1));
     }
   }
+  for (std::size_t b = 0; b < batches.size(); ++b)
+    withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
+      kernels::Uniform<Lanes>::template finish<S>(batches[b], cursor.values[b].value[s0], cursor.values[b].value[s1], second, at.alpha, out);
+    });
 }
 
 void Player::decodeRaw(const ClipView& clip, FrameSplit at, std::span<Transform> out) {
@@ -198,10 +212,10 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
 }
 
 std::size_t Player::contextBytes() const {
-  std::size_t bytes = sizeof(*this) + m_scratch.capacity() * sizeof(Transform) + m_nextLayouts.capacity() * sizeof(BatchLayout) +
-                      m_trackBase.capacity() * sizeof(std::uint32_t);
+  std::size_t bytes = sizeof(*this) + m_scratch.capacity() * sizeof(Transform) + m_trackBase.capacity() * sizeof(std::uint32_t);
   for (const Cursor* c : {&m_primary, &m_secondary})
-    bytes += c->windows.capacity() * sizeof(Window) + c->rows.capacity() * sizeof(BatchRows) + c->layouts.capacity() * sizeof(BatchLayout);
+    bytes += c->windows.capacity() * sizeof(Window) + c->rows.capacity() * sizeof(BatchRows) + c->layouts.capacity() * sizeof(BatchLayout) +
+             c->values.capacity() * sizeof(BatchValues);
   return bytes;
 }
 
@@ -309,6 +323,8 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
     cursor.windows.assign(clip.keyedTracks().size(), Window{});
     cursor.rows.resize(clip.uniformBatches().size());
     cursor.layouts.resize(clip.uniformBatches().size());
+    cursor.values.resize(clip.uniformBatches().size());
+    cursor.valueFrame[0] = cursor.valueFrame[1] = ~0u;
     cursor.frame = -1.f;
     cursor.next = ~0u;  // restart the key scan
   }

@@ -47,7 +47,7 @@ class Player {
   /// Bytes of cursor state one keyed track costs (its 4-key window).
   static constexpr std::size_t bytesPerKeyedTrack();
   /// Bytes of cursor state a batch of four uniform tracks costs (the cached segment's boundary rows
-  /// and residual layout).
+  /// and residual layout, the last two decoded frames).
   static constexpr std::size_t bytesPerUniformBatch();
 
   /// Counters for benchmarks and tests: keys decoded and snapshot restarts since construction.
@@ -70,6 +70,9 @@ class Player {
     float rowFrames[4] = {};
     std::vector<BatchRows> rows;
     std::vector<BatchLayout> layouts;
+    // The decoded values of the last two frames decoded (valueFrame, ~0u: none), per batch.
+    std::uint32_t valueFrame[2] = {~0u, ~0u};
+    std::vector<BatchValues> values;
   };
   /// A fractional frame split into its frame and the fraction towards the next (0 at the last).
   struct FrameSplit {
@@ -78,6 +81,8 @@ class Player {
   };
 
   void decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
+  template <class Lanes>
+  void decodeUniformFrame(Cursor& cursor, const ClipView& clip, std::uint32_t f, unsigned slot);
   template <class Lanes>
   void decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out);
   template <class Lanes>
@@ -92,7 +97,6 @@ class Player {
   DecodePath m_path = DecodePath::Simd;
   Cursor m_primary;
   Cursor m_secondary;
-  std::vector<BatchLayout> m_nextLayouts;  // the next segment's layout, for a frame pair across a boundary
   std::vector<std::uint32_t> m_trackBase;  // where each uniform track's residuals start in a segment (scratch)
   std::vector<Transform> m_scratch;
   std::uint64_t m_keysDecoded = 0;
@@ -100,7 +104,7 @@ class Player {
 };
 
 constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window); }
-constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchRows) + sizeof(BatchLayout); }
+constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchRows) + sizeof(BatchLayout) + sizeof(BatchValues); }
 
 /// Blends two local poses joint by joint (naive or decomposed, see BlendMode), four joints at a time
 /// (both lane implementations give identical poses). `restPose` gives each joint's reference bone
@@ -112,5 +116,5 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
 
 namespace animpack::runtime {
 static_assert(Player::bytesPerKeyedTrack() == 84, "FORMAT.md documents 84 bytes of state per keyed track");
-static_assert(Player::bytesPerUniformBatch() == 376, "FORMAT.md documents 376 bytes of state per batch of four uniform tracks");
+static_assert(Player::bytesPerUniformBatch() == 504, "FORMAT.md documents 504 bytes of state per batch of four uniform tracks");
 }  // namespace animpack::runtime

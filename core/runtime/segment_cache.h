@@ -1,7 +1,8 @@
 #pragma once
 // What a Player's cursor keeps of the uniform segment it is in, per batch of four tracks
 // (UniformBatch, structure of arrays): the four boundary rows around the segment as floats and
-// where each lane's residuals of a frame are. Rebuilt on entering another segment.
+// where each lane's residuals of a frame are (rebuilt on entering another segment), and the values
+// of the last two frames decoded.
 
 #include <cstdint>
 
@@ -22,6 +23,11 @@ struct BatchLayout {
   std::uint8_t offset[4][4];
   std::uint8_t stride[4];
   bool wide;  ///< a lane's frame spans more than 57 bits: read each component on its own
+};
+
+/// A batch's decoded values at two frames: [frame slot][component][lane] (rotations normalised).
+struct BatchValues {
+  float value[2][4][4];
 };
 
 }  // namespace animpack::runtime

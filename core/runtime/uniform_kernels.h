@@ -175,37 +175,42 @@ struct Uniform {
     for (unsigned c = 0; c < 4; ++c) out[c] = L::flipSign(negate, r[c]);
   }
 
-  /// Decodes one batch of shape `S` at frame `local0` of its segment and, when `second`, blends
-  /// towards frame `local1` (of the same or the next segment) by `alpha`.
+  /// The batch's decoded values at frame `local` of the segment: a rotation (normalised) or a vector.
   template <UniformBatch::Shape S>
-  static void decode(const UniformBatch& batch, const BatchRows& rows, const BatchLayout& layout0, const BatchLayout& layout1,
-                     const std::uint8_t* data0, const std::uint8_t* data1, std::uint32_t local0, std::uint32_t local1,
-                     const F w0[4], const F w1[4], bool second, float alpha, Transform* out) {
+  static void evaluate(const UniformBatch& batch, const BatchRows& rows, const BatchLayout& layout, const std::uint8_t* data,
+                       std::uint32_t local, const F w[4], float (*out)[4]) {
     constexpr unsigned kComponents = S == UniformBatch::Shape::Rotation4 ? 4 : 3;
-    F residual[4], v0[4], v1[4], q0[4], q1[4], result[4];
-    residuals<kComponents>(layout0, data0, local0, residual);
-    values<kComponents>(batch, rows, w0, residual, v0);
-    if (second) {
-      residuals<kComponents>(layout1, data1, local1, residual);
-      values<kComponents>(batch, rows, w1, residual, v1);
+    F residual[4], v[4], q[4];
+    residuals<kComponents>(layout, data, local, residual);
+    values<kComponents>(batch, rows, w, residual, v);
+    if constexpr (S == UniformBatch::Shape::Vector) {
+      for (unsigned c = 0; c < 3; ++c) L::store(out[c], v[c]);
+    } else {
+      if constexpr (S == UniformBatch::Shape::Rotation) rotation(batch, v, q);
+      else normalize(v, q);
+      for (unsigned c = 0; c < 4; ++c) L::store(out[c], q[c]);
+    }
+  }
+
+  /// Writes the batch's values at a frame (`a`) or, when `second`, their interpolation towards the
+  /// next frame's (`b`) by `alpha`: lerp, or canonicalSign(slerp) for rotations.
+  template <UniformBatch::Shape S>
+  static void finish(const UniformBatch& batch, const float (*a)[4], const float (*b)[4], bool second, float alpha, Transform* out) {
+    F va[4], result[4];
+    constexpr unsigned kComponents = S == UniformBatch::Shape::Vector ? 3 : 4;
+    for (unsigned c = 0; c < kComponents; ++c) va[c] = L::load(a[c]);
+    if (!second) {
+      store(batch, va, out);
+      return;
     }
     if constexpr (S == UniformBatch::Shape::Vector) {
-      const F a = L::set(alpha);
-      for (unsigned c = 0; c < 3; ++c) result[c] = second ? L::add(v0[c], L::mul(L::sub(v1[c], v0[c]), a)) : v0[c];
-      store(batch, result, out);
-      return;
+      const F t = L::set(alpha);
+      for (unsigned c = 0; c < 3; ++c) result[c] = L::add(va[c], L::mul(L::sub(L::load(b[c]), va[c]), t));
     } else {
-      if constexpr (S == UniformBatch::Shape::Rotation) rotation(batch, v0, q0);
-      else normalize(v0, q0);
-      if (!second) {
-        store(batch, q0, out);
-        return;
-      }
-      if constexpr (S == UniformBatch::Shape::Rotation) rotation(batch, v1, q1);
-      else normalize(v1, q1);
-      slerpCanonical(q0, q1, alpha, result);
-      store(batch, result, out);
+      const F vb[4] = {L::load(b[0]), L::load(b[1]), L::load(b[2]), L::load(b[3])};
+      slerpCanonical(va, vb, alpha, result);
     }
+    store(batch, result, out);
   }
 
   /// Writes the batch's lanes into the pose.
