@@ -192,7 +192,7 @@ struct BlendLanes {
 }  // namespace
 
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
-                std::span<const Transform> restPose, std::span<Transform> out, DecodePath path) {
+                std::span<const Transform> restPose, std::span<Transform> out, [[maybe_unused]] DecodePath path) {
   // Joints are read before their output is written, so `out` may alias `a` or `b`.
   for (std::size_t j = 0; j < out.size(); j += 4) {
     const unsigned count = static_cast<unsigned>(std::min<std::size_t>(4, out.size() - j));
