@@ -1,5 +1,8 @@
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 
+#include "core/runtime/lanes.h"
 #include "core/runtime/player.h"
 
 namespace animpack::runtime {
@@ -34,34 +37,172 @@ Decomposed decompose(const Transform& t, Vec3 axis) {
   return d;
 }
 
+/// One joint of blendPoses, scalar: the reference the lane kernel falls back to for a lane whose
+/// bone turns half a revolution (rotationBetween's special case).
+Transform blendJoint(const Transform& ta, const Transform& tb, float weight, BlendMode mode, Vec3 restOffset) {
+  Transform r;
+  r.scale = lerp(ta.scale, tb.scale, weight);
+  if (mode == BlendMode::Naive) {
+    r.translation = lerp(ta.translation, tb.translation, weight);
+    r.rotation = nlerp(ta.rotation, tb.rotation, weight);
+    return r;
+  }
+  // The reference axis is the rest bone direction, so the revolution stays small in practice.
+  Vec3 axis = restOffset;
+  const float len = length(axis);
+  axis = len > 1e-12f ? axis * (1.f / len) : Vec3{0, 1, 0};
+  const Decomposed da = decompose(ta, axis);
+  const Decomposed db = decompose(tb, axis);
+  // nlerp keeps rotations unit, which is all the bone length needs; slerp's constant angular
+  // speed is not worth its trigonometry per joint.
+  const Quat revolution = nlerp(da.revolution, db.revolution, weight);
+  const float stretch = da.stretch + (db.stretch - da.stretch) * weight;
+  const Quat spin = nlerp(da.spin, db.spin, weight);
+  r.translation = rotate(revolution, axis * stretch);
+  r.rotation = normalized(revolution * spin);
+  return r;
+}
+
+/// blendJoint for four joints at once (lanes of core/runtime/lanes.h), in its operation order.
+template <class L>
+struct BlendLanes {
+  using F = typename L::F;
+  using M = typename L::M;
+  struct V3 {
+    F x, y, z;
+  };
+  struct Q {
+    F x, y, z, w;
+  };
+
+  static F dot3(const V3& a, const V3& b) { return L::add(L::add(L::mul(a.x, b.x), L::mul(a.y, b.y)), L::mul(a.z, b.z)); }
+  static F dot4(const Q& a, const Q& b) {
+    return L::add(L::add(L::add(L::mul(a.x, b.x), L::mul(a.y, b.y)), L::mul(a.z, b.z)), L::mul(a.w, b.w));
+  }
+  static V3 scale3(const V3& a, F s) { return {L::mul(a.x, s), L::mul(a.y, s), L::mul(a.z, s)}; }
+  static V3 add3(const V3& a, const V3& b) { return {L::add(a.x, b.x), L::add(a.y, b.y), L::add(a.z, b.z)}; }
+  static V3 cross3(const V3& a, const V3& b) {
+    return {L::sub(L::mul(a.y, b.z), L::mul(a.z, b.y)), L::sub(L::mul(a.z, b.x), L::mul(a.x, b.z)), L::sub(L::mul(a.x, b.y), L::mul(a.y, b.x))};
+  }
+  static F lerp1(F a, F b, F t) { return L::add(a, L::mul(L::sub(b, a), t)); }
+  static V3 lerp3(const V3& a, const V3& b, F t) { return {lerp1(a.x, b.x, t), lerp1(a.y, b.y, t), lerp1(a.z, b.z, t)}; }
+  static Q normalize(const Q& q) {
+    const F n2 = dot4(q, q);
+    const M positive = L::gt(n2, L::set(0.f));
+    const F inv = L::div(L::set(1.f), L::sqrt(n2));
+    return {L::select(positive, L::mul(q.x, inv), L::set(0.f)), L::select(positive, L::mul(q.y, inv), L::set(0.f)),
+            L::select(positive, L::mul(q.z, inv), L::set(0.f)), L::select(positive, L::mul(q.w, inv), L::set(1.f))};
+  }
+  static Q nlerp(const Q& a, Q b, F t) {
+    const M flip = L::lt(dot4(a, b), L::set(0.f));
+    b = {L::flipSign(flip, b.x), L::flipSign(flip, b.y), L::flipSign(flip, b.z), L::flipSign(flip, b.w)};
+    return normalize({lerp1(a.x, b.x, t), lerp1(a.y, b.y, t), lerp1(a.z, b.z, t), lerp1(a.w, b.w, t)});
+  }
+  static Q mul(const Q& a, const Q& b) {
+    return {L::sub(L::add(L::add(L::mul(a.w, b.x), L::mul(a.x, b.w)), L::mul(a.y, b.z)), L::mul(a.z, b.y)),
+            L::add(L::add(L::sub(L::mul(a.w, b.y), L::mul(a.x, b.z)), L::mul(a.y, b.w)), L::mul(a.z, b.x)),
+            L::add(L::sub(L::add(L::mul(a.w, b.z), L::mul(a.x, b.y)), L::mul(a.y, b.x)), L::mul(a.z, b.w)),
+            L::sub(L::sub(L::sub(L::mul(a.w, b.w), L::mul(a.x, b.x)), L::mul(a.y, b.y)), L::mul(a.z, b.z))};
+  }
+  static V3 rotate(const Q& q, const V3& v) {
+    const V3 u{q.x, q.y, q.z};
+    const V3 t = scale3(cross3(u, v), L::set(2.f));
+    return add3(add3(v, scale3(t, q.w)), cross3(u, t));
+  }
+  /// decompose(): revolution (identity for a zero offset), stretch and spin; `opposite` marks lanes
+  /// whose offset points against the axis (rotationBetween's special case).
+  static void decompose(const V3& translation, const Q& rotation, const V3& axis, Q& revolution, F& stretch, Q& spin, M& opposite) {
+    stretch = L::sqrt(dot3(translation, translation));
+    const M offset = L::gt(stretch, L::set(1e-12f));
+    const V3 dir = scale3(translation, L::div(L::set(1.f), stretch));
+    const F d = dot3(axis, dir);
+    const V3 c = cross3(axis, dir);
+    const Q between = normalize({c.x, c.y, c.z, L::add(L::set(1.f), d)});
+    opposite = L::andMask(offset, L::lt(d, L::set(-0.999999f)));
+    revolution = {L::select(offset, between.x, L::set(0.f)), L::select(offset, between.y, L::set(0.f)),
+                  L::select(offset, between.z, L::set(0.f)), L::select(offset, between.w, L::set(1.f))};
+    spin = mul({L::neg(revolution.x), L::neg(revolution.y), L::neg(revolution.z), revolution.w}, rotation);
+  }
+
+  static void run(const Transform* a, const Transform* b, std::size_t j0, unsigned count, float weight, BlendMode mode,
+                  std::span<const Transform> restPose, Transform* out) {
+    std::size_t j[4];
+    for (unsigned l = 0; l < 4; ++l) j[l] = j0 + (l < count ? l : count - 1);
+    auto gather = [&](const Transform* t, auto field) {
+      return L::floats(field(t[j[0]]), field(t[j[1]]), field(t[j[2]]), field(t[j[3]]));
+    };
+#define ANIMPACK_GATHER(t, member) gather(t, [](const Transform& x) { return x.member; })
+    const V3 sa{ANIMPACK_GATHER(a, scale.x), ANIMPACK_GATHER(a, scale.y), ANIMPACK_GATHER(a, scale.z)};
+    const V3 sb{ANIMPACK_GATHER(b, scale.x), ANIMPACK_GATHER(b, scale.y), ANIMPACK_GATHER(b, scale.z)};
+    const V3 ta{ANIMPACK_GATHER(a, translation.x), ANIMPACK_GATHER(a, translation.y), ANIMPACK_GATHER(a, translation.z)};
+    const V3 tb{ANIMPACK_GATHER(b, translation.x), ANIMPACK_GATHER(b, translation.y), ANIMPACK_GATHER(b, translation.z)};
+    const Q ra{ANIMPACK_GATHER(a, rotation.x), ANIMPACK_GATHER(a, rotation.y), ANIMPACK_GATHER(a, rotation.z), ANIMPACK_GATHER(a, rotation.w)};
+    const Q rb{ANIMPACK_GATHER(b, rotation.x), ANIMPACK_GATHER(b, rotation.y), ANIMPACK_GATHER(b, rotation.z), ANIMPACK_GATHER(b, rotation.w)};
+#undef ANIMPACK_GATHER
+    const F w = L::set(weight);
+    const V3 scale = lerp3(sa, sb, w);
+    V3 translation;
+    Q rotation;
+    M opposite = L::lt(w, w);  // none
+    if (mode == BlendMode::Naive) {
+      translation = lerp3(ta, tb, w);
+      rotation = nlerp(ra, rb, w);
+    } else {
+      auto rest = [&](unsigned l) { return j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{}; };
+      const Vec3 r0 = rest(0), r1 = rest(1), r2 = rest(2), r3 = rest(3);
+      V3 axis{L::floats(r0.x, r1.x, r2.x, r3.x), L::floats(r0.y, r1.y, r2.y, r3.y), L::floats(r0.z, r1.z, r2.z, r3.z)};
+      const F len = L::sqrt(dot3(axis, axis));
+      const M bone = L::gt(len, L::set(1e-12f));
+      axis = scale3(axis, L::div(L::set(1.f), len));
+      axis = {L::select(bone, axis.x, L::set(0.f)), L::select(bone, axis.y, L::set(1.f)), L::select(bone, axis.z, L::set(0.f))};
+      Q revA, spinA, revB, spinB;
+      F stretchA, stretchB;
+      M oppositeA, oppositeB;
+      decompose(ta, ra, axis, revA, stretchA, spinA, oppositeA);
+      decompose(tb, rb, axis, revB, stretchB, spinB, oppositeB);
+      opposite = L::orMask(oppositeA, oppositeB);
+      const Q revolution = nlerp(revA, revB, w);
+      const F stretch = lerp1(stretchA, stretchB, w);
+      const Q spin = nlerp(spinA, spinB, w);
+      translation = rotate(revolution, scale3(axis, stretch));
+      rotation = normalize(mul(revolution, spin));
+    }
+    // `out` may alias `a` or `b`: keep the inputs of lanes the scalar special case redoes.
+    const bool special = L::any(opposite);
+    Transform keptA[4], keptB[4];
+    if (special)
+      for (unsigned l = 0; l < count; ++l) {
+        keptA[l] = a[j[l]];
+        keptB[l] = b[j[l]];
+      }
+    auto* base = reinterpret_cast<unsigned char*>(out + j0);
+    std::uint32_t offsets[4];
+    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(l * sizeof(Transform) + offsetof(Transform, rotation));
+    L::storeQuads(rotation.x, rotation.y, rotation.z, rotation.w, base, offsets, count);
+    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(l * sizeof(Transform) + offsetof(Transform, translation));
+    L::storeTriples(translation.x, translation.y, translation.z, base, offsets, count);
+    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(l * sizeof(Transform) + offsetof(Transform, scale));
+    L::storeTriples(scale.x, scale.y, scale.z, base, offsets, count);
+    if (special)  // a half turn between axis and offset: the scalar special case
+      for (unsigned l = 0; l < count; ++l)
+        if (L::lane(opposite, l)) out[j[l]] = blendJoint(keptA[l], keptB[l], weight, mode, j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{});
+  }
+};
+
 }  // namespace
 
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
-                std::span<const Transform> restPose, std::span<Transform> out) {
-  for (std::size_t j = 0; j < out.size(); ++j) {
-    const Transform& ta = a[j];
-    const Transform& tb = b[j];
-    Transform r;
-    r.scale = lerp(ta.scale, tb.scale, weight);
-    if (mode == BlendMode::Naive) {
-      r.translation = lerp(ta.translation, tb.translation, weight);
-      r.rotation = nlerp(ta.rotation, tb.rotation, weight);
-    } else {
-      // The reference axis is the rest bone direction, so the revolution stays small in practice.
-      Vec3 axis = j < restPose.size() ? restPose[j].translation : Vec3{};
-      const float len = length(axis);
-      axis = len > 1e-12f ? axis * (1.f / len) : Vec3{0, 1, 0};
-      const Decomposed da = decompose(ta, axis);
-      const Decomposed db = decompose(tb, axis);
-      // nlerp keeps rotations unit, which is all the bone length needs; slerp's constant angular
-      // speed is not worth its trigonometry per joint.
-      const Quat revolution = nlerp(da.revolution, db.revolution, weight);
-      const float stretch = da.stretch + (db.stretch - da.stretch) * weight;
-      const Quat spin = nlerp(da.spin, db.spin, weight);
-      r.translation = rotate(revolution, axis * stretch);
-      r.rotation = normalized(revolution * spin);
+                std::span<const Transform> restPose, std::span<Transform> out, [[maybe_unused]] DecodePath path) {
+  // Joints are read before their output is written, so `out` may alias `a` or `b`.
+  for (std::size_t j = 0; j < out.size(); j += 4) {
+    const unsigned count = static_cast<unsigned>(std::min<std::size_t>(4, out.size() - j));
+#if defined(ANIMPACK_HAVE_SSE2)
+    if (path == DecodePath::Simd) {
+      BlendLanes<Sse2Lanes>::run(a.data(), b.data(), j, count, weight, mode, restPose, out.data());
+      continue;
     }
-    out[j] = r;
+#endif
+    BlendLanes<PortableLanes>::run(a.data(), b.data(), j, count, weight, mode, restPose, out.data());
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <string>
 
 #include "core/runtime/quantize.h"
@@ -399,6 +400,50 @@ Status ClipViewReader::padding() {
   return Status::ok();
 }
 
+void ClipView::buildUniformBatches() {
+  using Shape = UniformBatch::Shape;
+  auto shapeOf = [](const UniformTrackInfo& t) {
+    return t.channel != Channel::Rotation ? Shape::Vector : t.components == 4 ? Shape::Rotation4 : Shape::Rotation;
+  };
+  m_slots.assign(m_uniform.size(), UniformSlot{});
+  for (Shape shape : {Shape::Rotation, Shape::Rotation4, Shape::Vector}) {
+    for (std::uint32_t t = 0; t < m_uniform.size(); ++t) {
+      const UniformTrackInfo& info = m_uniform[t];
+      if (shapeOf(info) != shape) continue;
+      if (m_batches.empty() || m_batches.back().shape != shape || m_batches.back().lanes == 4) {
+        m_batches.emplace_back();
+        m_batches.back().shape = shape;
+        m_batches.back().components = shape == Shape::Rotation4 ? 4 : 3;
+      }
+      UniformBatch& b = m_batches.back();
+      m_slots[t] = {static_cast<std::uint32_t>(m_batches.size() - 1), b.lanes};
+      // Fill this lane and every lane after it: a partial batch repeats its last track.
+      for (unsigned l = b.lanes; l < 4; ++l) {
+        b.track[l] = t;
+        const std::size_t channelOffset = info.channel == Channel::Rotation      ? offsetof(Transform, rotation)
+                                          : info.channel == Channel::Translation ? offsetof(Transform, translation)
+                                                                                 : offsetof(Transform, scale);
+        b.outOffset[l] = static_cast<std::uint32_t>(info.joint * sizeof(Transform) + channelOffset);
+        b.step[l] = info.step;
+        const Quat ref = info.hasReference ? info.reference : Quat{};
+        const float refParts[4] = {ref.x, ref.y, ref.z, ref.w};
+        b.hasReference[l] = info.hasReference ? ~0u : 0u;
+        b.boundaryOffset[l] = info.boundaryBitOffset;
+        unsigned shift = 0;
+        for (unsigned c = 0; c < 4; ++c) {
+          b.minValue[c][l] = info.minValue[c];
+          b.reference[c][l] = refParts[c];
+          b.boundaryShift[c][l] = static_cast<std::uint8_t>(shift);
+          b.boundaryMask[c][l] = info.width[c] >= 32 ? 0xffffffffu : (1u << info.width[c]) - 1u;
+          shift += info.width[c];
+        }
+        if (shift > 56) b.wideBoundary = true;
+      }
+      ++b.lanes;
+    }
+  }
+}
+
 Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose) {
   static std::atomic<std::uint64_t> nextId{1};
   ClipView view;
@@ -412,6 +457,7 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
                                           &ClipViewReader::rawSamples,    &ClipViewReader::uniformData, &ClipViewReader::padding};
   for (auto stage : stages)
     if (auto st = (reader.*stage)(); !st) return Error{st.message()};
+  view.buildUniformBatches();
   return view;
 }
 

@@ -26,6 +26,36 @@ struct UniformTrackInfo {
   std::uint32_t boundaryBitOffset = 0; ///< position of this track inside a boundary row
 };
 
+/// Up to four uniform tracks of one shape in structure-of-arrays form ([component][lane]), what the
+/// Player's four-lane kernels read. Built when the clip is opened; lanes from `lanes` on repeat the
+/// last track so every lane computes on valid values (their results are not stored).
+struct UniformBatch {
+  enum class Shape : std::uint8_t {
+    Rotation,      ///< x, y, z of a unit quaternion with w >= 0, optionally relative to a reference
+    Rotation4,     ///< x, y, z, w, normalised
+    Vector,        ///< translation or scale x, y, z
+  };
+  Shape shape = Shape::Vector;
+  std::uint8_t components = 3;
+  std::uint8_t lanes = 0;                ///< tracks in the batch, 1..4
+  bool wideBoundary = false;             ///< a lane's boundary values span more than 56 bits
+  std::uint32_t track[4] = {};           ///< uniform track index per lane
+  std::uint32_t outOffset[4] = {};       ///< byte offset of the lane's channel in a pose (Transform array)
+  float minValue[4][4] = {};
+  float step[4] = {};
+  float reference[4][4] = {};            ///< [x y z w][lane]: identity where the lane has none
+  std::uint32_t hasReference[4] = {};    ///< all bits set where the lane's rotation is relative
+  std::uint32_t boundaryOffset[4] = {};  ///< bit offset of the lane's values inside a boundary row
+  std::uint8_t boundaryShift[4][4] = {}; ///< bit offset of each component inside the lane's values
+  std::uint32_t boundaryMask[4][4] = {}; ///< 2^width - 1 per component
+};
+
+/// Where a uniform track sits among the batches.
+struct UniformSlot {
+  std::uint32_t batch = 0;
+  std::uint32_t lane = 0;
+};
+
 /// Decoding parameters of one keyed sub-track.
 struct KeyedTrackInfo {
   std::uint32_t joint = 0;
@@ -74,6 +104,10 @@ class ClipView {
   /// The skeleton's rest pose the clip was opened against.
   std::span<const Transform> restPose() const { return m_restPose; }
   std::span<const UniformTrackInfo> uniformTracks() const { return m_uniform; }
+  /// The uniform tracks in batches of four of one shape, rotations first (see UniformBatch).
+  std::span<const UniformBatch> uniformBatches() const { return m_batches; }
+  /// Batch and lane of each uniform track, in track order.
+  std::span<const UniformSlot> uniformSlots() const { return m_slots; }
   std::span<const KeyedTrackInfo> keyedTracks() const { return m_keyed; }
   std::span<const RawTrackInfo> rawTracks() const { return m_raw; }
   /// Keyed-track index of a (joint, channel), or -1.
@@ -103,6 +137,7 @@ class ClipView {
 
  private:
   friend class ClipViewReader;
+  void buildUniformBatches();
   std::uint64_t m_id = 0;
   std::span<const std::uint8_t> m_blob;
   std::uint32_t m_frameCount = 0;
@@ -114,6 +149,8 @@ class ClipView {
   std::vector<Transform> m_basePose;
   std::vector<Transform> m_restPose;
   std::vector<UniformTrackInfo> m_uniform;
+  std::vector<UniformBatch> m_batches;
+  std::vector<UniformSlot> m_slots;
   std::vector<KeyedTrackInfo> m_keyed;
   std::vector<RawTrackInfo> m_raw;
   std::vector<std::int32_t> m_keyedSlot;

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/runtime/bits.h"
 #include "core/runtime/track_math.h"
+#include "core/runtime/uniform_kernels.h"
 
 namespace animpack::runtime {
 namespace {
@@ -20,156 +20,169 @@ void setChannel(Transform& t, Channel channel, const float v[4]) {
 
 }  // namespace
 
-/// Reads a uniform segment's per-track headers: residual widths, step scale and where each track's
-/// residual block starts (tracks are stored one after another).
-static void readSegmentHeaders(const ClipView& clip, std::uint32_t k, std::span<Player::SegmentTrack> out);
-
-/// Caches segment k's four boundary rows (k-1 .. k+2) as floats and its residual headers.
+/// Loads segment k's boundary rows k-1 .. k+2 (a missing neighbour repeats the endpoint: a
+/// one-sided tangent) and its residual layout. Moving on to the next segment keeps three rows.
+template <class Lanes>
 void Player::loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k) {
-  const auto tracks = clip.uniformTracks();
+  const auto batches = clip.uniformBatches();
   const std::uint32_t segments = clip.segmentCount();
-  // Boundary rows k-1..k+2 (a missing neighbour repeats the endpoint: one-sided tangent).
   const std::uint32_t row[4] = {k == 0 ? k : k - 1, k, k + 1, k + 2 <= segments ? k + 2 : k + 1};
-  const std::uint8_t* bits = clip.boundaryBits();
-  const std::uint64_t rowBits = clip.boundaryRowBits();
-  cursor.boundaries.resize(tracks.size() * 16);
-  for (int i = 0; i < 4; ++i) {
-    cursor.rowFrames[i] = static_cast<float>(clip.boundaryFrame(row[i]));
-    if (i > 0 && row[i] == row[i - 1]) {  // a repeated endpoint
-      for (std::size_t t = 0; t < tracks.size(); ++t)
-        for (unsigned c = 0; c < 4; ++c) cursor.boundaries[t * 16 + std::size_t(i) * 4 + c] = cursor.boundaries[t * 16 + std::size_t(i - 1) * 4 + c];
+  // Stepping to a neighbouring segment keeps three of the four rows (k >= 1 going forward and
+  // k + 2 <= segments going back, so the kept rows are not repeated endpoints).
+  const bool next = cursor.segment != ~0u && k == cursor.segment + 1;
+  const bool previous = cursor.segment != ~0u && k + 1 == cursor.segment && k >= 1 && k + 2 <= segments;
+  for (int i = 0; i < 4; ++i) cursor.rowFrames[i] = static_cast<float>(clip.boundaryFrame(row[i]));
+  for (std::size_t b = 0; b < batches.size(); ++b) {
+    BatchRows& rows = cursor.rows[b];
+    if (next) {  // rows k-1 .. k+1 are the previous segment's rows 1 .. 3
+      std::memmove(rows.value[0], rows.value[1], sizeof(rows.value[0]) * 3);
+      if (row[3] == row[2]) std::memcpy(rows.value[3], rows.value[2], sizeof(rows.value[3]));
+      else kernels::Uniform<Lanes>::loadRow(clip, batches[b], row[3], rows.value[3]);
       continue;
     }
-    BitStream stream(bits, row[i] * rowBits);
-    for (std::size_t t = 0; t < tracks.size(); ++t) {
-      const UniformTrackInfo& info = tracks[t];
-      float* q = cursor.boundaries.data() + t * 16 + std::size_t(i) * 4;
-      const unsigned total = info.width[0] + info.width[1] + info.width[2] + info.width[3];
-      if (total <= 56) {
-        // One read for the whole track, split into its components.
-        std::uint64_t v = stream.readWide(total);
-        for (unsigned c = 0; c < info.components; ++c) {
-          // Through uint32: converting a uint64 to float takes a slow path on x86-64.
-          q[c] = static_cast<float>(static_cast<std::uint32_t>(info.width[c] ? v & ((std::uint64_t(1) << info.width[c]) - 1u) : 0u));
-          v >>= info.width[c];
-        }
-      } else {
-        for (unsigned c = 0; c < info.components; ++c) q[c] = static_cast<float>(stream.read(info.width[c]));
-      }
+    if (previous) {  // rows k .. k+2 are the next segment's rows 0 .. 2
+      std::memmove(rows.value[1], rows.value[0], sizeof(rows.value[0]) * 3);
+      kernels::Uniform<Lanes>::loadRow(clip, batches[b], row[0], rows.value[0]);
+      continue;
+    }
+    for (int i = 0; i < 4; ++i) {
+      if (i > 0 && row[i] == row[i - 1]) std::memcpy(rows.value[i], rows.value[i - 1], sizeof(rows.value[i]));
+      else kernels::Uniform<Lanes>::loadRow(clip, batches[b], row[i], rows.value[i]);
     }
   }
-  cursor.segmentTracks.resize(tracks.size());
-  readSegmentHeaders(clip, k, cursor.segmentTracks);
+  readLayouts(clip, k, cursor.layouts);
   cursor.segment = k;
 }
 
-void Player::decodeUniform(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out) {
-  const auto tracks = clip.uniformTracks();
-  if (tracks.empty()) return;
-  const std::uint32_t last = clip.frameCount() - 1;
-  std::uint32_t f0 = static_cast<std::uint32_t>(frame);
-  float alpha = frame - static_cast<float>(f0);
-  if (f0 >= last) {
-    f0 = last;
-    alpha = 0.f;
+namespace {
+
+std::uint32_t segmentHeader(const std::uint8_t* data, std::size_t track) {
+  const std::uint8_t* h = data + kSegmentHeaderBytesPerTrack * track;
+  return h[0] | (std::uint32_t(h[1]) << 8) | (std::uint32_t(h[2]) << 16);
+}
+
+/// Residual bits per frame of a track: the sum of its four widths.
+std::uint32_t headerStride(std::uint32_t hdr) { return (hdr & 31u) + ((hdr >> 5) & 31u) + ((hdr >> 10) & 31u) + ((hdr >> 19) & 31u); }
+
+}  // namespace
+
+/// Reads segment k's 3-byte residual header of every track into the batches' layouts. Each
+/// track's residuals follow the previous one's, so one pass in track order finds where each starts.
+void Player::readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out) {
+  const auto batches = clip.uniformBatches();
+  const std::uint8_t* data = clip.segmentData(k);
+  const std::uint32_t frames = clip.segmentFrames(k);
+  const std::size_t tracks = clip.uniformTracks().size();
+  m_trackBase.resize(tracks);
+  std::uint32_t base = static_cast<std::uint32_t>(tracks * kSegmentHeaderBytesPerTrack * 8);
+  for (std::size_t t = 0; t < tracks; ++t) {
+    m_trackBase[t] = base;
+    base += frames * headerStride(segmentHeader(data, t));  // the validator bounds the segment's size
   }
-  const std::uint32_t segments = clip.segmentCount();
-  const std::uint32_t length = clip.segmentLength();
-  const std::uint32_t k = std::min(f0 / length, segments - 1);
-  if (cursor.segment != k) loadSegment(cursor, clip, k);
-  // Between frames the value is the interpolation of the decoded values at the two neighbouring
-  // frames (FORMAT.md "Between frames"); the curve is evaluated at both, never in between.
-  const bool second = alpha > 0.f;
-  float w0[4], w1[4];
-  catmullRomWeights(cursor.rowFrames[0], cursor.rowFrames[1], cursor.rowFrames[2], cursor.rowFrames[3],
-                    static_cast<float>(f0), w0);
-  if (second)
-    catmullRomWeights(cursor.rowFrames[0], cursor.rowFrames[1], cursor.rowFrames[2], cursor.rowFrames[3],
-                      static_cast<float>(f0 + 1), w1);
-
-  // The frame after f0 may be the first of the next segment, whose residual headers it needs.
-  const std::uint32_t k1 = second ? std::min((f0 + 1) / length, segments - 1) : k;
-  m_nextSegment.resize(tracks.size());
-  if (k1 != k) readSegmentHeaders(clip, k1, m_nextSegment);
-  const std::uint8_t* data0 = clip.segmentData(k);
-  const std::uint8_t* data1 = clip.segmentData(k1);
-  const std::uint32_t local0 = f0 - k * length;
-  const std::uint32_t local1 = f0 + 1 - k1 * length;
-
-  for (std::size_t t = 0; t < tracks.size(); ++t) {
-    const UniformTrackInfo& info = tracks[t];
-    const SegmentTrack& s0 = cursor.segmentTracks[t];
-    const SegmentTrack& s1 = k1 == k ? s0 : m_nextSegment[t];
-    std::uint64_t pos0 = s0.base + std::uint64_t(local0) * s0.sum;
-    std::uint64_t pos1 = s1.base + std::uint64_t(local1) * s1.sum;
-    const float* q = cursor.boundaries.data() + t * 16;
-    float v0[4] = {0.f, 0.f, 0.f, 0.f}, v1[4] = {0.f, 0.f, 0.f, 0.f};
-    for (unsigned c = 0; c < info.components; ++c) {
-      const float spline0 = info.minValue[c] + (w0[0] * q[c] + w0[1] * q[4 + c] + w0[2] * q[8 + c] + w0[3] * q[12 + c]) * info.step;
-      v0[c] = uniformValue(spline0, static_cast<float>(readSignedBits(data0, pos0, s0.bits[c])) * s0.scale, info.step);
-      pos0 += s0.bits[c];
-      if (second) {
-        const float spline1 = info.minValue[c] + (w1[0] * q[c] + w1[1] * q[4 + c] + w1[2] * q[8 + c] + w1[3] * q[12 + c]) * info.step;
-        v1[c] = uniformValue(spline1, static_cast<float>(readSignedBits(data1, pos1, s1.bits[c])) * s1.scale, info.step);
-        pos1 += s1.bits[c];
-      }
+  for (std::size_t b = 0; b < batches.size(); ++b) {
+    BatchLayout& s = out[b];
+    bool wide = false;
+    for (unsigned l = 0; l < 4; ++l) {  // lanes past a partial batch repeat its last track
+      const std::uint32_t t = batches[b].track[l];
+      const std::uint32_t hdr = segmentHeader(data, t);
+      const unsigned bits[4] = {hdr & 31u, (hdr >> 5) & 31u, (hdr >> 10) & 31u, (hdr >> 19) & 31u};
+      s.mask[0][l] = (1u << bits[0]) - 1u;
+      s.mask[1][l] = (1u << bits[1]) - 1u;
+      s.mask[2][l] = (1u << bits[2]) - 1u;
+      s.mask[3][l] = (1u << bits[3]) - 1u;
+      s.offset[0][l] = 0;
+      s.offset[1][l] = static_cast<std::uint8_t>(bits[0]);
+      s.offset[2][l] = static_cast<std::uint8_t>(bits[0] + bits[1]);
+      s.offset[3][l] = static_cast<std::uint8_t>(bits[0] + bits[1] + bits[2]);
+      const unsigned stride = bits[0] + bits[1] + bits[2] + bits[3];
+      s.stride[l] = static_cast<std::uint8_t>(stride);
+      s.scale[l] = residualScale((hdr >> 15) & 15u);
+      s.base[l] = m_trackBase[t];
+      wide = wide || stride > 57;
     }
-    if (info.channel == Channel::Rotation) {
-      auto rotation = [&](const float* v) {
-        return info.components == 4 ? normalized({v[0], v[1], v[2], v[3]}) : uniformRotation(v, info.hasReference, info.reference);
-      };
-      const Quat r0 = rotation(v0);
-      out[info.joint].rotation = second ? canonicalSign(slerp(r0, rotation(v1), alpha)) : r0;
-    } else {
-      if (second)
-        for (unsigned c = 0; c < 3; ++c) v0[c] += (v1[c] - v0[c]) * alpha;
-      setChannel(out[info.joint], info.channel, v0);
-    }
+    s.wide = wide;
   }
 }
 
-void Player::decodeRaw(const ClipView& clip, float frame, std::span<Transform> out) {
-  const std::uint32_t last = clip.frameCount() - 1;
-  std::uint32_t f0 = static_cast<std::uint32_t>(frame);
-  float alpha = frame - static_cast<float>(f0);
-  if (f0 >= last) {
-    f0 = last;
-    alpha = 0.f;
+/// Dispatches on a batch's shape (batches are sorted by shape, so the branch is predictable).
+template <class Body>
+static void withShape(UniformBatch::Shape shape, Body&& body) {
+  using Shape = UniformBatch::Shape;
+  switch (shape) {
+    case Shape::Rotation: body.template operator()<Shape::Rotation>(); break;
+    case Shape::Rotation4: body.template operator()<Shape::Rotation4>(); break;
+    case Shape::Vector: body.template operator()<Shape::Vector>(); break;
   }
+}
+
+/// Decodes every uniform track at frame f into the cursor's frame slot. A frame is evaluated with
+/// its own segment's rows; at a segment's first frame the curve of the segment before ends on the
+/// same boundary value (its weights there are 0, 0, 1, 0), so the value does not depend on which.
+template <class Lanes>
+void Player::decodeUniformFrame(Cursor& cursor, const ClipView& clip, std::uint32_t f, unsigned slot) {
+  using F = typename Lanes::F;
+  const auto batches = clip.uniformBatches();
+  const std::uint32_t length = clip.segmentLength();
+  const std::uint32_t k = std::min(f / length, clip.segmentCount() - 1);
+  if (cursor.segment != k) loadSegment<Lanes>(cursor, clip, k);
+  const float* rf = cursor.rowFrames;
+  float w[4];
+  catmullRomWeights(rf[0], rf[1], rf[2], rf[3], static_cast<float>(f), w);
+  const F weights[4] = {Lanes::set(w[0]), Lanes::set(w[1]), Lanes::set(w[2]), Lanes::set(w[3])};
+  const std::uint8_t* data = clip.segmentData(k);
+  const std::uint32_t local = f - k * length;
+  for (std::size_t b = 0; b < batches.size(); ++b)
+    withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
+      kernels::Uniform<Lanes>::template evaluate<S>(batches[b], cursor.rows[b], cursor.layouts[b], data, local, weights,
+                                                    cursor.values[b].value[slot]);
+    });
+  cursor.valueFrame[slot] = f;
+}
+
+template <class Lanes>
+void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out) {
+  const auto batches = clip.uniformBatches();
+  // Between frames the value is the interpolation of the decoded values at the two neighbouring
+  // frames (FORMAT.md "Between frames"); the curve is evaluated at both, never in between. The
+  // cursor keeps the last two decoded frames: playback between frames decodes each frame once.
+  const bool second = at.alpha > 0.f;
+  auto slotOf = [&](std::uint32_t f) { return cursor.valueFrame[0] == f ? 0 : cursor.valueFrame[1] == f ? 1 : -1; };
+  int s0 = slotOf(at.frame);
+  if (s0 < 0) {
+    s0 = second && cursor.valueFrame[0] == at.frame + 1 ? 1 : 0;  // keep the other frame of the pair
+    decodeUniformFrame<Lanes>(cursor, clip, at.frame, unsigned(s0));
+  }
+  int s1 = s0;
+  if (second) {
+    s1 = slotOf(at.frame + 1);
+    if (s1 < 0) {
+      s1 = 1 - s0;
+      decodeUniformFrame<Lanes>(cursor, clip, at.frame + 1, unsigned(s1));
+    }
+  }
+  for (std::size_t b = 0; b < batches.size(); ++b)
+    withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
+      kernels::Uniform<Lanes>::template finish<S>(batches[b], cursor.values[b].value[s0], cursor.values[b].value[s1], second, at.alpha, out);
+    });
+}
+
+void Player::decodeRaw(const ClipView& clip, FrameSplit at, std::span<Transform> out) {
+  const bool second = at.alpha > 0.f;
   for (const RawTrackInfo& info : clip.rawTracks()) {
     const unsigned components = info.channel == Channel::Rotation ? 4 : 3;
-    const std::uint8_t* p0 = info.samples + std::size_t(f0) * components * 4;
+    const std::uint8_t* p0 = info.samples + std::size_t(at.frame) * components * 4;
     float v0[4], v1[4];
     for (unsigned c = 0; c < components; ++c) v0[c] = loadLE<float>(p0 + 4 * c);
-    if (alpha > 0.f)
+    if (second)
       for (unsigned c = 0; c < components; ++c) v1[c] = loadLE<float>(p0 + components * 4 + 4 * c);
     if (info.channel == Channel::Rotation) {
       const Quat q0{v0[0], v0[1], v0[2], v0[3]};
-      out[info.joint].rotation = alpha > 0.f ? canonicalSign(slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, alpha)) : q0;
+      out[info.joint].rotation = second ? canonicalSign(slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, at.alpha)) : q0;
     } else {
-      if (alpha > 0.f)
-        for (unsigned c = 0; c < 3; ++c) v0[c] += (v1[c] - v0[c]) * alpha;
+      if (second)
+        for (unsigned c = 0; c < 3; ++c) v0[c] += (v1[c] - v0[c]) * at.alpha;
       setChannel(out[info.joint], info.channel, v0);
     }
-  }
-}
-
-static void readSegmentHeaders(const ClipView& clip, std::uint32_t k, std::span<Player::SegmentTrack> out) {
-  const std::uint8_t* data = clip.segmentData(k);
-  const std::uint32_t frames = clip.segmentFrames(k);
-  std::uint64_t base = std::uint64_t(out.size()) * kSegmentHeaderBytesPerTrack * 8;
-  for (std::size_t t = 0; t < out.size(); ++t) {
-    const std::uint8_t* h = data + 3 * t;
-    const std::uint32_t hdr = h[0] | (std::uint32_t(h[1]) << 8) | (std::uint32_t(h[2]) << 16);
-    Player::SegmentTrack& s = out[t];
-    s.bits[0] = hdr & 31u;
-    s.bits[1] = (hdr >> 5) & 31u;
-    s.bits[2] = (hdr >> 10) & 31u;
-    s.bits[3] = (hdr >> 19) & 31u;
-    s.sum = static_cast<std::uint8_t>(s.bits[0] + s.bits[1] + s.bits[2] + s.bits[3]);
-    s.scale = residualScale((hdr >> 15) & 15u);
-    s.base = static_cast<std::uint32_t>(base);
-    base += std::uint64_t(frames) * s.sum;
   }
 }
 
@@ -195,14 +208,14 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
   std::swap(m_primary, m_secondary);
   sample(clipB, secondsB, m_scratch);
   std::swap(m_primary, m_secondary);
-  blendPoses(out, m_scratch, weight, mode, clipA.restPose(), out);
+  blendPoses(out, m_scratch, weight, mode, clipA.restPose(), out, m_path);
 }
 
 std::size_t Player::contextBytes() const {
-  std::size_t bytes = sizeof(*this) + m_scratch.capacity() * sizeof(Transform) + m_nextSegment.capacity() * sizeof(SegmentTrack);
+  std::size_t bytes = sizeof(*this) + m_scratch.capacity() * sizeof(Transform) + m_trackBase.capacity() * sizeof(std::uint32_t);
   for (const Cursor* c : {&m_primary, &m_secondary})
-    bytes += c->windows.capacity() * sizeof(Window) + c->boundaries.capacity() * sizeof(float) +
-             c->segmentTracks.capacity() * sizeof(SegmentTrack);
+    bytes += c->windows.capacity() * sizeof(Window) + c->rows.capacity() * sizeof(BatchRows) + c->layouts.capacity() * sizeof(BatchLayout) +
+             c->values.capacity() * sizeof(BatchValues);
   return bytes;
 }
 
@@ -263,15 +276,15 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
   }
 }
 
-bool Player::evaluate(const Window& w, Channel channel, float frame, float lastFrame, Transform& out) {
+bool Player::evaluate(const Window& w, Channel channel, float frame, FrameSplit at, float lastFrame, Transform& out) {
   if (w.count == 0) return false;
   int a = static_cast<int>(w.count) - 1;
   while (a > 0 && w.time[a] > frame) --a;
   if (w.time[a] > frame) return false;           // the window starts after the frame
   if (a == 0 && w.time[0] != 0.f) return false;  // key a-1 was dropped: the window is stale
   float v0[4], v1[4];
-  const float f0 = std::floor(frame);
-  const float alpha = frame - f0;
+  const float f0 = static_cast<float>(at.frame);
+  const float alpha = at.alpha;
   if (a == static_cast<int>(w.count) - 1) {
     if (w.time[a] != lastFrame) return false;  // keys still to come: not consumed far enough
     std::memcpy(v0, w.value[a], sizeof(v0));
@@ -295,24 +308,43 @@ bool Player::evaluate(const Window& w, Channel channel, float frame, float lastF
 }
 
 void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out) {
-  const float last = static_cast<float>(clip.frameCount() - 1);
+  const std::uint32_t lastFrame = clip.frameCount() - 1;
+  const float last = static_cast<float>(lastFrame);
   if (!(frame >= 0.f)) frame = 0.f;  // also catches NaN
   if (frame > last) frame = last;
-  const auto tracks = clip.keyedTracks();
-  const bool switched = cursor.clip != clip.id();
-  if (switched) {
+  // The one split of the time into a frame and the fraction towards the next, for every track kind.
+  FrameSplit at{static_cast<std::uint32_t>(frame), 0.f};
+  at.alpha = frame - static_cast<float>(at.frame);
+  if (at.frame >= lastFrame) at = {lastFrame, 0.f};
+
+  if (cursor.clip != clip.id()) {
     cursor.clip = clip.id();
     cursor.segment = ~0u;
-    cursor.windows.assign(tracks.size(), Window{});
+    cursor.windows.assign(clip.keyedTracks().size(), Window{});
+    cursor.rows.resize(clip.uniformBatches().size());
+    cursor.layouts.resize(clip.uniformBatches().size());
+    cursor.values.resize(clip.uniformBatches().size());
+    cursor.valueFrame[0] = cursor.valueFrame[1] = ~0u;
     cursor.frame = -1.f;
+    cursor.next = ~0u;  // restart the key scan
   }
 
   std::memcpy(out.data(), clip.basePose().data(), clip.basePose().size() * sizeof(Transform));
-  decodeUniform(cursor, clip, frame, out);
-  decodeRaw(clip, frame, out);
+  if (!clip.uniformBatches().empty()) {
+#if defined(ANIMPACK_HAVE_SSE2)
+    if (m_path == DecodePath::Simd) decodeUniform<Sse2Lanes>(cursor, clip, at, out.data());
+    else
+#endif
+      decodeUniform<PortableLanes>(cursor, clip, at, out.data());
+  }
+  decodeRaw(clip, at, out);
+  if (!clip.keyedTracks().empty()) decodeKeyed(cursor, clip, frame, at, out);
+}
 
-  if (tracks.empty()) return;
-  if (switched) {
+void Player::decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, std::span<Transform> out) {
+  const auto tracks = clip.keyedTracks();
+  const float last = static_cast<float>(clip.frameCount() - 1);
+  if (cursor.next == ~0u) {
     restart(cursor, clip, frame);
   } else if (frame > cursor.frame) {
     // Far ahead: restarting at a later snapshot is cheaper than scanning everything in between.
@@ -325,12 +357,12 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
   cursor.frame = frame;
 
   for (std::size_t t = 0; t < tracks.size(); ++t) {
-    if (!evaluate(cursor.windows[t], tracks[t].channel, frame, last, out[tracks[t].joint])) {
+    if (!evaluate(cursor.windows[t], tracks[t].channel, frame, at, last, out[tracks[t].joint])) {
       // Stepped back past a window: rebuild every window from the snapshot, then evaluate again.
       restart(cursor, clip, frame);
       consume(cursor, clip, clip.keyCount(), frame, true);
       for (std::size_t u = 0; u < tracks.size(); ++u)
-        evaluate(cursor.windows[u], tracks[u].channel, frame, last, out[tracks[u].joint]);
+        evaluate(cursor.windows[u], tracks[u].channel, frame, at, last, out[tracks[u].joint]);
       return;
     }
   }

@@ -1,9 +1,10 @@
 #pragma once
 // Decodes compressed clips into local joint transforms (core/runtime/FORMAT.md). A Player is the
 // small per-instance context a game keeps per animated character: one cursor per clip it plays
-// (the primary clip and, for blending, a second one). Uniform and raw tracks are decoded by direct
-// indexing; keyed tracks by a forward linear scan of the need-sorted key stream into a 4-key window
-// per track. Backward steps reuse the windows while they still cover the time; larger jumps restart
+// (the primary clip and, for blending, a second one). Uniform tracks are decoded four at a time
+// (structure of arrays, SSE2 or portable lanes, core/runtime/lanes.h) from the cached segment's
+// boundary rows and the frame's residuals; raw tracks by direct indexing; keyed tracks by a forward
+// linear scan of the need-sorted key stream into a 4-key window per track. Backward steps reuse the windows while they still cover the time; larger jumps restart
 // from the nearest seek snapshot, so any access order gives bit-identical results. Between two
 // frames every track gives the interpolation of its decoded values at those frames (lerp, and
 // shortest-path slerp for rotations), exactly as the source is interpolated between its keys.
@@ -13,7 +14,9 @@
 #include <vector>
 
 #include "core/runtime/clip_view.h"
+#include "core/runtime/lanes.h"
 #include "core/runtime/math.h"
+#include "core/runtime/segment_cache.h"
 
 namespace animpack::runtime {
 
@@ -24,7 +27,8 @@ enum class BlendMode : std::uint8_t {
 
 class Player {
  public:
-  Player() = default;
+  /// `path` picks the lane implementation (core/runtime/lanes.h); both give bit-identical poses.
+  explicit Player(DecodePath path = DecodePath::Simd) : m_path(path) {}
 
   /// Samples `clip` at `seconds` from its first frame into `out` (jointCount transforms). Looping
   /// clips wrap seamlessly; others clamp to their first and last frame.
@@ -36,24 +40,19 @@ class Player {
   void blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight,
              BlendMode mode, std::span<Transform> out);
 
-  /// Heap bytes this player holds for its cursors (grows to the largest clips played).
+  DecodePath path() const { return m_path; }
+
+  /// Heap and object bytes this player holds (grows to the largest clips played).
   std::size_t contextBytes() const;
   /// Bytes of cursor state one keyed track costs (its 4-key window).
   static constexpr std::size_t bytesPerKeyedTrack();
-  /// Bytes of cursor state one uniform track costs (the cached segment's boundaries and header).
-  static constexpr std::size_t bytesPerUniformTrack();
+  /// Bytes of cursor state a batch of four uniform tracks costs (the cached segment's boundary rows
+  /// and residual layout, the last two decoded frames).
+  static constexpr std::size_t bytesPerUniformBatch();
 
   /// Counters for benchmarks and tests: keys decoded and snapshot restarts since construction.
   std::uint64_t keysDecoded() const { return m_keysDecoded; }
   std::uint64_t seeks() const { return m_seeks; }
-
- /// Where one uniform track's residuals of a segment start, and their bit widths (decoder state).
-  struct SegmentTrack {
-    std::uint32_t base;  // bit offset inside the segment
-    float scale;
-    std::uint8_t bits[4];
-    std::uint8_t sum;
-  };
 
  private:
   struct Window {
@@ -66,40 +65,56 @@ class Player {
     std::uint32_t next = 0;  // next key in the stream
     float frame = -1.f;      // last sampled frame
     std::vector<Window> windows;
-    // Uniform tracks: the four boundary rows around the cached segment, as floats, and its headers.
+    // Uniform tracks: the cached segment's boundary rows and residual layout, per batch.
     std::uint32_t segment = ~0u;
     float rowFrames[4] = {};
-    std::vector<float> boundaries;  // track * 16 + row * 4 + component
-    std::vector<SegmentTrack> segmentTracks;
+    std::vector<BatchRows> rows;
+    std::vector<BatchLayout> layouts;
+    // The decoded values of the last two frames decoded (valueFrame, ~0u: none), per batch.
+    std::uint32_t valueFrame[2] = {~0u, ~0u};
+    std::vector<BatchValues> values;
+  };
+  /// A fractional frame split into its frame and the fraction towards the next (0 at the last).
+  struct FrameSplit {
+    std::uint32_t frame;
+    float alpha;
   };
 
   void decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
-  void decodeUniform(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
-  static void decodeRaw(const ClipView& clip, float frame, std::span<Transform> out);
-  static void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
+  template <class Lanes>
+  void decodeUniformFrame(Cursor& cursor, const ClipView& clip, std::uint32_t f, unsigned slot);
+  template <class Lanes>
+  void decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out);
+  template <class Lanes>
+  void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
+  void readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out);
+  static void decodeRaw(const ClipView& clip, FrameSplit at, std::span<Transform> out);
+  void decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, std::span<Transform> out);
   void restart(Cursor& cursor, const ClipView& clip, float frame);
   void consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional);
-  static bool evaluate(const Window& w, Channel channel, float frame, float lastFrame, Transform& out);
+  static bool evaluate(const Window& w, Channel channel, float frame, FrameSplit at, float lastFrame, Transform& out);
 
+  DecodePath m_path = DecodePath::Simd;
   Cursor m_primary;
   Cursor m_secondary;
-  std::vector<SegmentTrack> m_nextSegment;
+  std::vector<std::uint32_t> m_trackBase;  // where each uniform track's residuals start in a segment (scratch)
   std::vector<Transform> m_scratch;
   std::uint64_t m_keysDecoded = 0;
   std::uint64_t m_seeks = 0;
 };
 
 constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window); }
-constexpr std::size_t Player::bytesPerUniformTrack() { return 16 * sizeof(float) + sizeof(SegmentTrack); }
+constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchRows) + sizeof(BatchLayout) + sizeof(BatchValues); }
 
-/// Blends two local poses joint by joint (naive or decomposed, see BlendMode). `restPose` gives each joint's reference
-/// bone direction for the decomposed mode.
+/// Blends two local poses joint by joint (naive or decomposed, see BlendMode), four joints at a time
+/// (both lane implementations give identical poses). `restPose` gives each joint's reference bone
+/// direction for the decomposed mode. `out` may be `a` or `b`.
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
-                std::span<const Transform> restPose, std::span<Transform> out);
+                std::span<const Transform> restPose, std::span<Transform> out, DecodePath path = DecodePath::Simd);
 
 }  // namespace animpack::runtime
 
 namespace animpack::runtime {
 static_assert(Player::bytesPerKeyedTrack() == 84, "FORMAT.md documents 84 bytes of state per keyed track");
-static_assert(Player::bytesPerUniformTrack() == 80, "FORMAT.md documents 80 bytes of state per uniform track");
+static_assert(Player::bytesPerUniformBatch() == 504, "FORMAT.md documents 504 bytes of state per batch of four uniform tracks");
 }  // namespace animpack::runtime

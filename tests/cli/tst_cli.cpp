@@ -104,6 +104,10 @@ class TestCli : public QObject {
     for (const char* key : {"joints", "forward_ns_per_pose", "backward_ns_per_pose", "random_ns_per_pose", "blend_ns_per_pose", "raw_ns_per_pose"})
       QVERIFY2(bench.contains(key), key);
     QVERIFY(bench["forward_ns_per_pose"].toDouble() > 0);
+    QVERIFY(bench["context_bytes"].toInt() > 0);
+    const Run scalar = runCli({"bench", pack, "--json", "--clip", "Wuson_Run", "--scalar"});
+    QCOMPARE(scalar.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(scalar.out).object()["decode_path"].toString(), QString("scalar"));
   }
 
   void batchExportFromTheCommandLine() {

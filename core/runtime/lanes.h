@@ -1,0 +1,223 @@
+#pragma once
+// Four float lanes for decoding four tracks at once (structure of arrays). Two implementations with
+// one interface: `PortableLanes` (plain C++, any target) and `Sse2Lanes` (x86-64's SSE2 baseline).
+// Both use only operations IEEE-754 rounds exactly (add, sub, mul, div, sqrt, compare, select,
+// int32 -> float), and the decoding kernels are written once against the interface, so the two give
+// bit-identical results and a pack decodes the same on every target.
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__) && !defined(ANIMPACK_NO_SIMD)
+#include <emmintrin.h>
+#define ANIMPACK_HAVE_SSE2 1
+#endif
+
+namespace animpack::runtime {
+
+/// Which lane implementation a Player decodes with (both give bit-identical poses).
+enum class DecodePath : std::uint8_t {
+  Simd,    ///< SSE2 on x86-64 (the portable lanes where SSE2 is not available)
+  Scalar,  ///< plain C++ lanes, on every target
+};
+
+/// True when this build has a SIMD implementation (x86-64 without ANIMPACK_NO_SIMD).
+constexpr bool simdAvailable() {
+#if defined(ANIMPACK_HAVE_SSE2)
+  return true;
+#else
+  return false;
+#endif
+}
+
+struct PortableLanes {
+  struct F {
+    float v[4];
+  };
+  struct I {
+    std::uint32_t v[4];
+  };
+  using M = I;  // all-ones or zero per lane
+
+  static F set(float x) { return {{x, x, x, x}}; }
+  static F load(const float* p) {
+    F r;
+    std::memcpy(r.v, p, sizeof(r.v));
+    return r;
+  }
+  static void store(float* p, F a) { std::memcpy(p, a.v, sizeof(a.v)); }
+  static I loadInts(const std::uint32_t* p) {
+    I r;
+    std::memcpy(r.v, p, sizeof(r.v));
+    return r;
+  }
+
+#define ANIMPACK_LANEWISE(expr) \
+  F r;                          \
+  for (int i = 0; i < 4; ++i) r.v[i] = (expr); \
+  return r
+  static F add(F a, F b) { ANIMPACK_LANEWISE(a.v[i] + b.v[i]); }
+  static F sub(F a, F b) { ANIMPACK_LANEWISE(a.v[i] - b.v[i]); }
+  static F mul(F a, F b) { ANIMPACK_LANEWISE(a.v[i] * b.v[i]); }
+  static F div(F a, F b) { ANIMPACK_LANEWISE(a.v[i] / b.v[i]); }
+  static F sqrt(F a) { ANIMPACK_LANEWISE(std::sqrt(a.v[i])); }
+  static F neg(F a) { ANIMPACK_LANEWISE(-a.v[i]); }
+#undef ANIMPACK_LANEWISE
+
+#define ANIMPACK_LANEMASK(expr) \
+  M r;                          \
+  for (int i = 0; i < 4; ++i) r.v[i] = (expr) ? ~0u : 0u; \
+  return r
+  static M lt(F a, F b) { ANIMPACK_LANEMASK(a.v[i] < b.v[i]); }
+  static M gt(F a, F b) { ANIMPACK_LANEMASK(a.v[i] > b.v[i]); }
+  static M ge(F a, F b) { ANIMPACK_LANEMASK(a.v[i] >= b.v[i]); }
+  static M eq(F a, F b) { ANIMPACK_LANEMASK(a.v[i] == b.v[i]); }
+#undef ANIMPACK_LANEMASK
+
+#define ANIMPACK_INTWISE(expr) \
+  I r;                         \
+  for (int i = 0; i < 4; ++i) r.v[i] = (expr); \
+  return r
+  static M andMask(M a, M b) { ANIMPACK_INTWISE(a.v[i] & b.v[i]); }
+  static M orMask(M a, M b) { ANIMPACK_INTWISE(a.v[i] | b.v[i]); }
+  static M notMask(M a) { ANIMPACK_INTWISE(~a.v[i]); }
+  static I andInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] & b.v[i]); }
+  static I xorInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] ^ b.v[i]); }
+  static I subInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] - b.v[i]); }
+  static I addInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] + b.v[i]); }
+  static I shr1(I a) { ANIMPACK_INTWISE(a.v[i] >> 1); }
+  static I setInts(std::uint32_t x) { return {{x, x, x, x}}; }
+  static I ints(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) { return {{a, b, c, d}}; }
+  static F floats(float a, float b, float c, float d) { return {{a, b, c, d}}; }
+#undef ANIMPACK_INTWISE
+
+  /// Lanes of `a` where `m` is set, `b` elsewhere.
+  static F select(M m, F a, F b) {
+    F r;
+    for (int i = 0; i < 4; ++i) r.v[i] = m.v[i] ? a.v[i] : b.v[i];
+    return r;
+  }
+  static F flipSign(M m, F a) { return select(m, neg(a), a); }
+  /// Two's complement int32 -> float, rounded to nearest.
+  static F fromInt(I a) {
+    F r;
+    for (int i = 0; i < 4; ++i) r.v[i] = static_cast<float>(static_cast<std::int32_t>(a.v[i]));
+    return r;
+  }
+  /// uint32 -> float, rounded to nearest (as static_cast<float>(std::uint32_t)).
+  static F fromUint(I a) {
+    F r;
+    for (int i = 0; i < 4; ++i) r.v[i] = static_cast<float>(a.v[i]);
+    return r;
+  }
+  static bool any(M m) { return (m.v[0] | m.v[1] | m.v[2] | m.v[3]) != 0; }
+  static bool lane(M m, int i) { return m.v[i] != 0; }
+  static float lane(F a, int i) { return a.v[i]; }
+  static F withLane(F a, int i, float x) {
+    a.v[i] = x;
+    return a;
+  }
+  /// Writes lane i's (x, y, z, w) to `base + offsets[i]` for the first `count` lanes.
+  static void storeQuads(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
+    for (unsigned i = 0; i < count; ++i) {
+      const float q[4] = {x.v[i], y.v[i], z.v[i], w.v[i]};
+      std::memcpy(base + offsets[i], q, sizeof(q));
+    }
+  }
+  /// Writes lane i's (x, y, z) to `base + offsets[i]` for the first `count` lanes.
+  static void storeTriples(F x, F y, F z, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
+    for (unsigned i = 0; i < count; ++i) {
+      const float v[3] = {x.v[i], y.v[i], z.v[i]};
+      std::memcpy(base + offsets[i], v, sizeof(v));
+    }
+  }
+};
+
+#if defined(ANIMPACK_HAVE_SSE2)
+struct Sse2Lanes {
+  struct F {
+    __m128 v;
+  };
+  struct I {
+    __m128i v;
+  };
+  using M = I;
+
+  static F set(float x) { return {_mm_set1_ps(x)}; }
+  static F load(const float* p) { return {_mm_loadu_ps(p)}; }
+  static void store(float* p, F a) { _mm_storeu_ps(p, a.v); }
+  static I loadInts(const std::uint32_t* p) { return {_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))}; }
+
+  static F add(F a, F b) { return {_mm_add_ps(a.v, b.v)}; }
+  static F sub(F a, F b) { return {_mm_sub_ps(a.v, b.v)}; }
+  static F mul(F a, F b) { return {_mm_mul_ps(a.v, b.v)}; }
+  static F div(F a, F b) { return {_mm_div_ps(a.v, b.v)}; }
+  static F sqrt(F a) { return {_mm_sqrt_ps(a.v)}; }
+  static F neg(F a) { return {_mm_xor_ps(a.v, _mm_set1_ps(-0.f))}; }
+
+  static M lt(F a, F b) { return {_mm_castps_si128(_mm_cmplt_ps(a.v, b.v))}; }
+  static M gt(F a, F b) { return {_mm_castps_si128(_mm_cmpgt_ps(a.v, b.v))}; }
+  static M ge(F a, F b) { return {_mm_castps_si128(_mm_cmpge_ps(a.v, b.v))}; }
+  static M eq(F a, F b) { return {_mm_castps_si128(_mm_cmpeq_ps(a.v, b.v))}; }
+
+  static M andMask(M a, M b) { return {_mm_and_si128(a.v, b.v)}; }
+  static M orMask(M a, M b) { return {_mm_or_si128(a.v, b.v)}; }
+  static M notMask(M a) { return {_mm_xor_si128(a.v, _mm_set1_epi32(-1))}; }
+  static I andInts(I a, I b) { return {_mm_and_si128(a.v, b.v)}; }
+  static I xorInts(I a, I b) { return {_mm_xor_si128(a.v, b.v)}; }
+  static I subInts(I a, I b) { return {_mm_sub_epi32(a.v, b.v)}; }
+  static I addInts(I a, I b) { return {_mm_add_epi32(a.v, b.v)}; }
+  static I shr1(I a) { return {_mm_srli_epi32(a.v, 1)}; }
+  static I setInts(std::uint32_t x) { return {_mm_set1_epi32(static_cast<int>(x))}; }
+  static F floats(float a, float b, float c, float d) { return {_mm_set_ps(d, c, b, a)}; }
+  // From registers, not through memory: four scalar stores read back as one vector stall the load.
+  static I ints(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    return {_mm_set_epi32(static_cast<int>(d), static_cast<int>(c), static_cast<int>(b), static_cast<int>(a))};
+  }
+
+  static F select(M m, F a, F b) {
+    const __m128 mask = _mm_castsi128_ps(m.v);
+    return {_mm_or_ps(_mm_and_ps(mask, a.v), _mm_andnot_ps(mask, b.v))};
+  }
+  static F flipSign(M m, F a) { return {_mm_xor_ps(a.v, _mm_and_ps(_mm_castsi128_ps(m.v), _mm_set1_ps(-0.f)))}; }
+  static F fromInt(I a) { return {_mm_cvtepi32_ps(a.v)}; }
+  static F fromUint(I a) {
+    // Both halves convert exactly; their sum is rounded once, like a direct conversion.
+    const __m128i lo = _mm_and_si128(a.v, _mm_set1_epi32(0xffff));
+    const __m128i hi = _mm_srli_epi32(a.v, 16);
+    return {_mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(hi), _mm_set1_ps(65536.f)), _mm_cvtepi32_ps(lo))};
+  }
+  static bool any(M m) { return _mm_movemask_ps(_mm_castsi128_ps(m.v)) != 0; }
+  static bool lane(M m, int i) { return (_mm_movemask_ps(_mm_castsi128_ps(m.v)) >> i) & 1; }
+  static float lane(F a, int i) {
+    alignas(16) float t[4];
+    _mm_store_ps(t, a.v);
+    return t[i];
+  }
+  static F withLane(F a, int i, float x) {
+    alignas(16) float t[4];
+    _mm_store_ps(t, a.v);
+    t[i] = x;
+    return {_mm_load_ps(t)};
+  }
+  static void storeQuads(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
+    __m128 a = x.v, b = y.v, c = z.v, d = w.v;
+    _MM_TRANSPOSE4_PS(a, b, c, d);
+    const __m128 lanes[4] = {a, b, c, d};
+    for (unsigned i = 0; i < count; ++i) _mm_storeu_ps(reinterpret_cast<float*>(base + offsets[i]), lanes[i]);
+  }
+  static void storeTriples(F x, F y, F z, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
+    __m128 a = x.v, b = y.v, c = z.v, d = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(a, b, c, d);
+    const __m128 lanes[4] = {a, b, c, d};
+    for (unsigned i = 0; i < count; ++i) {
+      float* p = reinterpret_cast<float*>(base + offsets[i]);
+      _mm_storel_pi(reinterpret_cast<__m64*>(p), lanes[i]);
+      _mm_store_ss(p + 2, _mm_movehl_ps(lanes[i], lanes[i]));
+    }
+  }
+};
+#endif
+
+}  // namespace animpack::runtime

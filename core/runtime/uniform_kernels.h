@@ -1,0 +1,224 @@
+#pragma once
+// The Player's four-lane kernels for uniform tracks, written once against a lane implementation
+// (core/runtime/lanes.h). Every expression keeps the operation order of the scalar definitions in
+// core/runtime/track_math.h and core/runtime/math.h, so each lane is bit-identical to decoding its
+// track alone, whatever the lane implementation. Included by player.cpp only.
+
+#include <cstdint>
+#include <cstring>
+
+#include "core/runtime/clip_view.h"
+#include "core/runtime/lanes.h"
+#include "core/runtime/math.h"
+#include "core/runtime/segment_cache.h"
+#include "core/runtime/track_math.h"
+
+namespace animpack::runtime::kernels {
+
+/// The 64 bits from the byte holding bit `position`, shifted so that bit is bit 0 (the clip's
+/// padding keeps the 8-byte load inside it; see core/runtime/bits.h).
+inline std::uint64_t bitsAt(const std::uint8_t* data, std::uint64_t position) {
+  std::uint64_t word;
+  std::memcpy(&word, data + (position >> 3), sizeof(word));
+  return word >> (position & 7u);
+}
+
+template <class L>
+struct Uniform {
+  using F = typename L::F;
+  using I = typename L::I;
+  using M = typename L::M;
+
+  /// Boundary row `row` of the batch's tracks into [component][lane] floats.
+  static void loadRow(const ClipView& clip, const UniformBatch& b, std::uint32_t row, float (*out)[4]) {
+    const std::uint64_t start = std::uint64_t(row) * clip.boundaryRowBits();
+    const std::uint8_t* bits = clip.boundaryBits();
+    const std::uint64_t p0 = start + b.boundaryOffset[0], p1 = start + b.boundaryOffset[1], p2 = start + b.boundaryOffset[2],
+                        p3 = start + b.boundaryOffset[3];
+    if (!b.wideBoundary) {
+      // Each lane's components in one read.
+      const std::uint64_t w0 = bitsAt(bits, p0), w1 = bitsAt(bits, p1), w2 = bitsAt(bits, p2), w3 = bitsAt(bits, p3);
+      for (unsigned c = 0; c < b.components; ++c) {
+        const std::uint8_t* sh = b.boundaryShift[c];
+        const I raw = L::ints(static_cast<std::uint32_t>(w0 >> sh[0]), static_cast<std::uint32_t>(w1 >> sh[1]),
+                              static_cast<std::uint32_t>(w2 >> sh[2]), static_cast<std::uint32_t>(w3 >> sh[3]));
+        L::store(out[c], L::fromUint(L::andInts(raw, L::loadInts(b.boundaryMask[c]))));
+      }
+      return;
+    }
+    for (unsigned c = 0; c < b.components; ++c) {
+      const std::uint8_t* sh = b.boundaryShift[c];
+      const I raw = L::ints(static_cast<std::uint32_t>(bitsAt(bits, p0 + sh[0])), static_cast<std::uint32_t>(bitsAt(bits, p1 + sh[1])),
+                            static_cast<std::uint32_t>(bitsAt(bits, p2 + sh[2])), static_cast<std::uint32_t>(bitsAt(bits, p3 + sh[3])));
+      L::store(out[c], L::fromUint(L::andInts(raw, L::loadInts(b.boundaryMask[c]))));
+    }
+  }
+
+  /// Residuals of frame `local` of the segment, in steps (quantized residual x 2^-shift).
+  template <unsigned Components>
+  static void residuals(const BatchLayout& s, const std::uint8_t* data, std::uint32_t local, F out[4]) {
+    const std::uint64_t p0 = s.base[0] + std::uint64_t(local) * s.stride[0], p1 = s.base[1] + std::uint64_t(local) * s.stride[1],
+                        p2 = s.base[2] + std::uint64_t(local) * s.stride[2], p3 = s.base[3] + std::uint64_t(local) * s.stride[3];
+    const F scale = L::load(s.scale);
+    std::uint64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0;
+    if (!s.wide) {  // each lane's whole frame in one read
+      w0 = bitsAt(data, p0);
+      w1 = bitsAt(data, p1);
+      w2 = bitsAt(data, p2);
+      w3 = bitsAt(data, p3);
+    }
+    for (unsigned c = 0; c < Components; ++c) {
+      const std::uint8_t* o = s.offset[c];
+      const I raw = s.wide ? L::ints(static_cast<std::uint32_t>(bitsAt(data, p0 + o[0])), static_cast<std::uint32_t>(bitsAt(data, p1 + o[1])),
+                                     static_cast<std::uint32_t>(bitsAt(data, p2 + o[2])), static_cast<std::uint32_t>(bitsAt(data, p3 + o[3])))
+                           : L::ints(static_cast<std::uint32_t>(w0 >> o[0]), static_cast<std::uint32_t>(w1 >> o[1]),
+                                     static_cast<std::uint32_t>(w2 >> o[2]), static_cast<std::uint32_t>(w3 >> o[3]));
+      // Sign extension without branches: (r ^ signBit) - signBit, signBit = (mask + 1) / 2 (0 for width 0).
+      const I mask = L::loadInts(s.mask[c]);
+      const I sign = L::shr1(L::addInts(mask, L::setInts(1)));
+      const I r = L::subInts(L::xorInts(L::andInts(raw, mask), sign), sign);
+      out[c] = L::mul(L::fromInt(r), scale);
+    }
+  }
+
+  /// One frame's values: spline through the boundary rows (weights w) plus the residual.
+  template <unsigned Components>
+  static void values(const UniformBatch& b, const BatchRows& rows, const F w[4], const F residual[4], F out[4]) {
+    const F step = L::load(b.step);
+    for (unsigned c = 0; c < Components; ++c) {
+      // As in Player's scalar definition: minimum + (w0 q0 + w1 q1 + w2 q2 + w3 q3) x step, then
+      // uniformValue(spline, residual, step).
+      F s = L::add(L::mul(w[0], L::load(rows.value[0][c])), L::mul(w[1], L::load(rows.value[1][c])));
+      s = L::add(s, L::mul(w[2], L::load(rows.value[2][c])));
+      s = L::add(s, L::mul(w[3], L::load(rows.value[3][c])));
+      const F spline = L::add(L::load(b.minValue[c]), L::mul(s, step));
+      out[c] = L::add(spline, L::mul(residual[c], step));
+    }
+  }
+
+  /// normalized() of four lanes of quaternions (identity where the length is not positive).
+  static void normalize(const F in[4], F out[4]) {
+    const F n2 = L::add(L::add(L::add(L::mul(in[0], in[0]), L::mul(in[1], in[1])), L::mul(in[2], in[2])), L::mul(in[3], in[3]));
+    const M positive = L::gt(n2, L::set(0.f));
+    const F inv = L::div(L::set(1.f), L::sqrt(n2));
+    const Quat identity;
+    const float id[4] = {identity.x, identity.y, identity.z, identity.w};
+    for (unsigned c = 0; c < 4; ++c) out[c] = L::select(positive, L::mul(in[c], inv), L::set(id[c]));
+  }
+
+  /// uniformRotation() of four lanes: w rebuilt from x, y, z, then the reference applied.
+  static void rotation(const UniformBatch& b, const F v[4], F q[4]) {
+    const F zero = L::set(0.f);
+    const F rest = L::sub(L::sub(L::sub(L::set(1.f), L::mul(v[0], v[0])), L::mul(v[1], v[1])), L::mul(v[2], v[2]));
+    const M inside = L::gt(rest, zero);
+    const F w = L::sqrt(rest);
+    // reference * (x, y, z, w), the Hamilton product in math.h's operation order.
+    const F ax = L::load(b.reference[0]), ay = L::load(b.reference[1]), az = L::load(b.reference[2]), aw = L::load(b.reference[3]);
+    const F rx = L::sub(L::add(L::add(L::mul(aw, v[0]), L::mul(ax, w)), L::mul(ay, v[2])), L::mul(az, v[1]));
+    const F ry = L::add(L::add(L::sub(L::mul(aw, v[1]), L::mul(ax, v[2])), L::mul(ay, w)), L::mul(az, v[0]));
+    const F rz = L::add(L::sub(L::add(L::mul(aw, v[2]), L::mul(ax, v[1])), L::mul(ay, v[0])), L::mul(az, w));
+    const F rw = L::sub(L::sub(L::sub(L::mul(aw, w), L::mul(ax, v[0])), L::mul(ay, v[1])), L::mul(az, v[2]));
+    const M relative = L::loadInts(b.hasReference);
+    q[0] = L::select(relative, rx, v[0]);
+    q[1] = L::select(relative, ry, v[1]);
+    q[2] = L::select(relative, rz, v[2]);
+    q[3] = L::select(relative, rw, w);
+    if (L::any(L::notMask(inside))) {
+      // Outside the unit ball (quantization pushed it out): normalized(x, y, z, 0), no reference.
+      // Rare, so the common case skips its square root and division.
+      const F flat[4] = {v[0], v[1], v[2], zero};
+      F outside[4];
+      normalize(flat, outside);
+      for (unsigned c = 0; c < 4; ++c) q[c] = L::select(inside, q[c], outside[c]);
+    }
+  }
+
+  /// slerpWeight() for four lanes sharing t.
+  static F slerpWeight(float t, F cosMinusOne) {
+    static constexpr float kA[6] = {1.f / 3.f, 1.f / 10.f, 1.f / 21.f, 1.f / 36.f, 1.f / 55.f, 1.f / 78.f};
+    static constexpr float kB[6] = {1.f / 3.f, 4.f / 10.f, 9.f / 21.f, 16.f / 36.f, 25.f / 55.f, 36.f / 78.f};
+    const float t2 = t * t;
+    F acc = L::set(1.f);
+    for (int i = 5; i >= 0; --i) acc = L::add(L::set(1.f), L::mul(L::mul(L::set(kA[i] * t2 - kB[i]), cosMinusOne), acc));
+    return L::mul(L::set(t), acc);
+  }
+
+  /// canonicalSign(slerp(a, b, t)) of four lanes; lanes stepping more than 60 degrees take the
+  /// scalar slerp (its sines).
+  static void slerpCanonical(const F a[4], const F b[4], float t, F out[4]) {
+    F d = L::add(L::add(L::add(L::mul(a[0], b[0]), L::mul(a[1], b[1])), L::mul(a[2], b[2])), L::mul(a[3], b[3]));
+    const M flip = L::lt(d, L::set(0.f));
+    d = L::flipSign(flip, d);
+    const M polynomial = L::ge(d, L::set(kPolynomialSlerpMinDot));
+    const F cosMinusOne = L::sub(d, L::set(1.f));
+    const F wa = slerpWeight(1.f - t, cosMinusOne);
+    const F wb = slerpWeight(t, cosMinusOne);
+    F r[4];
+    for (unsigned c = 0; c < 4; ++c) r[c] = L::add(L::mul(a[c], wa), L::mul(L::flipSign(flip, b[c]), wb));
+    if (L::any(L::notMask(polynomial))) {
+      for (int l = 0; l < 4; ++l) {
+        if (L::lane(polynomial, l)) continue;
+        const Quat q = slerp({L::lane(a[0], l), L::lane(a[1], l), L::lane(a[2], l), L::lane(a[3], l)},
+                             {L::lane(b[0], l), L::lane(b[1], l), L::lane(b[2], l), L::lane(b[3], l)}, t);
+        r[0] = L::withLane(r[0], l, q.x);
+        r[1] = L::withLane(r[1], l, q.y);
+        r[2] = L::withLane(r[2], l, q.z);
+        r[3] = L::withLane(r[3], l, q.w);
+      }
+    }
+    // canonicalSign: negate where w < 0, or w == 0 and the first non-zero of x, y, z is negative.
+    const F zero = L::set(0.f);
+    M negate = L::lt(r[2], zero);
+    negate = L::orMask(L::lt(r[1], zero), L::andMask(L::eq(r[1], zero), negate));
+    negate = L::orMask(L::lt(r[0], zero), L::andMask(L::eq(r[0], zero), negate));
+    negate = L::orMask(L::lt(r[3], zero), L::andMask(L::eq(r[3], zero), negate));
+    for (unsigned c = 0; c < 4; ++c) out[c] = L::flipSign(negate, r[c]);
+  }
+
+  /// The batch's decoded values at frame `local` of the segment: a rotation (normalised) or a vector.
+  template <UniformBatch::Shape S>
+  static void evaluate(const UniformBatch& batch, const BatchRows& rows, const BatchLayout& layout, const std::uint8_t* data,
+                       std::uint32_t local, const F w[4], float (*out)[4]) {
+    constexpr unsigned kComponents = S == UniformBatch::Shape::Rotation4 ? 4 : 3;
+    F residual[4], v[4], q[4];
+    residuals<kComponents>(layout, data, local, residual);
+    values<kComponents>(batch, rows, w, residual, v);
+    if constexpr (S == UniformBatch::Shape::Vector) {
+      for (unsigned c = 0; c < 3; ++c) L::store(out[c], v[c]);
+    } else {
+      if constexpr (S == UniformBatch::Shape::Rotation) rotation(batch, v, q);
+      else normalize(v, q);
+      for (unsigned c = 0; c < 4; ++c) L::store(out[c], q[c]);
+    }
+  }
+
+  /// Writes the batch's values at a frame (`a`) or, when `second`, their interpolation towards the
+  /// next frame's (`b`) by `alpha`: lerp, or canonicalSign(slerp) for rotations.
+  template <UniformBatch::Shape S>
+  static void finish(const UniformBatch& batch, const float (*a)[4], const float (*b)[4], bool second, float alpha, Transform* out) {
+    F va[4], result[4];
+    constexpr unsigned kComponents = S == UniformBatch::Shape::Vector ? 3 : 4;
+    for (unsigned c = 0; c < kComponents; ++c) va[c] = L::load(a[c]);
+    if (!second) {
+      store(batch, va, out);
+      return;
+    }
+    if constexpr (S == UniformBatch::Shape::Vector) {
+      const F t = L::set(alpha);
+      for (unsigned c = 0; c < 3; ++c) result[c] = L::add(va[c], L::mul(L::sub(L::load(b[c]), va[c]), t));
+    } else {
+      const F vb[4] = {L::load(b[0]), L::load(b[1]), L::load(b[2]), L::load(b[3])};
+      slerpCanonical(va, vb, alpha, result);
+    }
+    store(batch, result, out);
+  }
+
+  /// Writes the batch's lanes into the pose.
+  static void store(const UniformBatch& b, const F v[4], Transform* pose) {
+    auto* base = reinterpret_cast<unsigned char*>(pose);
+    if (b.shape == UniformBatch::Shape::Vector) L::storeTriples(v[0], v[1], v[2], base, b.outOffset, b.lanes);
+    else L::storeQuads(v[0], v[1], v[2], v[3], base, b.outOffset, b.lanes);
+  }
+};
+
+}  // namespace animpack::runtime::kernels

@@ -1,0 +1,155 @@
+// The runtime's two lane implementations (core/runtime/lanes.h: SSE2 on x86-64, portable C++
+// everywhere) decode every pose bit-identically, at frames and between them, in any access order,
+// on real packs from assimp-testmodels and on generated rigs (partial batches, spins stored as four
+// components, float-floor precision): a pack does not depend on the target that plays it.
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "core/compress/compressor.h"
+#include "core/io/asset_importer.h"
+#include "core/runtime/lanes.h"
+#include "core/runtime/player.h"
+#include "tests/support/test_rigs.h"
+
+using namespace animpack;
+using namespace animpack::core;
+
+namespace {
+
+struct Case {
+  std::string name;
+  std::vector<std::uint8_t> bytes;
+  runtime::ClipView view;
+};
+
+Case compressCase(const std::string& name, const ImportedAsset& a, const RawClip& clip, float precisionCm) {
+  CompressionSettings s;
+  s.precisionCm = precisionCm;
+  auto c = CompressJob(a.skeleton, clip, a.unitToCm, resolve(s, a.skeleton, clip.name)).run();
+  if (!c) qFatal("%s: %s", name.c_str(), c.message().c_str());
+  Case r{name, std::move(c.value().data), {}};
+  auto view = runtime::ClipView::open(r.bytes, a.skeleton.restLocal);
+  if (!view) qFatal("%s: %s", name.c_str(), view.message().c_str());
+  r.view = std::move(view.value());
+  return r;
+}
+
+/// Times in frames: every frame, every midpoint and an off-grid step that crosses segment ends.
+std::vector<float> timesOf(const runtime::ClipView& view) {
+  std::vector<float> t;
+  const float last = float(view.frameCount() - 1);
+  const float step = view.frameCount() > 400 ? 0.73f : 0.37f;
+  for (float f = 0; f <= last; f += step) t.push_back(f);
+  for (std::uint32_t f = 0; f < view.frameCount(); ++f) {
+    t.push_back(float(f));
+    if (f + 1 < view.frameCount()) t.push_back(float(f) + 0.5f);
+  }
+  return t;
+}
+
+}  // namespace
+
+class TestDecoderPaths : public QObject {
+  Q_OBJECT
+ private:
+  std::vector<Case> m_cases;
+
+ private slots:
+  void initTestCase() {
+    for (const char* file : {"X/Testwuson.X", "X/BCN_Epileptic.X", "BVH/01_01.bvh"}) {
+      const ImportedAsset a = test::importOrFail(test::model(file));
+      for (const RawClip& clip : a.clips) m_cases.push_back(compressCase(std::string(file) + " " + clip.name, a, clip, 0.01f));
+    }
+    // Generated: an armature whose head spins one and a half turns (a rotation range no three
+    // components hold), at the default precision and at the float32 floor; 45 joints (partial batches).
+    ImportedAsset rig = test::importOrFail(test::writeScene(test::armatureRig(1.f, 90, 30.f), "paths.gltf"));
+    RawClip& clip = rig.clips[0];
+    const std::uint32_t head = static_cast<std::uint32_t>(rig.skeleton.find("Head"));
+    for (std::uint32_t f = 0; f < clip.frameCount; ++f) {
+      const float angle = 3.f * 3.14159265f * float(f) / float(clip.frameCount - 1);
+      clip.at(head, f).rotation = runtime::normalized({0.3f * std::sin(angle / 2), std::sin(angle / 2), 0.f, std::cos(angle / 2)});
+    }
+    m_cases.push_back(compressCase("spinning armature", rig, clip, 0.01f));
+    m_cases.push_back(compressCase("spinning armature at 1e-6 cm", rig, clip, 1e-6f));
+    const ImportedAsset many = test::importOrFail(test::writeScene(test::manyJointsRig(45), "paths_many.gltf"));
+    m_cases.push_back(compressCase("45 joints", many, many.clips[0], 0.01f));
+  }
+
+  void casesCoverEveryBatchShape() {
+    // Checked so the comparison below cannot pass by decoding nothing.
+    std::size_t shapes[3] = {}, partial = 0;
+    for (const Case& c : m_cases)
+      for (const runtime::UniformBatch& b : c.view.uniformBatches()) {
+        ++shapes[std::size_t(b.shape)];
+        partial += b.lanes < 4;
+      }
+    QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Rotation)] > 0);
+    QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Rotation4)] > 0);
+    QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Vector)] > 0);
+    QVERIFY(partial > 0);
+    if (!runtime::simdAvailable()) qWarning("this build has no SIMD lanes: both paths are the portable one");
+  }
+
+  void simdAndScalarGiveIdenticalPoses() {
+    for (const Case& c : m_cases) {
+      const std::vector<float> times = timesOf(c.view);
+      const std::size_t joints = c.view.jointCount();
+      // Reference: the portable lanes, forward.
+      std::vector<runtime::Transform> reference(times.size() * joints);
+      runtime::Player scalar(runtime::DecodePath::Scalar);
+      for (std::size_t i = 0; i < times.size(); ++i) scalar.sampleFrame(c.view, times[i], std::span(reference.data() + i * joints, joints));
+
+      std::vector<std::size_t> order(times.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::vector<std::size_t> backward(order.rbegin(), order.rend()), random = order;
+      std::shuffle(random.begin(), random.end(), std::mt19937(7));
+      std::vector<runtime::Transform> out(joints);
+      for (runtime::DecodePath path : {runtime::DecodePath::Simd, runtime::DecodePath::Scalar}) {
+        for (const auto* sequence : {&order, &backward, &random}) {
+          runtime::Player player(path);
+          for (std::size_t i : *sequence) {
+            player.sampleFrame(c.view, times[i], out);
+            if (std::memcmp(out.data(), reference.data() + i * joints, joints * sizeof(runtime::Transform)) != 0)
+              QFAIL(qPrintable(QString("%1: %2 path, %3 order, frame %4 differs")
+                                   .arg(QString::fromStdString(c.name), path == runtime::DecodePath::Simd ? "SIMD" : "scalar",
+                                        sequence == &order ? "forward" : sequence == &backward ? "backward" : "random")
+                                   .arg(double(times[i]))));
+          }
+        }
+      }
+    }
+  }
+
+  void blendsAreIdenticalOnBothPaths() {
+    // Two real clips of one skeleton (Testwuson's run and walk), both blend modes, and a pose whose
+    // bones point against their rest direction (the decomposed blend's half-turn special case).
+    const runtime::ClipView& run = m_cases[0].view;
+    const runtime::ClipView& walk = m_cases[1].view;
+    const std::size_t joints = run.jointCount();
+    std::vector<runtime::Transform> simd(joints), scalar(joints), flipped(run.restPose().begin(), run.restPose().end());
+    for (runtime::Transform& t : flipped) t.translation = t.translation * -1.f;
+    runtime::Player a(runtime::DecodePath::Simd), b(runtime::DecodePath::Scalar);
+    for (auto mode : {runtime::BlendMode::Naive, runtime::BlendMode::Decomposed}) {
+      for (float w : {0.f, 0.25f, 0.5f, 1.f}) {
+        for (float t = 0; t < run.duration(); t += 0.05f) {
+          a.blend(run, t, walk, t * 1.7f, w, mode, simd);
+          b.blend(run, t, walk, t * 1.7f, w, mode, scalar);
+          QVERIFY2(std::memcmp(simd.data(), scalar.data(), joints * sizeof(runtime::Transform)) == 0, qPrintable(QString("blend at %1 s").arg(double(t))));
+        }
+        runtime::blendPoses(flipped, run.restPose(), w, mode, run.restPose(), simd, runtime::DecodePath::Simd);
+        runtime::blendPoses(flipped, run.restPose(), w, mode, run.restPose(), scalar, runtime::DecodePath::Scalar);
+        QVERIFY(std::memcmp(simd.data(), scalar.data(), joints * sizeof(runtime::Transform)) == 0);
+        for (std::size_t j = 0; j < joints; ++j)  // the decomposed blend keeps every bone's length
+          if (mode == runtime::BlendMode::Decomposed)
+            QVERIFY(std::fabs(runtime::length(simd[j].translation) - runtime::length(run.restPose()[j].translation)) <=
+                    1e-4f * std::max(1.f, runtime::length(run.restPose()[j].translation)));
+      }
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestDecoderPaths)
+#include "tst_decoder_paths.moc"
