@@ -7,6 +7,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/import_options.h"
 #include "core/anim/raw_sampler.h"
 #include "core/io/pack_verify.h"
 #include "core/runtime/player.h"
@@ -43,15 +44,20 @@ struct ClipBench {
 }  // namespace
 
 int benchCommand(int argc, char** argv, int first) {
+  std::vector<Option> flags = {{"source", "FILE", "source file: adds the raw float clip for comparison", true},
+                               {"clip", "NAME", "only this clip"},
+                               {"json", "", "print one JSON object"}};
+  for (Option& o : importOptions()) flags.push_back(std::move(o));
   Args args("bench", "PACK [--source FILE]... [--clip NAME] [--json]",
             "Times decoding with the runtime: median ns per pose (and per joint) for forward playback at 30\n"
             "and 60 Hz, backward playback, random seeks and blended sampling (decomposed blend of two clips);\n"
-            "with the source, also sampling the raw float clip with the O(1) lookup, side by side.",
-            {{"source", "FILE", "source file: adds the raw float clip for comparison", true},
-             {"clip", "NAME", "only this clip"},
-             {"json", "", "print one JSON object"}});
+            "with the source, also sampling the raw float clip with the O(1) lookup, side by side (Assimp\n"
+            "runs in a child process, as in compress).",
+            flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("bench", "expected exactly one PACK");
+  core::ImportFunction importer;
+  if (auto exit = readImporter(args, "bench", importer)) return *exit;
   auto pack = runtime::Pack::load(args.positional()[0]);
   if (!pack) return failure(pack.message());
   std::vector<std::filesystem::path> sourcePaths;
@@ -59,7 +65,7 @@ int benchCommand(int argc, char** argv, int first) {
   core::SourceClips sources;
   sources.clips.resize(pack->clips().size());
   if (!sourcePaths.empty()) {
-    auto matched = core::matchSources(*pack, sourcePaths);
+    auto matched = core::matchSources(*pack, sourcePaths, importer);
     if (!matched) return failure(matched.message());
     sources = std::move(matched.value());
   }
