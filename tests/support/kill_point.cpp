@@ -12,7 +12,8 @@ namespace animpack::test {
 bool startAndPauseBeforeRename(QProcess& process, const QString& program, const QStringList& args, const QString& suffix,
                                QByteArray& err, int timeoutMs) {
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.insert(core::kPauseBeforeRenameVariable, suffix);
+  env.remove(core::kPauseBeforeRenameVariable);
+  if (!suffix.isEmpty()) env.insert(core::kPauseBeforeRenameVariable, suffix);
   process.setProcessEnvironment(env);
   process.start(program, args);
   if (!process.waitForStarted()) return false;

@@ -6,8 +6,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
+
+#include "core/io/atomic_file.h"
 
 namespace animpack::widgets {
 namespace {
@@ -49,11 +50,8 @@ QByteArray projectJson(const ClipDocument& document, const QString& projectPath)
 }
 
 Status saveProject(const ClipDocument& document, const QString& path) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return fail(path, "cannot write (" + file.errorString() + ")");
-  file.write(projectJson(document, path));
-  if (!file.commit()) return fail(path, "cannot write (" + file.errorString() + ")");
-  return Status::ok();
+  const QByteArray json = projectJson(document, path);
+  return core::writeFileAtomic(path.toStdString(), std::string_view(json.constData(), std::size_t(json.size())));
 }
 
 Expected<ProjectData> readProject(const QString& path) {
