@@ -32,6 +32,7 @@
 #include "widgets/document/review_project.h"
 #include "widgets/file_actions.h"
 #include "widgets/joint_tree_view.h"
+#include "widgets/preferences_dialog.h"
 #include "widgets/stats_panel.h"
 #include "widgets/status_line.h"
 #include "widgets/timeline.h"
@@ -47,19 +48,17 @@ const char* const kShortcutsText =
     "Ctrl+E  export a pack\nCtrl+Z / Ctrl+Shift+Z  undo / redo\n"
     "In the curve view: wheel zooms time, Ctrl+wheel zooms values, F frames all";
 
-/// Assimp runs in a child process of the `animpack` installed beside the studio: a file that
-/// crashes it fails to open instead of taking the unsaved document down.
-core::ImportFunction studioImporter() {
-  return core::isolatedImporter(QDir(QCoreApplication::applicationDirPath()).filePath("animpack").toStdString());
-}
-
 }  // namespace
 
 MainWindow::MainWindow()
     : m_recompressor(new widgets::Recompressor(&m_document, this)), m_preview(&m_document, m_recompressor),
       m_files(new widgets::FileActions(&m_document, this)) {
   setWindowTitle("animpack studio");
-  m_document.setImporter(studioImporter());
+  // Assimp runs in a child process of the `animpack` installed beside the studio: a file that
+  // crashes it fails to open instead of taking the unsaved document down.
+  m_importExecutable = QDir(QCoreApplication::applicationDirPath()).filePath("animpack");
+  m_importLimits = widgets::loadImportLimits();
+  m_document.setImporter(importer());
   setAcceptDrops(true);
   setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
 
@@ -179,6 +178,10 @@ void MainWindow::buildEditMenu() {
   edit->addSeparator();
   edit->addAction("&Reset selected joints", m_joints, &widgets::JointTreeView::resetSelection);
   edit->addAction("Derive shell from &mesh", m_joints, &widgets::JointTreeView::deriveShellFromMesh);
+  edit->addSeparator();
+  edit->addAction("Pre&ferences...", QKeySequence(Qt::CTRL | Qt::Key_Comma), this, [this] {
+    if (auto limits = widgets::askPreferences(this)) setImportLimits(*limits);
+  });
 }
 
 void MainWindow::buildViewMenu() {
@@ -327,7 +330,7 @@ void MainWindow::exportPacks() {
 }
 
 bool MainWindow::startExport(core::ExportOptions options) {
-  options.batch.importer = studioImporter();
+  options.batch.importer = importer();
   return m_document.hasAsset() && m_export.start(m_document.sourcePath(), std::move(options));
 }
 
@@ -341,9 +344,23 @@ void MainWindow::exportReviewPacket() {
 bool MainWindow::startReviewExport(const QString& path) {
   if (!m_document.hasAsset()) return false;
   core::ReviewOptions options;
-  options.importer = studioImporter();
+  options.importer = importer();
   return m_export.startReview(widgets::documentProject(m_document), widgets::reviewProjectPath(m_document, projectPath()),
                               std::move(options), path);
+}
+
+core::ImportFunction MainWindow::importer() const {
+  return core::isolatedImporter(m_importExecutable.toStdString(), m_importLimits);
+}
+
+void MainWindow::setImportLimits(const core::ImportLimits& limits) {
+  m_importLimits = limits;
+  m_document.setImporter(importer());
+}
+
+void MainWindow::setImportExecutable(const QString& path) {
+  m_importExecutable = path;
+  m_document.setImporter(importer());
 }
 
 void MainWindow::notify(QMessageBox::Icon icon, const QString& title, const QString& text) {

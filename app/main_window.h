@@ -52,6 +52,12 @@ class MainWindow : public QMainWindow {
   bool startReviewExport(const QString& path);
   /// Cancels a running export or compression.
   void cancelWork();
+  /// The limits of the import child (Edit > Preferences stores them; default: the stored ones).
+  void setImportLimits(const core::ImportLimits& limits);
+  const core::ImportLimits& importLimits() const { return m_importLimits; }
+  /// The `animpack` that imports files in a child process (default: the one beside the studio;
+  /// none there: Assimp runs in the studio's process).
+  void setImportExecutable(const QString& path);
   /// How often unsaved edits are written to the autosave file (default one minute).
   void setAutosaveInterval(int ms) { m_files->session()->setAutosaveInterval(ms); }
   const QString& projectPath() const { return m_files->session()->projectPath(); }
@@ -85,8 +91,12 @@ class MainWindow : public QMainWindow {
   void exportReviewPacket();
   void stepFrames(int frames);
   void showError(const QString& message);
+  /// Imports through m_importExecutable under m_importLimits.
+  core::ImportFunction importer() const;
   void notify(QMessageBox::Icon icon, const QString& title, const QString& text);
 
+  QString m_importExecutable;
+  core::ImportLimits m_importLimits;
   widgets::ClipDocument m_document;
   widgets::Recompressor* m_recompressor;
   widgets::PosePreview m_preview;

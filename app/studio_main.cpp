@@ -2,13 +2,15 @@
 // sample scripts/studio passes when given none); without one it starts empty.
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
+#include <QFile>
 #include <QPixmap>
-#include <QSaveFile>
 #include <QScreen>
 #include <QTimer>
 
 #include "app/main_window.h"
+#include "core/io/atomic_file.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -21,7 +23,9 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument("file", "An animated rig (glTF, FBX, COLLADA, BVH, X, ...) or an .anproj project.");
-  QCommandLineOption screenshot("screenshot", "Save a picture of the window to FILE after DELAY ms, then quit (docs, checks).",
+  QCommandLineOption screenshot("screenshot",
+                                "Save a picture of the window to FILE after DELAY ms, then quit (docs, checks); the exit "
+                                "code is 1 when the file given did not open (the picture shows why).",
                                 "FILE");
   QCommandLineOption delay("screenshot-delay", "Milliseconds before the screenshot (default 4000).", "DELAY", "4000");
   QCommandLineOption joint("select", "Select the joint NAME (for screenshots).", "NAME");
@@ -32,24 +36,36 @@ int main(int argc, char** argv) {
   window.show();
   const QStringList files = parser.positionalArguments();
   int status = 0;
+  bool shotTaken = false;
+  QTimer shot;
+  if (parser.isSet(screenshot)) {
+    shot.setSingleShot(true);
+    const QString path = parser.value(screenshot);
+    QObject::connect(&shot, &QTimer::timeout, &window, [&window, path, &status, &shotTaken] {
+      // Grab the screen, not the widget: QWidget::grab() leaves the Qt 3D area blank (and the
+      // screen holds a dialog open over the window, such as the error of a file that failed).
+      const QRect r = window.frameGeometry();
+      const QPixmap pixels = QGuiApplication::primaryScreen()->grabWindow(0, r.x(), r.y(), r.width(), r.height());
+      QByteArray png;
+      QBuffer buffer(&png);
+      if (!buffer.open(QIODevice::WriteOnly) || !pixels.save(&buffer, "PNG") ||
+          !animpack::core::writeFileAtomic(QFile::encodeName(path).toStdString(), std::string_view(png.constData(), png.size())))
+        status = 2;
+      shotTaken = true;
+      QCoreApplication::exit(0);  // ends every event loop, a dialog's too (quit() does nothing before exec())
+    });
+    // Started before the file opens: if opening shows a dialog (an error, a recovery question),
+    // its event loop takes the picture instead of waiting for someone to close it.
+    shot.start(parser.value(delay).toInt());
+  }
   if (!files.isEmpty() && !window.openPath(files.front())) status = 1;
   if (status == 0 && parser.isSet(joint) && window.document()->hasAsset()) {
     const int j = window.document()->asset()->skeleton.find(parser.value(joint).toStdString());
     if (j >= 0) window.document()->setSelectedJoints({j});
   }
-  if (parser.isSet(screenshot)) {
-    const QString path = parser.value(screenshot);
-    QTimer::singleShot(parser.value(delay).toInt(), &window, [&window, path, &status] {
-      // Grab the screen, not the widget: QWidget::grab() leaves the Qt 3D area blank.
-      const QRect r = window.frameGeometry();
-      const QPixmap shot = QGuiApplication::primaryScreen()->grabWindow(0, r.x(), r.y(), r.width(), r.height());
-      QSaveFile out(path);
-      if (!out.open(QIODevice::WriteOnly) || !shot.save(&out, "PNG") || !out.commit()) status = 2;
-      QApplication::quit();
-    });
-  } else if (status != 0 && files.size() == 1) {
-    status = 0;  // the error was shown; the empty studio stays open
-  }
+  if (shotTaken) return status;
+  if (shot.isActive()) shot.start();  // the full delay after the file opened, for the viewport to draw
+  else if (status != 0 && files.size() == 1) status = 0;  // the error was shown; the empty studio stays open
   const int rc = app.exec();
   return status ? status : rc;
 }

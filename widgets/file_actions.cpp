@@ -47,8 +47,9 @@ bool FileActions::open(const QString& path, bool quiet) {
   }
   if (!status) status = m_session.open(path);
   if (!status) {
-    if (quiet) emit message(QString::fromStdString(status.message()));
-    else showError(QString::fromStdString(status.message()));
+    const QString why = QString::fromStdString(status.message());
+    emit message(why);  // the status line still says why once the dialog is closed
+    if (!quiet) showError(why);
     return false;
   }
   return true;

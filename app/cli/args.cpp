@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "core/io/pack_writer.h"
+#include "core/io/atomic_file.h"
 
 namespace animpack::cli {
 
@@ -151,8 +151,7 @@ int writeOutput(const std::string& path, const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return kExitOk;
   }
-  const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
-  if (auto st = core::writeFileAtomic(path, bytes); !st) return failure(st.message());
+  if (auto st = core::writeFileAtomic(path, text); !st) return failure(st.message());
   return kExitOk;
 }
 

@@ -7,6 +7,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/import_options.h"
 #include "core/anim/raw_sampler.h"
 #include "core/io/pack_verify.h"
 #include "core/runtime/player.h"
@@ -43,18 +44,23 @@ struct ClipBench {
 }  // namespace
 
 int benchCommand(int argc, char** argv, int first) {
+  std::vector<Option> flags = {{"source", "FILE", "source file: adds the raw float clip for comparison", true},
+                               {"clip", "NAME", "only this clip"},
+                               {"scalar", "", "decode with the portable lanes instead of SIMD (both give identical poses)"},
+                               {"json", "", "print one JSON object"}};
+  for (Option& o : importOptions()) flags.push_back(std::move(o));
   Args args("bench", "PACK [--source FILE]... [--clip NAME] [--scalar] [--json]",
             "Times decoding with the runtime: median ns per pose (and per joint) over 7 runs. forward = playback\n"
             "at times k/60 s (k = 0 .. duration x 60) through Player::sample (fwd 30Hz: k/30 s); random = the same\n"
             "60 Hz times in a fixed permutation; backward = the same times in reverse; blend = the 60 Hz times\n"
             "through Player::blend (decomposed blend with the next clip of the pack). With the source, also the\n"
-            "raw float clip sampled with the O(1) lookup, side by side. context_bytes: the player's state.",
-            {{"source", "FILE", "source file: adds the raw float clip for comparison", true},
-             {"clip", "NAME", "only this clip"},
-             {"scalar", "", "decode with the portable lanes instead of SIMD (both give identical poses)"},
-             {"json", "", "print one JSON object"}});
+            "raw float clip sampled with the O(1) lookup, side by side (Assimp runs in a child process, as in\n"
+            "compress). context_bytes: the player's state.",
+            flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("bench", "expected exactly one PACK");
+  core::ImportFunction importer;
+  if (auto exit = readImporter(args, "bench", importer)) return *exit;
   auto pack = runtime::Pack::load(args.positional()[0]);
   if (!pack) return failure(pack.message());
   std::vector<std::filesystem::path> sourcePaths;
@@ -62,7 +68,7 @@ int benchCommand(int argc, char** argv, int first) {
   core::SourceClips sources;
   sources.clips.resize(pack->clips().size());
   if (!sourcePaths.empty()) {
-    auto matched = core::matchSources(*pack, sourcePaths);
+    auto matched = core::matchSources(*pack, sourcePaths, importer);
     if (!matched) return failure(matched.message());
     sources = std::move(matched.value());
   }

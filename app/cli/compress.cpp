@@ -45,9 +45,7 @@ int compressCommand(int argc, char** argv, int first) {
   options.output = *output;
   options.packPerFile = args.has("pack-per-file");
   if (auto exit = readSettings(args, "compress", options.batch.settings)) return *exit;
-  core::ImportLimits limits;
-  if (auto exit = readImportLimits(args, "compress", limits)) return *exit;
-  options.batch.importer = isolatedImporter(limits);
+  if (auto exit = readImporter(args, "compress", options.batch.importer)) return *exit;
   std::optional<double> jobs, budget;
   std::string error;
   if (!args.number("jobs", jobs, error) || !args.number("budget", budget, error)) return usageError("compress", error);

@@ -28,9 +28,9 @@ int inspectCommand(int argc, char** argv, int first) {
     return usageError("inspect", error);
   options.unitToCm = unit;
   options.sampleRate = rate;
-  core::ImportLimits limits;
-  if (auto exit = readImportLimits(args, "inspect", limits)) return *exit;
-  const auto asset = isolatedImporter(limits)(args.positional()[0], options);
+  core::ImportFunction importFile;
+  if (auto exit = readImporter(args, "inspect", importFile)) return *exit;
+  const auto asset = importFile(args.positional()[0], options);
   if (!asset) return failure(asset.message());
   const std::string text = args.has("json") ? core::inspectJson(*asset) + "\n" : core::inspectText(*asset);
   std::fputs(text.c_str(), stdout);

@@ -73,9 +73,8 @@ int sampleCommand(int argc, char** argv, int first) {
   if (rate && !(*rate > 0 && *rate <= 10000)) return usageError("sample", "--rate must be in (0, 10000] Hz");
   core::CompressionSettings settings;
   if (auto exit = readSettings(args, "sample", settings)) return *exit;
-  core::ImportLimits limits;
-  if (auto exit = readImportLimits(args, "sample", limits)) return *exit;
-  const core::ImportFunction importFile = isolatedImporter(limits);
+  core::ImportFunction importFile;
+  if (auto exit = readImporter(args, "sample", importFile)) return *exit;
 
   const std::string file = args.positional()[0];
   core::ImportOptions importOptions{settings.unitToCm, settings.sampleRate};

@@ -2,20 +2,25 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/import_options.h"
 #include "core/io/pack_verify.h"
 
 namespace animpack::cli {
 
 int verifyCommand(int argc, char** argv, int first) {
+  std::vector<Option> flags = {{"source", "FILE", "a source file of the pack's clips", true}};
+  for (Option& o : importOptions()) flags.push_back(std::move(o));
   Args args("verify", "PACK [--source FILE]...",
             "Validates a pack (sizes, offsets, counts, joint indices, key order, checksum, version). With the\n"
             "source files, re-imports them, decodes every clip at every frame and between frames (against the\n"
             "source's own keys) and reports per clip the measured max and 99th-percentile error, the worst\n"
             "time, and whether every joint stayed within the precision stored in the pack.\n"
-            "Exit code 0 only if everything holds.",
-            {{"source", "FILE", "a source file of the pack's clips", true}});
+            "Assimp runs in a child process, as in compress. Exit code 0 only if everything holds.",
+            flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("verify", "expected exactly one PACK");
+  core::ImportFunction importer;
+  if (auto exit = readImporter(args, "verify", importer)) return *exit;
   auto pack = runtime::Pack::load(args.positional()[0]);
   if (!pack) return failure(pack.message());
   std::printf("%s: valid pack, format version %u, %zu clips, %zu joints, %zu bytes\n", args.positional()[0].c_str(),
@@ -23,7 +28,7 @@ int verifyCommand(int argc, char** argv, int first) {
   const auto sourcesGiven = args.values("source");
   if (sourcesGiven.empty()) return kExitOk;
   std::vector<std::filesystem::path> sources(sourcesGiven.begin(), sourcesGiven.end());
-  auto matched = core::matchSources(*pack, sources);
+  auto matched = core::matchSources(*pack, sources, importer);
   if (!matched) return failure(matched.message());
   int bad = 0, unchecked = 0;
   for (const core::ClipVerification& v : core::verifyPack(*pack, *matched)) {

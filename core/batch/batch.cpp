@@ -102,7 +102,7 @@ void storeCached(const std::filesystem::path& dir, const std::string& key, const
   const auto pack = buildPack(*file.skeleton, records);
   if (!writeFileAtomic(dir / (key + ".anpk"), pack)) return;
   const std::string text = reports.dump();
-  (void)writeFileAtomic(dir / (key + ".json"), std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  (void)writeFileAtomic(dir / (key + ".json"), text);
 }
 
 /// Fills the clip's skinned-vertex error when the compressor has not (files with skinned meshes).

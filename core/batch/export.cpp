@@ -8,10 +8,6 @@
 namespace animpack::core {
 namespace {
 
-Status writeText(const std::filesystem::path& path, const std::string& text) {
-  return writeFileAtomic(path, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-}
-
 /// Builds and writes one pack; fills the rows' compressed bytes from the written pack itself.
 Expected<WrittenPack> writePack(const PackSkeletonRecord& skeleton, const std::vector<const BatchClip*>& clips,
                                 const std::filesystem::path& path, std::vector<ClipReport*> rows) {
@@ -191,7 +187,7 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
     for (const WrittenPack& p : result.packs) packBytes += p.bytes;
     const std::string ext = options.report->extension().string();
     const std::string text = ext == ".csv" ? reportCsv(result.rows) : reportJson(result.rows, packBytes, options.toolVersion);
-    if (auto st = writeText(*options.report, text); !st) return Error{st.message()};
+    if (auto st = writeFileAtomic(*options.report, text); !st) return Error{st.message()};
   }
   return result;
 }

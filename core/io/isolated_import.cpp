@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/io/atomic_file.h"
 #include "core/io/import_stream.h"
 
 extern char** environ;
@@ -150,6 +151,13 @@ Expected<pid_t> spawnChild(const std::filesystem::path& executable, const std::v
 
 }  // namespace
 
+Status ImportLimits::validate() const {
+  if (!(timeoutS > 0 && timeoutS <= kMaxTimeoutS)) return Error{"--import-timeout must be in (0, 1e6] seconds"};
+  if (memoryMb < kMinMemoryMb || memoryMb > kMaxMemoryMb)
+    return Error{"--import-memory must be a whole number of MiB from " + std::to_string(kMinMemoryMb) + " to " + std::to_string(kMaxMemoryMb)};
+  return Status::ok();
+}
+
 bool importMemoryCapAvailable() {
 #if defined(ANIMPACK_SANITIZE) || defined(__SANITIZE_ADDRESS__)
   return false;
@@ -240,17 +248,6 @@ Status injectFault(const char* fault, std::uint64_t capMb) {
   if (f == "oom") exhaustMemory(capMb);
   if (f.empty()) return Status::ok();
   return Error{std::string(kImportFaultVariable) + "='" + f + "': expected crash, hang or oom"};
-}
-
-bool writeAll(int fd, const std::vector<std::uint8_t>& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += std::size_t(n);
-  }
-  return true;
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 
 namespace animpack::core {
 
-Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<std::filesystem::path>& sources) {
+Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<std::filesystem::path>& sources,
+                                   const ImportFunction& importer) {
+  const ImportFunction import = importer ? importer : ImportFunction(&importAsset);
   SourceClips out;
   out.clips.resize(pack.clips().size());
   const runtime::PackSkeleton& sk = pack.skeleton();
@@ -21,7 +23,7 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
     for (const auto& [rate, indices] : byRate) {
       ImportOptions options;
       options.unitToCm = sk.unitToCm;
-      auto asset = importAsset(source, options);
+      auto asset = import(source, options);
       if (!asset) return Error{asset.message()};
       // Resample only when the pack's rate is not the file's own.
       bool sameRate = true;
@@ -31,7 +33,7 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
       }
       if (!sameRate) {
         options.sampleRate = rate;
-        asset = importAsset(source, options);
+        asset = import(source, options);
         if (!asset) return Error{asset.message()};
       }
       if (asset->skeleton.names != sk.names || asset->skeleton.parents != sk.parents)

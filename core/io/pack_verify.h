@@ -11,18 +11,21 @@
 #include "core/anim/raw_clip.h"
 #include "core/base/status.h"
 #include "core/io/asset_importer.h"
+#include "core/io/isolated_import.h"
 #include "core/runtime/pack.h"
 
 namespace animpack::core {
 
 /// The source clip of every pack clip (empty where no source was given for it), imported at the
 /// pack's unit and the clip's sample rate. Errors: a source that fails to import or whose skeleton
-/// differs from the pack's.
+/// differs from the pack's. `importer` imports each source (empty: importAsset() in this process;
+/// the CLI passes its child-process importer).
 struct SourceClips {
   std::vector<ImportedAsset> assets;
   std::vector<std::optional<RawClip>> clips;  ///< aligned with pack.clips()
 };
-Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<std::filesystem::path>& sources);
+Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<std::filesystem::path>& sources,
+                                   const ImportFunction& importer = {});
 
 struct ClipVerification {
   std::string name;

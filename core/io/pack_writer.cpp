@@ -1,11 +1,8 @@
 #include "core/io/pack_writer.h"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <algorithm>
 #include <map>
 
@@ -249,31 +246,6 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
   put(b, H::stringsSize, static_cast<std::uint32_t>(strings.bytes.size()));
   put(b, H::checksum, runtime::fnv1a64(std::span(b.data() + runtime::kPackChecksumStart, b.size() - runtime::kPackChecksumStart)));
   return b;
-}
-
-Status writeFileAtomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
-  std::error_code ec;
-  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::is_directory(dir, ec)) return Error{"cannot write '" + path.string() + "': directory '" + dir.string() + "' does not exist"};
-  if (std::filesystem::is_directory(path, ec)) return Error{"cannot write '" + path.string() + "': it is a directory"};
-  const auto temp = dir / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()));
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) return Error{"cannot write '" + path.string() + "': cannot create a file in '" + dir.string() + "'"};
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      out.close();
-      std::filesystem::remove(temp, ec);
-      return Error{"cannot write '" + path.string() + "': write failed (disk full?)"};
-    }
-  }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    return Error{"cannot write '" + path.string() + "': " + ec.message()};
-  }
-  return Status::ok();
 }
 
 }  // namespace animpack::core

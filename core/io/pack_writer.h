@@ -1,6 +1,6 @@
 #pragma once
 // Builds pack files (.anpk, core/runtime/FORMAT.md) from compressed clips or from clips of other
-// packs (merging), and writes them atomically (temporary file + rename).
+// packs (merging); writeFileAtomic() (core/io/atomic_file.h) writes them.
 
 #include <cstdint>
 #include <filesystem>
@@ -10,6 +10,7 @@
 
 #include "core/anim/skeleton.h"
 #include "core/base/status.h"
+#include "core/io/atomic_file.h"  // writeFileAtomic(), which writes the packs
 #include "core/compress/compressor.h"
 #include "core/runtime/pack.h"
 
@@ -52,9 +53,5 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
 /// Bytes a clip costs inside a pack (docs/ARCHITECTURE.md `compressed_bytes`): its table entry and its data
 /// block. Names, tolerance tables and the skeleton block are pack metadata.
 std::size_t packClipBytes(const PackClipRecord& clip);
-
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
-/// failure never leaves a half-written file behind.
-Status writeFileAtomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 
 }  // namespace animpack::core

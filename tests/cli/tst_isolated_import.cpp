@@ -1,5 +1,6 @@
 // Imports in a child process: Assimp files that crash or exhaust it, and the ANIMPACK_IMPORT_FAULT
-// hook (crash, hang, oom), end in a one-line error naming the file while the command, or the batch
+// hook (crash, hang, oom), end in a one-line error naming the file (inspect, compress, sample, and
+// verify and bench with --source) while the command, or the batch
 // around them, goes on; the child returns exactly what an in-process import does and dies with
 // its parent.
 #include <QtTest>
@@ -109,6 +110,16 @@ class TestIsolatedImport : public QObject {
     QVERIFY(compress.err.contains(message.toUtf8()));
     QCOMPARE(sample.code, 1);
     QVERIFY(!QFile::exists(scratch("fault.json")));
+
+    // verify and bench import their --source through the child too.
+    static const bool packed = runCli({"compress", file, "-o", scratch("fault-good.anpk"), "-q"}).code == 0;
+    QVERIFY(packed);
+    for (const char* command : {"verify", "bench"}) {
+      const CliRun r = runCli(QStringList{command, scratch("fault-good.anpk"), "--source", file} + limits, env);
+      QCOMPARE(r.code, 1);
+      QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+      QCOMPARE(r.err.count('\n'), 1);
+    }
   }
 
   void theChildReturnsWhatAnInProcessImportDoes() {
@@ -147,6 +158,8 @@ class TestIsolatedImport : public QObject {
     QCOMPARE(runCli({"inspect", file, "--import-timeout", "0"}).code, 2);
     QCOMPARE(runCli({"inspect", file, "--import-memory", "lots"}).code, 2);
     QCOMPARE(runCli({"compress", file, "-o", scratch("x.anpk"), "--import-memory", "4"}).code, 2);
+    QCOMPARE(runCli({"verify", scratch("x.anpk"), "--import-memory", "4096.5"}).code, 2);
+    QCOMPARE(runCli({"bench", scratch("x.anpk"), "--import-timeout", "-1"}).code, 2);
     const QString cache = scratch("limits-cache");
     QCOMPARE(runCli({"compress", file, "-o", scratch("l1.anpk"), "--cache", cache, "-q"}).code, 0);
     const CliRun again = runCli({"compress", file, "-o", scratch("l2.anpk"), "--cache", cache, "-q", "--import-timeout", "30",

@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include "core/io/atomic_file.h"
+
 namespace animpack::widgets {
 namespace {
 

@@ -3,10 +3,10 @@
 #include <QFile>
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QSettings>
 #include <QTime>
 
+#include "core/io/atomic_file.h"
 #include "widgets/document/project_file.h"
 
 namespace animpack::widgets {
@@ -74,11 +74,7 @@ QString ProjectSession::suggestedProjectPath() const {
 }
 
 Status ProjectSession::exportSettings(const QString& path) const {
-  QSaveFile out(path);  // written beside and renamed over: never half a file
-  const std::string json = m_document->settings().toJson();
-  if (!out.open(QIODevice::WriteOnly) || out.write(json.data(), qint64(json.size())) != qint64(json.size()) || !out.commit())
-    return Error{QString("Cannot write %1: %2").arg(path, out.errorString()).toStdString()};
-  return Status::ok();
+  return core::writeFileAtomic(path.toStdString(), m_document->settings().toJson());
 }
 
 void ProjectSession::autosave() {
