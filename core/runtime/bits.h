@@ -8,11 +8,17 @@
 
 namespace animpack::runtime {
 
-/// Reads `count` (0..32) bits starting at bit `position` as an unsigned value.
-inline std::uint32_t readBits(const std::uint8_t* data, std::uint64_t position, unsigned count) {
+/// The 64 bits from the byte holding bit `position`, shifted so that bit is bit 0: its low 57 bits
+/// are the stream's bits from `position` on.
+inline std::uint64_t bitsAt(const std::uint8_t* data, std::uint64_t position) {
   std::uint64_t word;
   std::memcpy(&word, data + (position >> 3), sizeof(word));
-  word >>= (position & 7u);
+  return word >> (position & 7u);
+}
+
+/// Reads `count` (0..32) bits starting at bit `position` as an unsigned value.
+inline std::uint32_t readBits(const std::uint8_t* data, std::uint64_t position, unsigned count) {
+  const std::uint64_t word = bitsAt(data, position);
   return count == 0 ? 0u : static_cast<std::uint32_t>(word & ((std::uint64_t(1) << count) - 1u));
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/runtime/bits.h"
 #include "core/runtime/clip_view.h"
 #include "core/runtime/lanes.h"
 #include "core/runtime/math.h"
@@ -14,14 +15,6 @@
 #include "core/runtime/track_math.h"
 
 namespace animpack::runtime::kernels {
-
-/// The 64 bits from the byte holding bit `position`, shifted so that bit is bit 0 (the clip's
-/// padding keeps the 8-byte load inside it; see core/runtime/bits.h).
-inline std::uint64_t bitsAt(const std::uint8_t* data, std::uint64_t position) {
-  std::uint64_t word;
-  std::memcpy(&word, data + (position >> 3), sizeof(word));
-  return word >> (position & 7u);
-}
 
 template <class L>
 struct Uniform {
