@@ -153,9 +153,7 @@ int approveCommand(int argc, char** argv, int first) {
   if (project->sources.empty()) return failure("'" + path.string() + "' lists no source file");
   core::ExportOptions options = core::projectExportOptions(*project, path);
   if (auto exit = readJobsAndBudget(args, "approve", options)) return *exit;
-  core::ImportLimits limits;
-  if (auto exit = readImportLimits(args, "approve", limits)) return *exit;
-  options.batch.importer = isolatedImporter(limits);
+  if (auto exit = readImporter(args, "approve", options.batch.importer)) return *exit;
   options.budgetKb.reset();
   const auto scratch = scratchBeside(std::filesystem::temp_directory_path() / "animpack-approve.anpk", "measure");
   auto result = exportProject(*project, options, scratch, args.has("quiet"));
@@ -226,9 +224,7 @@ int buildCommand(int argc, char** argv, int first) {
   if (project->sources.empty()) return failure("'" + path.string() + "' lists no source file");
   core::ExportOptions options = core::projectExportOptions(*project, path);
   if (auto exit = readJobsAndBudget(args, "build", options)) return *exit;
-  core::ImportLimits limits;
-  if (auto exit = readImportLimits(args, "build", limits)) return *exit;
-  options.batch.importer = isolatedImporter(limits);
+  if (auto exit = readImporter(args, "build", options.batch.importer)) return *exit;
   options.batch.clips = args.values("clip");
   if (const auto report = args.value("report")) options.report = *report;
   const bool requireApproved = args.has("require-approved");

@@ -30,14 +30,14 @@ int reportCommand(int argc, char** argv, int first) {
   std::string error;
   if (!args.number("jobs", jobs, error)) return usageError("report", error);
   if (jobs && (*jobs < 1 || *jobs > 256 || *jobs != double(int(*jobs)))) return usageError("report", "--jobs must be a whole number from 1 to 256");
-  core::ImportLimits limits;
-  if (auto exit = readImportLimits(args, "report", limits)) return *exit;
+  core::ImportFunction importer;
+  if (auto exit = readImporter(args, "report", importer)) return *exit;
 
   const std::filesystem::path projectPath = args.positional().front();
   auto project = core::readProject(projectPath);
   if (!project) return failure(project.message());
   core::ReviewOptions options;
-  options.importer = isolatedImporter(limits);
+  options.importer = std::move(importer);
   options.jobs = jobs ? static_cast<unsigned>(*jobs) : 0;
   options.pictures = !args.has("no-pictures");
   options.toolVersion = ANIMPACK_VERSION;
