@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/runtime/bits.h"
+#include "core/runtime/loop.h"
 #include "core/runtime/track_math.h"
 
 namespace animpack::runtime {
@@ -175,15 +176,28 @@ static void readSegmentHeaders(const ClipView& clip, std::uint32_t k, std::span<
 
 void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out) {
   float frame = seconds * clip.sampleRate();
-  const float last = static_cast<float>(clip.frameCount() - 1);
-  if (clip.loops() && last > 0.f) {
-    frame = std::fmod(frame, last);
-    if (frame < 0.f) frame += last;
+  const float cycle = clip.cycleFrames();
+  if (clip.loops() && cycle > 0.f) {
+    frame = std::fmod(frame, cycle);
+    if (frame < 0.f) frame += cycle;
   }
   sampleFrame(clip, frame, out);
 }
 
 void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform> out) {
+  const float last = static_cast<float>(clip.frameCount() - 1);
+  if (clip.wraps() && frame > last) {
+    // The wrap interval: the last frame interpolated to the first, as between any two frames.
+    if (frame >= last + 1.f) {
+      decode(m_primary, clip, 0.f, out);
+      return;
+    }
+    m_wrapScratch.resize(out.size());
+    decode(m_primary, clip, 0.f, m_wrapScratch);
+    decode(m_primary, clip, last, out);
+    interpolatePoses(out, m_wrapScratch, frame - last, out);
+    return;
+  }
   decode(m_primary, clip, frame, out);
 }
 
@@ -199,7 +213,7 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
 }
 
 std::size_t Player::contextBytes() const {
-  std::size_t bytes = sizeof(*this) + m_scratch.capacity() * sizeof(Transform) + m_nextSegment.capacity() * sizeof(SegmentTrack);
+  std::size_t bytes = sizeof(*this) + (m_scratch.capacity() + m_wrapScratch.capacity()) * sizeof(Transform) + m_nextSegment.capacity() * sizeof(SegmentTrack);
   for (const Cursor* c : {&m_primary, &m_secondary})
     bytes += c->windows.capacity() * sizeof(Window) + c->boundaries.capacity() * sizeof(float) +
              c->segmentTracks.capacity() * sizeof(SegmentTrack);
