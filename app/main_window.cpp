@@ -278,8 +278,11 @@ void MainWindow::connectDocument() {
   connect(&m_preview, &widgets::PosePreview::changed, this, &MainWindow::showPoses);
   connect(m_blend, &widgets::BlendPanel::changed, this, [this] { m_preview.setBlend(m_blend->setup()); });
   connect(m_recompressor, &widgets::Recompressor::currentChanged, this, [this] {
-    // A file just opened: show the curves of the joint with the largest error.
     const widgets::ShownResult shown = m_recompressor->current();
+    // A clip that wraps through the interval from its last frame to its first loops one frame later.
+    const core::CompressedClip* c = shown.compressed();
+    m_timeline->setCycleDuration(c && c->wrap && !c->droppedLastFrame ? double(c->frameCount) / double(c->sampleRate) : 0.0);
+    // A file just opened: show the curves of the joint with the largest error.
     if (!m_selectWorst || shown.stale || !shown.compressed()) return;
     if (m_document.selectedJoints().empty() && shown.compressed()->stats.worstJoint >= 0)
       m_document.setSelectedJoints({shown.compressed()->stats.worstJoint});

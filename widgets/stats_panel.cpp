@@ -70,6 +70,14 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
 
 namespace {
 
+/// ", loops" and the seam: the jump from the last frame to the first, and whether the repeated
+/// last frame was dropped (the timeline then wraps through the interpolation to frame 0).
+QString loopText(const core::CompressedClip& c) {
+  if (!c.loop) return {};
+  QString t = QString(", loops (seam %1%2)").arg(formatCm(c.stats.seamErrorCm));
+  return t.arg(c.droppedLastFrame ? ", repeated last frame dropped" : c.wrap ? ", wraps to frame 0" : "");
+}
+
 /// Dims a label's text while its result is stale.
 void setStale(QLabel* label, bool stale) {
   QPalette p = label->palette();
@@ -107,7 +115,7 @@ void StatsPanel::refresh() {
                      .arg(m_document->clipName(clip).toHtmlEscaped())
                      .arg(c.frameCount)
                      .arg(c.sampleRate, 0, 'g', 4)
-                     .arg(c.loop ? ", loops" : "")
+                     .arg(loopText(c))
                      .arg(shown.stale ? " · <i>" + kUpdatingText + "</i>" : QString());
   text += QString("raw %1 → compressed %2 (<b>%3:1</b>)<br>").arg(formatBytes(s.rawBytes), formatBytes(packed)).arg(double(s.rawBytes) / double(packed), 0, 'f', 2);
   text += QString("tracks: %1 default, %2 constant, %3 keyed (%4 keys), %5 uniform<br>").arg(s.defaultTracks).arg(s.constantTracks).arg(s.keyedTracks).arg(s.keys).arg(s.uniformTracks);

@@ -78,13 +78,12 @@ void Timeline::advance(double seconds) {
   const auto& raw = m_document->asset()->clips[std::size_t(clip)];
   const double duration = raw.duration();
   double t = m_document->currentTime() + seconds * m_speed;
+  const double cycle = m_cycle > 0 ? m_cycle : duration;
   if (duration <= 0) t = 0;
-  else if (t > duration) {
-    if (looping()) t = std::fmod(t, duration);
-    else {
-      t = duration;
-      pause();
-    }
+  else if (looping() && t > cycle) t = std::fmod(t, cycle);
+  else if (!looping() && t > duration) {
+    t = duration;
+    pause();
   }
   m_document->setCurrentTime(t);
 }

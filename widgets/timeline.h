@@ -32,6 +32,9 @@ class Timeline : public QWidget {
   void setLooping(bool loop);
   /// Advances the time by `seconds` of wall time (times the speed), wrapping or stopping at the end.
   void advance(double seconds);
+  /// The length of one loop (s) when it differs from the clip's duration: a clip that wraps from
+  /// its last frame to its first plays one frame step more before it starts again. 0: the duration.
+  void setCycleDuration(double seconds) { m_cycle = seconds; }
 
  private:
   void syncFromDocument();
@@ -44,6 +47,7 @@ class Timeline : public QWidget {
   QTimer m_timer;
   QElapsedTimer m_clock;
   double m_speed = 1.0;
+  double m_cycle = 0;
   bool m_updating = false;
 };
 

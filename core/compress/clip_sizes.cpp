@@ -6,6 +6,6 @@ namespace animpack::core {
 
 std::uint64_t rawClipBytes(const RawClip& clip) { return std::uint64_t(10) * 4 * clip.jointCount * clip.frameCount; }
 
-std::uint64_t packedClipBytes(const CompressedClip& clip) { return clip.data.size() + runtime::kClipEntrySize; }
+std::uint64_t packedClipBytes(const CompressedClip& clip) { return clip.data.size() + runtime::clipEntrySize(runtime::kPackVersion); }
 
 }  // namespace animpack::core

@@ -254,7 +254,10 @@ std::vector<std::uint8_t> writeClip(const ClipLayout& layout) {
   storeLE(h + H::sampleRate, layout.sampleRate);
   storeLE(h + H::jointCount, static_cast<std::uint16_t>(joints));
   storeLE(h + H::segmentLength, static_cast<std::uint16_t>(segmentLength));
-  storeLE(h + H::flags, static_cast<std::uint16_t>(layout.loop ? runtime::kClipFlagLoop : 0u));
+  const bool wrap = layout.loop && layout.wrap;
+  const unsigned flags = (layout.loop ? runtime::kClipFlagLoop : 0u) | (wrap ? runtime::kClipFlagWrap : 0u) |
+                         (wrap && layout.droppedLast ? runtime::kClipFlagDroppedLast : 0u);
+  storeLE(h + H::flags, static_cast<std::uint16_t>(flags));
   storeLE(h + H::uniformTrackCount, static_cast<std::uint16_t>(uniformCount));
   storeLE(h + H::keyedTrackCount, static_cast<std::uint16_t>(keyedCount));
   storeLE(h + H::rawTrackCount, static_cast<std::uint16_t>(rawCount));

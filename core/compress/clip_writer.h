@@ -15,6 +15,8 @@ struct ClipLayout {
   std::uint32_t frameCount = 1;
   float sampleRate = 30.f;
   bool loop = false;
+  bool wrap = false;  ///< with loop: the last frame interpolates to the first (format version 3)
+  bool droppedLast = false;  ///< with wrap: the source's repeated last frame was dropped
   std::uint32_t segmentLength = 16;           ///< frames per uniform segment
   std::uint32_t snapshotIntervalFrames = 30;  ///< frames between seek snapshots
   std::span<const TrackEncoding> tracks;      ///< joint * 3 + channel

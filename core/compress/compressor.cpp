@@ -51,6 +51,8 @@ struct CompressorContext::State {
   double unitToCm = 0;
   std::vector<float> shells;
   std::vector<bool> pinned;
+  LoopLayout layout;
+  std::uint64_t sourceHash = 0;  // of the clip the metric measures against
   std::unique_ptr<ErrorMetric> metric;
   HierarchyLevers levers;
   std::vector<bool> varying;
@@ -95,7 +97,10 @@ class CompressRun {
       : m_skin(skeleton, meshes, unitToCm), m_skeleton(skeleton), m_clip(clip), m_unitToCm(unitToCm), m_settings(settings), m_st(state), m_joints(clip.jointCount),
         m_frames(clip.frameCount), m_subCount(std::size_t(clip.jointCount) * 3) {}
 
-  static void prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, double unitToCm, const EffectiveSettings& settings);
+  /// `clip` is what is compressed; `source` the imported clip it was taken from (longer by one
+  /// frame when the layout drops the last frame), which the metric measures against.
+  static void prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, const RawClip& source, LoopLayout layout,
+                      double unitToCm, const EffectiveSettings& settings);
   void buildTargets();
   void applyTolerances();
   void chooseSegmentLength();
@@ -106,6 +111,8 @@ class CompressRun {
   bool writeAndMeasure();
   void tighten();
   CompressedClip finish(std::chrono::steady_clock::time_point started);
+  /// Whether the clip block carries the loop flag (a wrap layout always loops).
+  void setLoop(bool loop) { m_loop = loop || m_st.layout.wrap; }
   /// Verification passes so far.
   std::uint32_t pass() const { return m_pass; }
   void nextPass() { ++m_pass; }
@@ -114,7 +121,7 @@ class CompressRun {
   TrackEncoding encodeWith(std::size_t i, const std::vector<Sample>& samples, std::uint32_t segmentLength) const;
   std::array<std::vector<Sample>, 3> pinnedTargets(std::uint32_t p) const;
   void decodedFromEncodings(std::uint32_t f, std::vector<Transform>& out) const;
-  std::vector<std::uint8_t> write(bool loop) const;
+  std::vector<std::uint8_t> write() const;
   /// The sub-track contributing most to joint j's error at frame f (m_subCount if none can be
   /// tightened), and its contribution.
   std::pair<std::size_t, double> worstContributor(std::uint32_t j, std::uint32_t f) const;
@@ -143,10 +150,11 @@ class CompressRun {
   ClipErrors m_errors;
   std::map<std::size_t, std::set<std::uint32_t>> m_tightenings;  // sub-track -> uniform segments
   std::uint32_t m_pass = 0;
+  bool m_loop = false;
 };
 
-void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, double unitToCm,
-                          const EffectiveSettings& settings) {
+void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, const RawClip& source, LoopLayout layout,
+                          double unitToCm, const EffectiveSettings& settings) {
   std::vector<float> shells(clip.jointCount);
   std::vector<bool> pinned(clip.jointCount);
   for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
@@ -155,14 +163,16 @@ void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, cons
   }
   const std::uint64_t clipHash = hashClip(clip);
   if (!ctx.state || ctx.state->clipHash != clipHash || ctx.state->unitToCm != unitToCm || ctx.state->shells != shells ||
-      ctx.state->pinned != pinned || ctx.state->source != clip.source.get()) {
+      ctx.state->pinned != pinned || ctx.state->source != clip.source.get() || ctx.state->layout != layout) {
     auto s = std::make_unique<CompressorContext::State>();
+    s->layout = layout;
+    s->sourceHash = hashClip(source);
     s->clipHash = clipHash;
     s->source = clip.source.get();
     s->unitToCm = unitToCm;
     s->shells = shells;
     s->pinned = pinned;
-    s->metric = std::make_unique<ErrorMetric>(skeleton, clip, unitToCm, shells);
+    s->metric = std::make_unique<ErrorMetric>(skeleton, source, unitToCm, shells, 1, layout);
     s->levers = measureLevers(skeleton, clip, *s->metric, settings);
     s->varying = varyingSubTracks(clip);
     s->tracks.resize(std::size_t(clip.jointCount) * 3);
@@ -298,11 +308,12 @@ void CompressRun::pinJoints() {
   }
 }
 
-std::vector<std::uint8_t> CompressRun::write(bool loop) const {
+std::vector<std::uint8_t> CompressRun::write() const {
   std::vector<TrackEncoding> encodings;
   encodings.reserve(m_subCount);
   for (const SubTrack& t : m_st.tracks) encodings.push_back(t.encoding);
-  const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), loop, m_st.segmentLength, m_snapshotFrames, encodings};
+  const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), m_loop, m_st.layout.wrap, m_st.layout.dropLast,
+                          m_st.segmentLength, m_snapshotFrames, encodings};
   return writeClip(layout);
 }
 
@@ -328,7 +339,7 @@ std::pair<std::size_t, double> CompressRun::worstContributor(std::uint32_t j, st
 }
 
 bool CompressRun::writeAndMeasure() {
-  m_blob = write(false);
+  m_blob = write();
   auto view = runtime::ClipView::open(m_blob, std::span(m_skeleton.restLocal));
   ANIMPACK_ASSERT(view.hasValue(), view ? "" : view.message().c_str());
   runtime::Player player;
@@ -363,7 +374,8 @@ bool CompressRun::writeAndMeasure() {
   const auto samples = m_st.metric->betweenSamples();
   for (std::size_t s = 0; s < samples.size(); ++s)
     for (std::uint32_t j = 0; j < m_joints; ++j)
-      if (m_errors.between[s * m_joints + j] > m_precision[j] && !m_unreachable[j]) ask(j, {samples[s].frame, samples[s].frame + 1});
+      if (m_errors.between[s * m_joints + j] > m_precision[j] && !m_unreachable[j])
+        ask(j, {samples[s].frame, samples[s].frame + 1 < m_frames ? samples[s].frame + 1 : 0});  // a wrap interval ends at frame 0
   if (!violation && m_settings.verifySkin) violation = checkSkin(*view);
   return violation && !m_tightenings.empty() && m_pass + 1 < kMaxPasses;
 }
@@ -489,16 +501,18 @@ CompressedClip CompressRun::finish(std::chrono::steady_clock::time_point started
   out.frameCount = m_frames;
   out.settings = m_settings;
   out.settingsHash = m_settings.hash();
-  // A m_clip loops when its last frame repeats its first within every joint's m_precision.
-  if (m_frames >= 3) {
-    bool loop = true;
-    for (std::uint32_t j = 0; j < m_joints && loop; ++j) loop = metric.error(j, m_frames - 1, metric.originalObject(j, 0)) <= m_precision[j];
-    out.loop = loop;
-  }
-  out.data = out.loop ? write(true) : std::move(m_blob);
+  out.loop = m_loop;
+  out.wrap = m_st.layout.wrap;
+  out.droppedLastFrame = m_st.layout.wrap && m_st.layout.dropLast;
+  out.data = std::move(m_blob);
 
   CompressionStats& s = out.stats;
-  s.rawBytes = std::size_t(10) * 4 * m_joints * m_frames;
+  const std::uint32_t sourceFrames = m_frames + (out.droppedLastFrame ? 1 : 0);
+  s.rawBytes = std::size_t(10) * 4 * m_joints * sourceFrames;
+  if (out.loop) {
+    const auto seam = metric.seamCm();
+    s.seamErrorCm = seam.empty() ? 0.f : *std::max_element(seam.begin(), seam.end());
+  }
   s.clipBytes = out.data.size();
   const ErrorSummary summary = metric.summarize(m_errors);
   s.maxErrorCm = summary.maxCm;
@@ -514,8 +528,17 @@ CompressedClip CompressRun::finish(std::chrono::steady_clock::time_point started
     const auto view = runtime::ClipView::open(out.data, std::span(m_skeleton.restLocal));
     if (view) s.maxVertexErrorCm = measureVertexError(m_skin, m_skeleton, m_clip, *view);
   }
-  s.betweenErrors = m_errors.intervalMax(metric.betweenSamples(), m_joints, m_frames);
+  // The tables cover the source's frames: with a dropped last frame, its row is the end of the
+  // wrap interval (the between-frame sample at alpha 1), and the wrap interval is the last interval.
+  s.betweenErrors = m_errors.intervalMax(metric.betweenSamples(), m_joints, sourceFrames);
   s.errors = std::move(m_errors.frames);
+  if (out.droppedLastFrame) {
+    s.errors.resize(std::size_t(sourceFrames) * m_joints, 0.f);
+    const auto samples = metric.betweenSamples();
+    for (std::size_t k = 0; k < samples.size(); ++k)
+      if (samples[k].frame + 1 == m_frames && samples[k].alpha == 1.f)
+        std::copy_n(m_errors.between.begin() + std::ptrdiff_t(k * m_joints), m_joints, s.errors.begin() + std::ptrdiff_t(std::size_t(m_frames) * m_joints));
+  }
   s.compressMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return out;
 }
@@ -525,8 +548,50 @@ Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std:
   const auto started = std::chrono::steady_clock::now();
   CompressorContext localContext;
   CompressorContext& ctx = context ? *context : localContext;
-  CompressRun::prepare(ctx, m_skeleton, m_clip, m_unitToCm, m_settings);
-  CompressRun run(m_skeleton, m_clip, m_unitToCm, m_settings, *ctx.state, m_meshes);
+  const std::uint32_t frames = m_clip.frameCount;
+  const LoopPolicy policy = m_settings.loop;
+  // A clip is closed when its last frame repeats its first within every joint's precision.
+  bool closed = false;
+  if (policy != LoopPolicy::Off && frames >= 3) {
+    std::vector<float> shells(m_clip.jointCount);
+    for (std::uint32_t j = 0; j < m_clip.jointCount; ++j) shells[j] = m_settings.joints[j].shellCm;
+    const std::vector<float> seam = seamErrors(shells);
+    closed = true;
+    for (std::uint32_t j = 0; j < m_clip.jointCount && closed; ++j) closed = seam[j] <= m_settings.joints[j].precisionCm;
+  }
+  if (closed) {
+    // Drop the repeated last frame and wrap, if that stays within precision (wrap interval included).
+    RawClip shorter = m_clip;
+    shorter.frameCount = frames - 1;
+    shorter.samples.resize(std::size_t(shorter.frameCount) * m_clip.jointCount);
+    auto dropped = runLayout(ctx, shorter, LoopLayout{true, true}, true, started, cancel);
+    if (!dropped || dropped->stats.withinPrecision) return dropped;
+    return runLayout(ctx, m_clip, LoopLayout{}, true, started, cancel);
+  }
+  const bool wrap = policy == LoopPolicy::On && frames >= 2;
+  return runLayout(ctx, m_clip, LoopLayout{wrap, false}, wrap, started, cancel);
+}
+
+std::vector<float> CompressJob::seamErrors(std::span<const float> shells) const {
+  // Only the first and the last frame matter: a two-frame clip of them keeps this cheap for long
+  // clips (its frames are its keys, in float32 as imported).
+  RawClip ends;
+  ends.name = m_clip.name;
+  ends.sampleRate = m_clip.sampleRate;
+  ends.frameCount = 2;
+  ends.jointCount = m_clip.jointCount;
+  ends.keyedChannels = m_clip.keyedChannels;
+  ends.samples.assign(m_clip.frame(0).begin(), m_clip.frame(0).end());
+  ends.samples.insert(ends.samples.end(), m_clip.frame(m_clip.frameCount - 1).begin(), m_clip.frame(m_clip.frameCount - 1).end());
+  const ErrorMetric metric(m_skeleton, ends, m_unitToCm, shells);
+  return {metric.seamCm().begin(), metric.seamCm().end()};
+}
+
+Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const RawClip& clip, LoopLayout layout, bool loop,
+                                                std::chrono::steady_clock::time_point started, const std::atomic<bool>* cancel) const {
+  CompressRun::prepare(ctx, m_skeleton, clip, m_clip, layout, m_unitToCm, m_settings);
+  CompressRun run(m_skeleton, clip, m_unitToCm, m_settings, *ctx.state, m_meshes);
+  run.setLoop(loop);
   run.buildTargets();
   run.applyTolerances();
   run.chooseSegmentLength();

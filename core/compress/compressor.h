@@ -9,6 +9,7 @@
 // left (or says which joints cannot get there, and how close float32 could come).
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -19,6 +20,7 @@
 #include "core/anim/skeleton.h"
 #include "core/anim/skinned_mesh.h"
 #include "core/base/status.h"
+#include "core/compress/error_metric.h"
 #include "core/compress/settings.h"
 #include "core/compress/track_encoding.h"
 
@@ -62,6 +64,9 @@ struct CompressionStats {
   std::vector<float> betweenErrors;  ///< frame-major joints x (frames - 1): the largest error inside each interval (f, f+1), cm
   float maxVertexErrorCm = -1;       ///< largest skinned-vertex displacement at and between frames, cm; -1 without a skinned mesh
   double compressMs = 0;
+  /// Looping clips: the jump from the source's last frame to its first on the shell, the largest
+  /// over joints (cm); -1 when the clip does not loop.
+  float seamErrorCm = -1;
   std::uint32_t iterations = 0;  ///< verification passes
   bool withinPrecision = true;
 };
@@ -73,6 +78,8 @@ struct CompressedClip {
   float sampleRate = 30.f;
   std::uint32_t frameCount = 1;
   bool loop = false;
+  bool wrap = false;               ///< loops through a wrap interval from the last frame to the first (format version 3)
+  bool droppedLastFrame = false;   ///< the source's last frame repeated its first and was dropped: frameCount is one less
   std::vector<std::uint8_t> data;  ///< the clip block of FORMAT.md
   EffectiveSettings settings;
   std::uint64_t settingsHash = 0;
@@ -113,6 +120,12 @@ class CompressJob {
   static constexpr double kAggressiveness = 6.0;
 
  private:
+  /// Per joint, the jump from the clip's last frame to its first on the shell (cm).
+  std::vector<float> seamErrors(std::span<const float> shells) const;
+  /// The pipeline for one layout of the clip (`clip` is m_clip or m_clip without its last frame).
+  Expected<CompressedClip> runLayout(CompressorContext& ctx, const RawClip& clip, LoopLayout layout, bool loop,
+                                     std::chrono::steady_clock::time_point started, const std::atomic<bool>* cancel) const;
+
   const Skeleton& m_skeleton;
   const RawClip& m_clip;
   double m_unitToCm;

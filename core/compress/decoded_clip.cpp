@@ -12,7 +12,8 @@ DecodedClip::DecodedClip(std::shared_ptr<const ImportedAsset> asset, std::shared
   auto view = runtime::ClipView::open(m_compressed->data, m_asset->skeleton.restLocal);
   if (!view) return;
   m_view = std::move(view.value());
-  m_frames = m_view.frameCount();
+  // A dropped last frame is decoded too (the wrap gives it): tables stay on the source's frames.
+  m_frames = m_view.sourceFrameCount();
   m_joints = m_view.jointCount();
   m_decoded.resize(std::size_t(m_frames) * m_joints);
   runtime::Player player;

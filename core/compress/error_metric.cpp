@@ -48,12 +48,25 @@ std::vector<BetweenSample> betweenSamplesOf(const RawClip& clip, const SourceCli
   return out;
 }
 
+/// Double-precision interpolation of two float transforms: lerp, and slerp from sines.
+TransformD interpolateExact(const Transform& a, const Transform& b, double t) {
+  TransformD out;
+  const std::array<double, 3> ta{a.translation.x, a.translation.y, a.translation.z}, tb{b.translation.x, b.translation.y, b.translation.z};
+  const std::array<double, 3> sa{a.scale.x, a.scale.y, a.scale.z}, sb{b.scale.x, b.scale.y, b.scale.z};
+  for (std::size_t c = 0; c < 3; ++c) {
+    out.translation[c] = ta[c] + (tb[c] - ta[c]) * t;
+    out.scale[c] = sa[c] + (sb[c] - sa[c]) * t;
+  }
+  out.rotation = slerpExact({a.rotation.x, a.rotation.y, a.rotation.z, a.rotation.w}, {b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w}, t);
+  return out;
+}
+
 }  // namespace
 
 std::vector<float> ClipErrors::intervalMax(std::span<const BetweenSample> samples, std::uint32_t joints, std::uint32_t frameCount) const {
   std::vector<float> out(std::size_t(frameCount > 0 ? frameCount - 1 : 0) * joints, 0.f);
   for (std::size_t s = 0; s < samples.size(); ++s)
-    for (std::uint32_t j = 0; j < joints; ++j) {
+    for (std::uint32_t j = 0; samples[s].frame + 1 < frameCount && j < joints; ++j) {
       float& cell = out[std::size_t(samples[s].frame) * joints + j];
       cell = std::max(cell, between[s * joints + j]);
     }
@@ -61,10 +74,11 @@ std::vector<float> ClipErrors::intervalMax(std::span<const BetweenSample> sample
 }
 
 ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, double unitToCm, std::span<const float> shellCm,
-                         std::uint32_t minSubSteps)
-    : m_skeleton(&skeleton), m_joints(original.jointCount), m_frames(original.frameCount), m_unitToCm(unitToCm) {
+                         std::uint32_t minSubSteps, LoopLayout layout)
+    : m_skeleton(&skeleton), m_joints(original.jointCount), m_frames(original.frameCount), m_unitToCm(unitToCm), m_layout(layout) {
   const SourceClip fromFrames = original.source ? SourceClip({}, {}, 0, 1, 0) : sourceFromFrames(original);
   const SourceClip& source = original.source ? *original.source : fromFrames;
+  const bool dropLast = layout.wrap && layout.dropLast && m_frames >= 2;
   m_object.resize(std::size_t(m_frames) * m_joints);
   for (std::uint32_t f = 0; f < m_frames; ++f)
     source.objectMatrices(skeleton.parents, f, std::span(m_object.data() + std::size_t(f) * m_joints, m_joints));
@@ -82,12 +96,42 @@ ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, doub
   }
   m_points.reserve(m_object.size());
   addReferencePoints(m_object);
+  // The seam: the source's last frame measured as if it were decoded as the first.
+  m_seam.assign(m_joints, 0.f);
+  for (std::uint32_t j = 0; j < m_joints && m_frames > 1; ++j) m_seam[j] = errorAt(j, std::size_t(m_frames - 1), m_object[j]);
   m_between = betweenSamplesOf(original, source, minSubSteps);
   std::vector<Mat34d> object(m_joints);
   for (const BetweenSample& b : m_between) {
     // The time the decoder is given (a float frame), so both sides are compared at one instant.
     source.objectMatrices(skeleton.parents, double(static_cast<float>(b.frame) + b.alpha), object);
     addReferencePoints(object);
+  }
+  if (dropLast) {
+    // The decoded clip ends one frame earlier: the source's last frame becomes the end of the wrap
+    // interval (decoded frame 0 of the next cycle), checked as a between-frame sample at alpha 1.
+    --m_frames;
+    std::vector<std::array<double, 9>> last(m_points.begin() + std::ptrdiff_t(m_frames) * m_joints,
+                                            m_points.begin() + std::ptrdiff_t(m_frames + 1) * m_joints);
+    m_points.erase(m_points.begin() + std::ptrdiff_t(m_frames) * m_joints, m_points.begin() + std::ptrdiff_t(m_frames + 1) * m_joints);
+    m_object.resize(std::size_t(m_frames) * m_joints);
+    m_between.push_back({m_frames - 1, 1.f});
+    m_points.insert(m_points.end(), last.begin(), last.end());
+  } else if (layout.wrap && m_frames >= 2) {
+    // The wrap interval: the source's last frame interpolated to its first, as the runtime does.
+    const std::uint32_t n = std::max(minSubSteps, 3u);
+    std::vector<Transform> a(original.frame(m_frames - 1).begin(), original.frame(m_frames - 1).end());
+    std::vector<Transform> b(original.frame(0).begin(), original.frame(0).end());
+    std::vector<Mat34d> local(m_joints);
+    for (std::uint32_t k = 1; k <= n; ++k) {
+      const float alpha = static_cast<float>(double(k) / double(n + 1));
+      for (std::uint32_t j = 0; j < m_joints; ++j) local[j] = interpolateExact(a[j], b[j], alpha).matrix();
+      for (std::uint32_t j = 0; j < m_joints; ++j) {
+        const std::int32_t p = skeleton.parents[j];
+        object[j] = p < 0 ? local[j] : object[std::size_t(p)] * local[j];
+      }
+      m_between.push_back({m_frames - 1, alpha});
+      addReferencePoints(object);
+    }
   }
 }
 

@@ -47,15 +47,32 @@ struct ClipErrors {
   std::vector<float> frames;   ///< frame-major joints x frames, cm
   std::vector<float> between;  ///< sample-major joints x ErrorMetric::betweenSamples(), cm
   /// Per frame interval (f, f+1): the largest between-frame error of each joint, frame-major
-  /// joints x (frames - 1).
+  /// joints x (frames - 1). Samples after the last frame (a wrap interval) are left out.
   std::vector<float> intervalMax(std::span<const BetweenSample> samples, std::uint32_t joints, std::uint32_t frameCount) const;
+};
+
+/// How a looping clip is laid out, and so what the metric compares after its last frame.
+struct LoopLayout {
+  /// The decoded clip interpolates from its last frame to its first (runtime kClipFlagWrap); the
+  /// wrap interval is checked against the source's last frame interpolated to its first.
+  bool wrap = false;
+  /// With `wrap`: the decoded clip drops the source's last frame (which repeats the first), so its
+  /// wrap interval is checked against the source's own last interval and its frame 0 against the
+  /// source's last frame.
+  bool dropLast = false;
+  bool operator==(const LoopLayout&) const = default;
 };
 
 class ErrorMetric {
  public:
   /// `shellCm` has one value per joint. `minSubSteps` between-frame samples at least per interval.
   ErrorMetric(const Skeleton& skeleton, const RawClip& original, double unitToCm, std::span<const float> shellCm,
-              std::uint32_t minSubSteps = 1);
+              std::uint32_t minSubSteps = 1, LoopLayout layout = {});
+
+  /// Per joint, the jump from the source's last frame to its first on the shell (cm): how far the
+  /// clip is from repeating its first frame at its end (0 for a one-frame clip).
+  std::span<const float> seamCm() const { return m_seam; }
+  LoopLayout layout() const { return m_layout; }
 
   std::uint32_t jointCount() const { return m_joints; }
   std::uint32_t frameCount() const { return m_frames; }
@@ -102,6 +119,8 @@ class ErrorMetric {
   std::vector<std::array<double, 3>> m_shell;  // joint*3 + axis: local offset
   std::vector<BetweenSample> m_between;
   std::vector<std::array<double, 9>> m_points; // point-major (frames, then between samples): source shell points
+  std::vector<float> m_seam;
+  LoopLayout m_layout;
 };
 
 /// Max, 99th percentile, worst joint/frame and per-joint max of a frame-major error table.

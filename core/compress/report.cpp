@@ -49,12 +49,15 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   r.compressMs = s.compressMs;
   r.withinPrecision = s.withinPrecision;
   r.maxVertexErrorCm = s.maxVertexErrorCm;
+  r.loop = clip.loop;
+  r.seamErrorCm = clip.loop ? s.seamErrorCm : -1.f;
+  r.droppedLastFrame = clip.droppedLastFrame;
   return r;
 }
 
 namespace {
 
-/// The vertex error as JSON: null when the file has no skinned mesh.
+/// An optional measure as JSON: null when negative (no skinned mesh, not looping).
 nlohmann::ordered_json vertexErrorJson(float cm) { return cm < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cm); }
 
 nlohmann::ordered_json toJson(const ClipReport& r) {
@@ -88,7 +91,10 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"within_precision", r.withinPrecision},
           {"wide_tracks", r.wideTracks},
           {"over_precision", over},
-          {"max_vertex_error_cm", vertexErrorJson(r.maxVertexErrorCm)}};
+          {"max_vertex_error_cm", vertexErrorJson(r.maxVertexErrorCm)},
+          {"loop", r.loop},
+          {"seam_error_cm", vertexErrorJson(r.seamErrorCm)},
+          {"dropped_last_frame", r.droppedLastFrame}};
 }
 
 }  // namespace
@@ -130,6 +136,9 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
       r.overPrecision.push_back({o.at("joint").get<std::string>(), o.at("max_error_cm").get<float>(), o.at("precision_cm").get<float>(),
                                  o.at("floor_cm").get<float>()});
     if (const auto v = j.find("max_vertex_error_cm"); v != j.end() && v->is_number()) r.maxVertexErrorCm = v->get<float>();
+    r.loop = j.value("loop", false);
+    if (const auto v = j.find("seam_error_cm"); v != j.end() && v->is_number()) r.seamErrorCm = v->get<float>();
+    r.droppedLastFrame = j.value("dropped_last_frame", false);
     return r;
   } catch (const std::exception& e) {
     return Error{std::string("not a clip report: ") + e.what()};
@@ -199,7 +208,7 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
   std::ostringstream o;
   o << "file,clip,source_clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,ratio,max_error_cm,"
        "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_constant,"
-       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,error\n";
+       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,seam_error_cm,error\n";
   for (const ClipReport& r : rows) {
     o << quote(r.file) << ',' << quote(r.clip) << ',' << quote(r.sourceClip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
       << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
@@ -208,6 +217,8 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
       << r.uniformTracks << ',' << r.rawTracks << ',' << r.compressMs << ','
       << (r.error.empty() && r.withinPrecision ? "true" : "false") << ',';
     if (r.error.empty() && r.maxVertexErrorCm >= 0) o << r.maxVertexErrorCm;  // empty: no skinned mesh
+    o << ',';
+    if (r.error.empty() && r.seamErrorCm >= 0) o << r.seamErrorCm;  // empty: not looping
     o << ',' << quote(r.error) << '\n';
   }
   return o.str();

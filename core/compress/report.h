@@ -45,6 +45,9 @@ struct ClipReport {
   double compressMs = 0;
   bool withinPrecision = true;
   float maxVertexErrorCm = -1;          ///< cm, largest skinned-vertex displacement; -1: the file has no skinned mesh
+  bool loop = false;                    ///< the clip loops
+  float seamErrorCm = -1;               ///< cm, looping clips: the jump from the source's last frame to its first; -1 otherwise
+  bool droppedLastFrame = false;        ///< the repeated last frame was dropped (frames counts the stored ones)
   std::string error;                    ///< non-empty when the clip failed (then only file/clip are set)
 
   double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }

@@ -70,6 +70,7 @@ std::optional<double> widen(std::optional<float> v) { return v ? std::optional<d
 std::optional<double> numericShell(std::optional<float> v) { return v && *v == kShellFromMesh ? std::nullopt : widen(v); }
 
 Json shellJson(float v) { return v == kShellFromMesh ? Json("mesh") : Json(v); }
+Json loopJson(LoopPolicy p) { return p == LoopPolicy::Auto ? Json("auto") : Json(p == LoopPolicy::On); }
 
 class Parser {
  public:
@@ -117,6 +118,14 @@ class Parser {
     return Status::ok();
   }
 
+  Status loop(const Json& value, const std::string& key, std::optional<LoopPolicy>& out) {
+    if (value.is_null()) return Status::ok();
+    if (value == "auto") out = LoopPolicy::Auto;
+    else if (value.is_boolean()) out = value.get<bool>() ? LoopPolicy::On : LoopPolicy::Off;
+    else return error("key '" + key + "': expected \"auto\", true or false, got " + value.dump());
+    return Status::ok();
+  }
+
   Status jointRules(const Json& value, const std::string& path, std::vector<std::pair<std::string, JointOverride>>& out) {
     if (!value.is_object()) return error("key '" + path + "': expected an object of joint names or wildcards");
     for (const auto& [pattern, body] : value.items()) {
@@ -147,6 +156,7 @@ class Parser {
       else if (k == "snapshot_interval_s") st = number(v, k, s.snapshotIntervalS);
       else if (k == "unit_to_cm") st = number(v, k, s.unitToCm);
       else if (k == "sample_rate") st = number(v, k, s.sampleRate);
+      else if (k == "loop") st = loop(v, k, s.loop);
       else if (k == "joints") st = jointRules(v, "joints", s.joints);
       else if (k == "description") {
         if (!v.is_string()) return error("key 'description': expected a string");
@@ -170,17 +180,18 @@ class Parser {
             else if (ck == "snapshot_interval_s") cst = number(cv, sub, c.snapshotIntervalS);
             else if (ck == "unit_to_cm") cst = number(cv, sub, c.unitToCm);
             else if (ck == "sample_rate") cst = number(cv, sub, c.sampleRate);
+            else if (ck == "loop") cst = loop(cv, sub, c.loop);
             else if (ck == "joints") cst = jointRules(cv, sub, c.joints);
             else
               return error(unknownKey(key + ".", ck, {"name", "precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s",
-                                                      "unit_to_cm", "sample_rate", "joints"}));
+                                                      "unit_to_cm", "sample_rate", "loop", "joints"}));
             if (!cst) return cst;
           }
           s.clips.emplace_back(pattern, std::move(c));
         }
       } else {
         return error(unknownKey("", k, {"precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
-                                        "sample_rate", "joints", "clips", "description"}));
+                                        "sample_rate", "loop", "joints", "clips", "description"}));
       }
       if (!st) return st;
     }
@@ -279,6 +290,10 @@ bool wildcardMatch(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
+const char* loopPolicyName(LoopPolicy policy) {
+  return policy == LoopPolicy::On ? "true" : policy == LoopPolicy::Off ? "false" : "auto";
+}
+
 const char* rotationFormatName(RotationFormat format) { return format == RotationFormat::Q32 ? "q32" : "q48"; }
 
 Status CompressionSettings::validate() const {
@@ -336,6 +351,7 @@ std::string CompressionSettings::toJson() const {
   if (snapshotIntervalS) j["snapshot_interval_s"] = *snapshotIntervalS;
   if (unitToCm) j["unit_to_cm"] = *unitToCm;
   if (sampleRate) j["sample_rate"] = *sampleRate;
+  if (loop) j["loop"] = loopJson(*loop);
   if (!joints.empty()) j["joints"] = jointRulesJson(joints);
   if (!clips.empty()) {
     Json c = Json::object();
@@ -348,6 +364,7 @@ std::string CompressionSettings::toJson() const {
       if (o.snapshotIntervalS) r["snapshot_interval_s"] = *o.snapshotIntervalS;
       if (o.unitToCm) r["unit_to_cm"] = *o.unitToCm;
       if (o.sampleRate) r["sample_rate"] = *o.sampleRate;
+      if (o.loop) r["loop"] = loopJson(*o.loop);
       if (!o.joints.empty()) r["joints"] = jointRulesJson(o.joints);
       c[pattern] = r;
     }
@@ -363,6 +380,7 @@ void CompressionSettings::merge(const CompressionSettings& over) {
   if (over.snapshotIntervalS) snapshotIntervalS = over.snapshotIntervalS;
   if (over.unitToCm) unitToCm = over.unitToCm;
   if (over.sampleRate) sampleRate = over.sampleRate;
+  if (over.loop) loop = over.loop;
   if (!over.description.empty()) description = over.description;
   mergeJointRules(joints, over.joints);
   for (const auto& [pattern, o] : over.clips) {
@@ -378,6 +396,7 @@ void CompressionSettings::merge(const CompressionSettings& over) {
     if (o.snapshotIntervalS) c.snapshotIntervalS = o.snapshotIntervalS;
     if (o.unitToCm) c.unitToCm = o.unitToCm;
     if (o.sampleRate) c.sampleRate = o.sampleRate;
+    if (o.loop) c.loop = o.loop;
     mergeJointRules(c.joints, o.joints);
   }
 }
@@ -397,6 +416,9 @@ std::uint64_t EffectiveSettings::hash() const {
   h = fnv1a64Value(unitToCm.value_or(-1.0), h);
   h = fnv1a64Value(sampleRate.value_or(-1.0), h);
   h = fnv1a64Value(static_cast<std::uint8_t>(verifySkin), h);
+  // Appended only when it differs from the default, so packs compressed before the setting
+  // existed keep their settings hash (and their approvals).
+  if (loop != LoopPolicy::Auto) h = fnv1a64Value(static_cast<std::uint8_t>(loop), h);
   return h;
 }
 
@@ -432,6 +454,7 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
   e.snapshotIntervalS = clip && clip->snapshotIntervalS ? *clip->snapshotIntervalS : settings.snapshotIntervalS.value_or(kDefaultSnapshotIntervalS);
   e.unitToCm = clip && clip->unitToCm ? clip->unitToCm : settings.unitToCm;
   e.sampleRate = clip && clip->sampleRate ? clip->sampleRate : settings.sampleRate;
+  e.loop = clip && clip->loop ? *clip->loop : settings.loop.value_or(LoopPolicy::Auto);
   const float topPrecision = settings.precisionCm.value_or(kDefaultPrecisionCm);
   const float topShell = settings.shellCm.value_or(kDefaultShellCm);
   // Mesh distances only when some shell asks for them (they visit every vertex), in file units

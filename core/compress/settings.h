@@ -24,6 +24,13 @@ enum class RotationFormat : std::uint8_t {
   Q32,  ///< 32-bit smallest-three (3 x 10 bits): used where it meets the precision and saves bytes
 };
 
+/// Whether a clip loops (docs/SETTINGS.md `loop`).
+enum class LoopPolicy : std::uint8_t {
+  Auto,  ///< loops when its last frame repeats its first within every joint's precision
+  On,    ///< loops; a last frame that does not repeat the first is followed by the wrap interval
+  Off,   ///< never loops: sampling clamps to the first and last frame
+};
+
 inline constexpr float kDefaultPrecisionCm = 0.01f;
 inline constexpr float kDefaultShellCm = 3.f;
 inline constexpr float kDefaultSnapshotIntervalS = 1.f;
@@ -53,6 +60,7 @@ struct ClipOverride {
   std::optional<double> sampleRate;
   std::vector<std::pair<std::string, JointOverride>> joints;
   std::optional<std::string> name;  ///< the clip's pack name instead of the automatic one (docs/CLIP_NAMES.md); exact keys only
+  std::optional<LoopPolicy> loop;
 };
 
 struct CompressionSettings {
@@ -65,6 +73,7 @@ struct CompressionSettings {
   std::vector<std::pair<std::string, JointOverride>> joints;  ///< name or wildcard -> override, file order
   std::vector<std::pair<std::string, ClipOverride>> clips;    ///< name or wildcard -> override
   std::string description;                     ///< what the settings are for (presets say when to use them)
+  std::optional<LoopPolicy> loop;              ///< default auto: whether clips loop
 
   /// Checks every value (ranges, patterns); errors name the key.
   Status validate() const;
@@ -99,6 +108,7 @@ struct EffectiveSettings {
   /// Some shell came from "mesh": the compressor also verifies the skin (its vertices within
   /// 1.5 x the precision, at and between frames) when it is given the meshes.
   bool verifySkin = false;
+  LoopPolicy loop = LoopPolicy::Auto;
 
   /// Covers every effective value.
   std::uint64_t hash() const;
@@ -122,5 +132,7 @@ bool wildcardMatch(std::string_view pattern, std::string_view name);
 bool isWildcard(std::string_view pattern);
 
 const char* rotationFormatName(RotationFormat format);
+/// "auto", "true" or "false" (the JSON spelling).
+const char* loopPolicyName(LoopPolicy policy);
 
 }  // namespace animpack::core

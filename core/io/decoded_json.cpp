@@ -49,15 +49,18 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame) {
 
 std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz) {
   const runtime::PackSkeleton& sk = pack.skeleton();
-  const double duration = clip.frameCount > 1 ? double(clip.frameCount - 1) / double(clip.sampleRate) : 0.0;
-  const std::uint32_t count = rateHz ? sampleCount(duration, *rateHz) : clip.frameCount;
+  // A dropped last frame is written too (decoded through the wrap as frame 0): the output has the
+  // source's frames, so an independent check compares like with like.
+  const std::uint32_t frames = clip.view.sourceFrameCount();
+  const double duration = frames > 1 ? double(frames - 1) / double(clip.sampleRate) : 0.0;
+  const std::uint32_t count = rateHz ? sampleCount(duration, *rateHz) : frames;
   // The pack stores these as floats: widen them exactly so the text reads back as the same float.
   const ClipJsonHeader header{clip.name, clip.clipIndex, clip.startTime, rateHz ? *rateHz : double(clip.sampleRate), count,
                               double(sk.unitToCm), sk.names, sk.parents, clip.tolerances, clip.sourceFile, std::nullopt};
   runtime::Player player;
   return clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
     // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.
-    const double frame = rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate), double(clip.frameCount - 1)) : double(f);
+    const double frame = rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate), double(frames - 1)) : double(f);
     player.sampleFrame(clip.view, static_cast<float>(frame), pose);
   });
 }

@@ -67,15 +67,16 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
       result.push_back(v);
       continue;
     }
-    if (raw->frameCount != clip.frameCount) {
-      v.problem = "the source has " + std::to_string(raw->frameCount) + " frames, the pack " + std::to_string(clip.frameCount);
+    if (raw->frameCount != clip.view.sourceFrameCount()) {
+      v.problem = "the source has " + std::to_string(raw->frameCount) + " frames, the pack " + std::to_string(clip.view.sourceFrameCount());
       result.push_back(v);
       continue;
     }
     std::vector<float> shells;
     for (const auto& t : clip.tolerances) shells.push_back(t.shellCm);
-    // At every frame and between frames, against the source's own keys.
-    const ErrorMetric metric(skeleton, *raw, sk.unitToCm, shells);
+    // At every frame and between frames, against the source's own keys; a looping clip's wrap
+    // interval as the compressor verified it.
+    const ErrorMetric metric(skeleton, *raw, sk.unitToCm, shells, 1, LoopLayout{clip.view.wraps(), clip.view.droppedLastFrame()});
     runtime::Player player;
     const ErrorSummary s = metric.summarize(metric.measureDecoded(clip.view, player));
     v.maxErrorCm = s.maxCm;

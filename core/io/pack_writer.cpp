@@ -125,7 +125,10 @@ Status sameSkeleton(const PackSkeletonRecord& a, const PackSkeletonRecord& b) {
   return Status::ok();
 }
 
-std::size_t packClipBytes(const PackClipRecord& clip) { return runtime::kClipEntrySize + clip.data.size(); }
+/// Packs are written in the newest version; its clip table entries.
+constexpr std::uint32_t kEntrySize = runtime::clipEntrySize(runtime::kPackVersion);
+
+std::size_t packClipBytes(const PackClipRecord& clip) { return kEntrySize + clip.data.size(); }
 
 namespace {
 
@@ -189,7 +192,7 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
   const std::uint32_t joints = static_cast<std::uint32_t>(skeleton.names.size());
   std::vector<std::uint8_t> b;
   std::size_t estimate = runtime::kPackHeaderSize + runtime::kSkeletonHeaderSize + std::size_t(joints) * 80;
-  for (const PackClipRecord& clip : clips) estimate += runtime::kClipEntrySize + 64 + clip.tolerances.size() * 2 + clip.data.size();
+  for (const PackClipRecord& clip : clips) estimate += kEntrySize + 64 + clip.tolerances.size() * 2 + clip.data.size();
   b.reserve(estimate);
   b.resize(runtime::kPackHeaderSize, 0);
   StringTable strings;
@@ -199,7 +202,7 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
   // Clip table, then tolerance tables (identical tables are written once).
   align(b, runtime::kPackAlignment);
   const std::uint32_t tableOffset = static_cast<std::uint32_t>(b.size());
-  b.resize(b.size() + clips.size() * runtime::kClipEntrySize, 0);
+  b.resize(b.size() + clips.size() * kEntrySize, 0);
   std::vector<std::uint32_t> tolOffsets, tolSizes;
   writeToleranceTables(b, clips, joints, tolOffsets, tolSizes);
   std::vector<std::uint32_t> nameOffsets, sourceOffsets;
@@ -216,7 +219,7 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
     align(b, runtime::kPackAlignment);
     const std::uint32_t dataOffset = static_cast<std::uint32_t>(b.size());
     appendBytes(b, clip.data.data(), clip.data.size());
-    const std::size_t e = tableOffset + i * runtime::kClipEntrySize;
+    const std::size_t e = tableOffset + i * kEntrySize;
     ANIMPACK_ASSERT(clip.name.size() <= 0xffff && clip.sourceFile.size() <= 0xffff, "names fit in 16 bits");
     put(b, e + C::nameOffset, nameOffsets[i]);
     put(b, e + C::nameLength, static_cast<std::uint16_t>(clip.name.size()));
@@ -230,6 +233,8 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
     put(b, e + C::tolerancesSize, tolSizes[i]);
     put(b, e + C::settingsHash, clip.settingsHash);
     put(b, e + C::sourceHash, clip.sourceHash);
+    put(b, e + C::additiveBase, runtime::kAdditiveNone);  // the compressor makes no additive clips yet
+    put(b, e + C::additiveFrame, std::int32_t(-1));
   }
   align(b, runtime::kPackAlignment);
 

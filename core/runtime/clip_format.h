@@ -47,6 +47,29 @@ inline constexpr std::uint8_t kUniformFlagFourComponents = 2;  // rotation store
 
 /// Clip header flags.
 inline constexpr std::uint16_t kClipFlagLoop = 1;
+/// Format version 3, with kClipFlagLoop: the cycle is F frames long and between the last frame and
+/// the next cycle's first the clip interpolates from its last frame to its first (the wrap
+/// interval). Without it a looping clip's last frame repeats its first and the cycle is F - 1.
+inline constexpr std::uint16_t kClipFlagWrap = 2;
+/// Format version 3: a root-motion section ends the clip block (FORMAT.md "Root motion").
+inline constexpr std::uint16_t kClipFlagRootMotion = 4;
+/// Format version 3: the tracks are deltas from a base pose (the pack's clip table names the base).
+inline constexpr std::uint16_t kClipFlagAdditive = 8;
+/// Format version 3, with kClipFlagWrap: the source had one more frame, a repeat of the first,
+/// which the wrap interval replaces (decoding frame F gives it).
+inline constexpr std::uint16_t kClipFlagDroppedLast = 16;
+inline constexpr std::uint16_t kClipFlagsV2 = kClipFlagLoop;
+inline constexpr std::uint16_t kClipFlagsV3 = kClipFlagLoop | kClipFlagWrap | kClipFlagRootMotion | kClipFlagAdditive | kClipFlagDroppedLast;
+
+/// Root-motion section (version 3): u16 joint, u8 up axis (0 x, 1 y, 2 z), u8 zero, f32[4]
+/// reference ground frame (x y z on the ground plane, yaw in radians about the up axis), f32[4]
+/// cycle delta (the motion of one whole cycle), then per frame f32[4] (x y z, yaw): the motion
+/// from frame 0, in the reference frame's axes.
+inline constexpr std::uint32_t kRootMotionHeaderSize = 36;
+inline constexpr std::uint32_t kRootMotionFrameSize = 16;
+inline std::uint64_t rootMotionSectionSize(std::uint32_t frames) {
+  return kRootMotionHeaderSize + std::uint64_t(frames) * kRootMotionFrameSize;
+}
 
 /// Field offsets of the clip header. Sections follow the header in a fixed order, each starting
 /// at a multiple of 4 bytes; their sizes follow from the counts and the track kinds (FORMAT.md).

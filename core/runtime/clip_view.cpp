@@ -68,6 +68,7 @@ class ClipViewReader {
   Status rawSamples();
   Status uniformData();
   Status padding();
+  Status rootMotion();
 
  private:
   /// Starts a section of `size` bytes at the next multiple of 4.
@@ -110,7 +111,10 @@ Status ClipViewReader::header(std::span<const Transform> restPose) {
     return fail("clip has " + std::to_string(m_jointCount) + " joints, the skeleton " + std::to_string(restPose.size()));
   if (m_view.m_frameCount == 0) return fail("frame count is 0");
   if (!(m_view.m_sampleRate > 0.f) || !std::isfinite(m_view.m_sampleRate) || m_view.m_sampleRate > 1e5f) return fail("sample rate out of range");
-  if ((m_view.m_flags & ~kClipFlagLoop) != 0) return fail("unknown clip flags");
+  if ((m_view.m_flags & ~kClipFlagsV3) != 0) return fail("unknown clip flags");
+  if ((m_view.m_flags & kClipFlagWrap) && !(m_view.m_flags & kClipFlagLoop)) return fail("wrap flag without the loop flag");
+  if ((m_view.m_flags & kClipFlagWrap) && m_view.m_frameCount < 2) return fail("a wrapping clip needs two frames");
+  if ((m_view.m_flags & kClipFlagDroppedLast) && !(m_view.m_flags & kClipFlagWrap)) return fail("dropped-last-frame flag without the wrap flag");
   if ((m_uniformCount > 0) != (m_view.m_segmentLength > 0)) return fail("segment length and uniform tracks disagree");
   m_view.m_basePose.assign(restPose.begin(), restPose.end());
   m_view.m_restPose = m_view.m_basePose;
@@ -392,11 +396,40 @@ Status ClipViewReader::uniformData() {
 /// With uniform tracks, trailing zero padding keeps every 8-byte bit read inside the clip.
 Status ClipViewReader::padding() {
   const std::uint32_t bytes = m_uniformCount > 0 ? kBitPadding : 0;
-  if (m_pos + bytes != m_blob.size()) return fail("clip size disagrees with its sections");
-  for (std::uint64_t i = m_pos; i < m_blob.size(); ++i)
+  const std::uint64_t tail = (m_view.m_flags & kClipFlagRootMotion) ? rootMotionSectionSize(m_view.m_frameCount) : 0;
+  if (m_pos + bytes + tail != m_blob.size()) return fail("clip size disagrees with its sections");
+  for (std::uint64_t i = m_pos; i < m_pos + bytes; ++i)
     if (m_blob[i] != 0) return fail("clip padding is not zero");
   m_view.m_sections.padding = bytes;
   m_view.m_sections.header = kClipHeaderSize;
+  m_pos += bytes;
+  return Status::ok();
+}
+
+/// Root motion (version 3): a joint of the clip, a known up axis, finite values with the up
+/// component zero and frame 0 at the origin.
+Status ClipViewReader::rootMotion() {
+  if (!(m_view.m_flags & kClipFlagRootMotion)) return Status::ok();
+  RootMotionInfo& rm = m_view.m_rootMotion;
+  const std::uint64_t p = m_pos;
+  rm.joint = m_r.at<std::uint16_t>(p);
+  rm.upAxis = m_r.at<std::uint8_t>(p + 2);
+  if (rm.joint >= m_jointCount) return fail("root-motion joint " + std::to_string(rm.joint) + " out of range");
+  if (rm.upAxis > 2 || m_r.at<std::uint8_t>(p + 3) != 0) return fail("root-motion up axis out of range");
+  for (int i = 0; i < 4; ++i) {
+    rm.reference[i] = m_r.at<float>(p + 4 + 4 * std::uint64_t(i));
+    rm.cycle[i] = m_r.at<float>(p + 20 + 4 * std::uint64_t(i));
+  }
+  rm.frames = m_blob.data() + p + kRootMotionHeaderSize;
+  auto valid = [&](const float* v) { return finite3(v) && std::isfinite(v[3]) && v[rm.upAxis] == 0.f; };
+  if (!valid(rm.reference) || !valid(rm.cycle)) return fail("root-motion reference or cycle is not finite or leaves the ground plane");
+  for (std::uint32_t f = 0; f < m_view.m_frameCount; ++f) {
+    float v[4];
+    for (int i = 0; i < 4; ++i) v[i] = loadLE<float>(rm.frames + std::size_t(f) * kRootMotionFrameSize + 4 * std::size_t(i));
+    if (!valid(v)) return fail("root motion of frame " + std::to_string(f) + " is not finite or leaves the ground plane");
+    if (f == 0 && (v[0] != 0.f || v[1] != 0.f || v[2] != 0.f || v[3] != 0.f)) return fail("root motion of frame 0 is not zero");
+  }
+  m_view.m_sections.rootMotion = static_cast<std::uint32_t>(rootMotionSectionSize(m_view.m_frameCount));
   return Status::ok();
 }
 
@@ -454,7 +487,8 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
   // Each stage needs the ones before it; stop at the first failure.
   Status (ClipViewReader::*stages[])() = {&ClipViewReader::kinds,        &ClipViewReader::constants,  &ClipViewReader::keyedParams,
                                           &ClipViewReader::uniformParams, &ClipViewReader::keys,       &ClipViewReader::snapshots,
-                                          &ClipViewReader::rawSamples,    &ClipViewReader::uniformData, &ClipViewReader::padding};
+                                          &ClipViewReader::rawSamples,    &ClipViewReader::uniformData, &ClipViewReader::padding,
+                                          &ClipViewReader::rootMotion};
   for (auto stage : stages)
     if (auto st = (reader.*stage)(); !st) return Error{st.message()};
   view.buildUniformBatches();

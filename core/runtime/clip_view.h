@@ -72,6 +72,16 @@ struct RawTrackInfo {
   const std::uint8_t* samples = nullptr;
 };
 
+/// The root-motion section of a clip (format version 3, FORMAT.md "Root motion"): the ground-plane
+/// motion and the turn about the up axis taken out of `joint`, per frame, relative to frame 0.
+struct RootMotionInfo {
+  std::uint32_t joint = 0;
+  std::uint8_t upAxis = 1;    ///< 0 x, 1 y, 2 z
+  float reference[4] = {};    ///< the ground frame at frame 0: x y z (on the ground plane), yaw (radians)
+  float cycle[4] = {};        ///< the motion of one cycle: x y z, yaw
+  const std::uint8_t* frames = nullptr;  ///< f32[4] per frame: x y z, yaw
+};
+
 /// One seek snapshot: replaying keys [replayStart, replayEnd) rebuilds every keyed track's window
 /// at `frame`; keys from replayEnd on are consumed by the normal forward scan.
 struct Snapshot {
@@ -94,6 +104,20 @@ class ClipView {
   /// Seconds from the first to the last frame.
   float duration() const { return m_frameCount > 1 ? float(m_frameCount - 1) / m_sampleRate : 0.f; }
   bool loops() const { return (m_flags & kClipFlagLoop) != 0; }
+  /// A looping clip whose last frame interpolates to its first (format version 3, kClipFlagWrap).
+  bool wraps() const { return (m_flags & kClipFlagWrap) != 0; }
+  /// Frames in one cycle: F for a wrapping clip, F - 1 for a loop whose last frame repeats its first.
+  float cycleFrames() const { return float(wraps() ? m_frameCount : m_frameCount - 1); }
+  /// The source's last frame repeated its first and was dropped (kClipFlagDroppedLast).
+  bool droppedLastFrame() const { return (m_flags & kClipFlagDroppedLast) != 0; }
+  /// Frames of the source clip: frameCount(), plus the dropped last frame (decoded as frame 0).
+  std::uint32_t sourceFrameCount() const { return m_frameCount + (droppedLastFrame() ? 1u : 0u); }
+  /// The tracks are deltas from a base pose (apply them with runtime::applyAdditive).
+  bool additive() const { return (m_flags & kClipFlagAdditive) != 0; }
+  /// The root-motion section, or nullptr.
+  const RootMotionInfo* rootMotion() const { return (m_flags & kClipFlagRootMotion) != 0 ? &m_rootMotion : nullptr; }
+  /// Header flags (kClipFlag*).
+  std::uint32_t flags() const { return m_flags; }
   std::uint32_t segmentLength() const { return m_segmentLength; }
   std::uint32_t segmentCount() const { return m_segmentCount; }
   std::size_t byteSize() const { return m_blob.size(); }
@@ -131,7 +155,7 @@ class ClipView {
   /// Sizes by section, for `animpack dump`.
   struct Sections {
     std::uint32_t header = 0, kinds = 0, constants = 0, keyedParams = 0, uniformParams = 0, boundaries = 0,
-                  segmentTable = 0, segmentData = 0, keys = 0, snapshots = 0, rawSamples = 0, padding = 0;
+                  segmentTable = 0, segmentData = 0, keys = 0, snapshots = 0, rawSamples = 0, padding = 0, rootMotion = 0;
   };
   const Sections& sections() const { return m_sections; }
 
@@ -156,6 +180,7 @@ class ClipView {
   std::vector<std::int32_t> m_keyedSlot;
   std::vector<std::uint32_t> m_segmentOffsets;
   std::vector<Snapshot> m_snapshots;
+  RootMotionInfo m_rootMotion;
   const std::uint8_t* m_boundary = nullptr;
   std::uint32_t m_boundaryRowBits = 0;
   const std::uint8_t* m_segmentData = nullptr;

@@ -179,10 +179,11 @@ Status PackReader::clips() {
   using C = ClipEntryLayout;
   const std::uint64_t tableOffset = loadLE<std::uint32_t>(m_data + PackHeaderLayout::clipTableOffset);
   const std::uint64_t clipCount = loadLE<std::uint32_t>(m_data + PackHeaderLayout::clipCount);
-  if (!inBounds(m_size, tableOffset, clipCount * kClipEntrySize)) return fail("clip table out of bounds");
+  const std::uint64_t entrySize = clipEntrySize(m_pack.m_version);
+  if (!inBounds(m_size, tableOffset, clipCount * entrySize)) return fail("clip table out of bounds");
   m_pack.m_clips.resize(clipCount);
   for (std::uint64_t i = 0; i < clipCount; ++i) {
-    const std::uint8_t* e = m_data + tableOffset + i * kClipEntrySize;
+    const std::uint8_t* e = m_data + tableOffset + i * entrySize;
     PackClip& clip = m_pack.m_clips[i];
     const std::string which = "clip " + std::to_string(i);
     if (!readString(loadLE<std::uint32_t>(e + C::nameOffset), loadLE<std::uint16_t>(e + C::nameLength), clip.name) ||
@@ -201,13 +202,31 @@ Status PackReader::clips() {
     auto view = ClipView::open(std::span(m_data + clip.dataOffset, clip.dataSize), m_pack.m_skeleton.restPose);
     if (!view) return fail(which + " ('" + clip.name + "'): " + view.message());
     if (m_pack.m_version < 2 && !view->rawTracks().empty()) return fail(which + " ('" + clip.name + "') has raw tracks, which version 1 does not define");
+    if (m_pack.m_version < 3 && (view->flags() & ~kClipFlagsV2) != 0)
+      return fail(which + " ('" + clip.name + "') has clip flags that version " + std::to_string(m_pack.m_version) + " does not define");
+    if (m_pack.m_version >= 3) {
+      clip.additiveBase = loadLE<std::uint32_t>(e + C::additiveBase);
+      clip.additiveFrame = loadLE<std::int32_t>(e + C::additiveFrame);
+    }
+    if ((clip.additiveBase != kAdditiveNone) != view->additive()) return fail(which + " ('" + clip.name + "'): additive flag and additive base disagree");
+    if (clip.additiveBase == kAdditiveNone || clip.additiveBase == kAdditiveRest ? clip.additiveFrame != -1
+                                                                                 : clip.additiveBase >= clipCount || clip.additiveBase == i || clip.additiveFrame < -1)
+      return fail(which + " ('" + clip.name + "'): additive base out of range");
     clip.view = std::move(view.value());
     clip.frameCount = clip.view.frameCount();
     clip.sampleRate = clip.view.sampleRate();
     clip.loop = clip.view.loops();
     // The clip's own bytes (FORMAT.md "Compressed m_size"): its table entry and its data block. Names
     // and tolerance tables are metadata, counted in the pack's m_size like the shared skeleton block.
-    clip.ownBytes = kClipEntrySize + clip.dataSize;
+    clip.ownBytes = static_cast<std::uint32_t>(entrySize) + clip.dataSize;
+  }
+  // A base clip must not itself be additive, and a base frame must exist.
+  for (const PackClip& clip : m_pack.m_clips) {
+    if (clip.additiveBase == kAdditiveNone || clip.additiveBase == kAdditiveRest) continue;
+    const PackClip& base = m_pack.m_clips[clip.additiveBase];
+    if (base.view.additive()) return fail("clip '" + clip.name + "' is additive on '" + base.name + "', which is additive itself");
+    if (clip.additiveFrame >= 0 && std::uint32_t(clip.additiveFrame) >= base.frameCount)
+      return fail("clip '" + clip.name + "': base frame " + std::to_string(clip.additiveFrame) + " is past the end of '" + base.name + "'");
   }
   return Status::ok();
 }
@@ -219,9 +238,9 @@ Status PackReader::trailing() const {
   const std::uint64_t clipCount = loadLE<std::uint32_t>(m_data + H::clipCount);
   std::uint64_t end = std::max<std::uint64_t>({kPackHeaderSize,
                                                std::uint64_t(loadLE<std::uint32_t>(m_data + H::skeletonOffset)) + loadLE<std::uint32_t>(m_data + H::skeletonSize),
-                                               tableOffset + clipCount * kClipEntrySize, m_stringsOffset + m_stringsSize});
+                                               tableOffset + clipCount * clipEntrySize(m_pack.m_version), m_stringsOffset + m_stringsSize});
   for (std::uint64_t i = 0; i < clipCount; ++i) {
-    const std::uint8_t* e = m_data + tableOffset + i * kClipEntrySize;
+    const std::uint8_t* e = m_data + tableOffset + i * clipEntrySize(m_pack.m_version);
     end = std::max<std::uint64_t>(end, std::uint64_t(loadLE<std::uint32_t>(e + ClipEntryLayout::dataOffset)) +
                                            loadLE<std::uint32_t>(e + ClipEntryLayout::dataSize));
     end = std::max<std::uint64_t>(end, std::uint64_t(loadLE<std::uint32_t>(e + ClipEntryLayout::tolerancesOffset)) +

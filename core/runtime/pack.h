@@ -45,6 +45,8 @@ struct PackClip {
   std::uint32_t dataOffset = 0;  ///< clip data position in the file
   std::uint32_t dataSize = 0;
   std::uint32_t ownBytes = 0;    ///< table entry + data block: the clip's compressed size (FORMAT.md "Compressed size")
+  std::uint32_t additiveBase = 0xffffffffu;  ///< version 3: kAdditiveNone, kAdditiveRest or the base clip's index
+  std::int32_t additiveFrame = -1;           ///< version 3: the base's frame, or -1 for the same time
   ClipView view;
 };
 

@@ -8,12 +8,18 @@ namespace animpack::runtime {
 
 inline constexpr std::uint8_t kPackMagic[8] = {'A', 'N', 'P', 'K', '\r', '\n', 0x1a, '\n'};
 /// The newest format this reader understands. Append-only: a new version only adds.
-inline constexpr std::uint32_t kPackVersion = 2;
+inline constexpr std::uint32_t kPackVersion = 3;
 inline constexpr std::uint32_t kPackHeaderSize = 64;
 inline constexpr std::uint32_t kPackChecksumStart = 32;  // the checksum covers [32, fileSize)
 inline constexpr std::uint32_t kSkeletonHeaderSize = 16;
 inline constexpr std::uint32_t kSkeletonJointSize = 52;
-inline constexpr std::uint32_t kClipEntrySize = 56;
+inline constexpr std::uint32_t kClipEntrySize = 56;    // versions 1 and 2
+inline constexpr std::uint32_t kClipEntrySizeV3 = 64;  // version 3 adds the additive base
+/// The clip table entry size of a format version.
+inline constexpr std::uint32_t clipEntrySize(std::uint32_t version) { return version >= 3 ? kClipEntrySizeV3 : kClipEntrySize; }
+/// Additive base field values (version 3): not additive, or a delta from the rest pose.
+inline constexpr std::uint32_t kAdditiveNone = 0xffffffffu;
+inline constexpr std::uint32_t kAdditiveRest = 0xfffffffeu;
 inline constexpr std::uint32_t kToleranceHeaderSize = 4;
 inline constexpr std::uint32_t kToleranceEntrySize = 9;
 inline constexpr std::uint32_t kPackAlignment = 8;
@@ -49,6 +55,8 @@ struct ClipEntryLayout {
   static constexpr std::uint32_t tolerancesSize = 36;
   static constexpr std::uint32_t settingsHash = 40;  // u64
   static constexpr std::uint32_t sourceHash = 48;    // u64
+  static constexpr std::uint32_t additiveBase = 56;  // u32 (version 3): kAdditiveNone, kAdditiveRest or the base clip's index
+  static constexpr std::uint32_t additiveFrame = 60; // i32 (version 3): the base's frame, or -1 for the same time
 };
 
 }  // namespace animpack::runtime

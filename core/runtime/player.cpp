@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/runtime/loop.h"
 #include "core/runtime/track_math.h"
 #include "core/runtime/uniform_kernels.h"
 
@@ -188,15 +189,28 @@ void Player::decodeRaw(const ClipView& clip, FrameSplit at, std::span<Transform>
 
 void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out) {
   float frame = seconds * clip.sampleRate();
-  const float last = static_cast<float>(clip.frameCount() - 1);
-  if (clip.loops() && last > 0.f) {
-    frame = std::fmod(frame, last);
-    if (frame < 0.f) frame += last;
+  const float cycle = clip.cycleFrames();
+  if (clip.loops() && cycle > 0.f) {
+    frame = std::fmod(frame, cycle);
+    if (frame < 0.f) frame += cycle;
   }
   sampleFrame(clip, frame, out);
 }
 
 void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform> out) {
+  const float last = static_cast<float>(clip.frameCount() - 1);
+  if (clip.wraps() && frame > last) {
+    // The wrap interval: the last frame interpolated to the first, as between any two frames.
+    if (frame >= last + 1.f) {
+      decode(m_primary, clip, 0.f, out);
+      return;
+    }
+    m_wrapScratch.resize(out.size());
+    decode(m_primary, clip, 0.f, m_wrapScratch);
+    decode(m_primary, clip, last, out);
+    interpolatePoses(out, m_wrapScratch, frame - last, out);
+    return;
+  }
   decode(m_primary, clip, frame, out);
 }
 
@@ -212,7 +226,7 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
 }
 
 std::size_t Player::contextBytes() const {
-  std::size_t bytes = sizeof(*this) + m_scratch.capacity() * sizeof(Transform) + m_trackBase.capacity() * sizeof(std::uint32_t);
+  std::size_t bytes = sizeof(*this) + (m_scratch.capacity() + m_wrapScratch.capacity()) * sizeof(Transform) + m_trackBase.capacity() * sizeof(std::uint32_t);
   for (const Cursor* c : {&m_primary, &m_secondary})
     bytes += c->windows.capacity() * sizeof(Window) + c->rows.capacity() * sizeof(BatchRows) + c->layouts.capacity() * sizeof(BatchLayout) +
              c->values.capacity() * sizeof(BatchValues);

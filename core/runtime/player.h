@@ -31,9 +31,10 @@ class Player {
   explicit Player(DecodePath path = DecodePath::Simd) : m_path(path) {}
 
   /// Samples `clip` at `seconds` from its first frame into `out` (jointCount transforms). Looping
-  /// clips wrap seamlessly; others clamp to their first and last frame.
+  /// clips wrap seamlessly (every ClipView::cycleFrames()); others clamp to their first and last frame.
   void sample(const ClipView& clip, float seconds, std::span<Transform> out);
-  /// Samples at a fractional frame index, clamped to [0, frameCount - 1].
+  /// Samples at a fractional frame index, clamped to [0, frameCount - 1]; a wrapping clip
+  /// (ClipView::wraps()) also takes (frameCount - 1, frameCount], its last frame interpolated to its first.
   void sampleFrame(const ClipView& clip, float frame, std::span<Transform> out);
   /// Samples two clips and blends them: weight 0 gives clip A, 1 clip B. Both clips must share
   /// one skeleton (same joint count). The rest pose of A gives the reference bone directions.
@@ -99,6 +100,7 @@ class Player {
   Cursor m_secondary;
   std::vector<std::uint32_t> m_trackBase;  // where each uniform track's residuals start in a segment (scratch)
   std::vector<Transform> m_scratch;
+  std::vector<Transform> m_wrapScratch;  // the first frame, for the wrap interval
   std::uint64_t m_keysDecoded = 0;
   std::uint64_t m_seeks = 0;
 };

@@ -42,7 +42,7 @@ class TestClipModel : public QObject {
     const RawClip& raw = wuson()->clips[0];
     QCOMPARE(rawClipBytes(raw), std::uint64_t(c->stats.rawBytes));
     QCOMPARE(rawClipBytes(raw), std::uint64_t(40) * raw.jointCount * raw.frameCount);
-    QCOMPARE(packedClipBytes(*c), std::uint64_t(c->data.size() + runtime::kClipEntrySize));
+    QCOMPARE(packedClipBytes(*c), std::uint64_t(c->data.size() + runtime::clipEntrySize(runtime::kPackVersion)));
   }
 
   void keptFramesAreSortedFramesOfTheClip() {

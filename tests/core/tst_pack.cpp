@@ -90,7 +90,7 @@ std::uint64_t hashDecoded(const runtime::Pack& pack, bool midpoints = false) {
     for (std::uint32_t f = 0; f < c.frameCount; ++f) {
       player.sampleFrame(c.view, float(f), out);
       add(out);
-      if (!midpoints || f + 1 == c.frameCount) continue;
+      if (!midpoints || (f + 1 == c.frameCount && !c.view.wraps())) continue;  // version 3: the wrap interval too
       player.sampleFrame(c.view, float(f) + 0.5f, out);
       add(out);
     }
@@ -114,7 +114,7 @@ class TestPack : public QObject {
   void roundTripEqualsTheCompressorsReconstruction() {
     auto pack = runtime::Pack::open(m_built.bytes);
     QVERIFY2(pack, pack ? "" : pack.message().c_str());
-    QCOMPARE(pack->version(), 2u);
+    QCOMPARE(pack->version(), runtime::kPackVersion);
     QCOMPARE(pack->clips().size(), m_built.clips.size());
     QCOMPARE(pack->skeleton().names, m_built.asset.skeleton.names);
     QCOMPARE(pack->skeleton().hash, runtime::skeletonHash(m_built.asset.skeleton.names, m_built.asset.skeleton.parents));
@@ -130,7 +130,7 @@ class TestPack : public QObject {
       QCOMPARE(pc.settingsHash, cc.settingsHash);
       QCOMPARE(pc.sourceHash, m_built.asset.sourceHash);
       QCOMPARE(pc.tolerances[3].precisionCm, cc.settings.joints[3].precisionCm);
-      QCOMPARE(pc.ownBytes, std::uint32_t(runtime::kClipEntrySize + cc.data.size()));
+      QCOMPARE(pc.ownBytes, std::uint32_t(runtime::clipEntrySize(runtime::kPackVersion) + cc.data.size()));
       // Sampling from the pack equals sampling the compressor's own clip block.
       auto view = runtime::ClipView::open(cc.data, m_built.asset.skeleton.restLocal);
       QVERIFY(view);
@@ -154,7 +154,7 @@ class TestPack : public QObject {
     }
     const std::uint32_t table = read<std::uint32_t>(bytes, H::clipTableOffset);
     for (std::uint32_t c = 0; c < read<std::uint32_t>(bytes, H::clipCount); ++c) {
-      const std::size_t e = table + std::size_t(c) * runtime::kClipEntrySize;
+      const std::size_t e = table + std::size_t(c) * runtime::clipEntrySize(runtime::kPackVersion);
       const std::uint32_t data = read<std::uint32_t>(bytes, e + runtime::ClipEntryLayout::dataOffset);
       const std::uint32_t size = read<std::uint32_t>(bytes, e + runtime::ClipEntryLayout::dataSize);
       const std::uint32_t tol = read<std::uint32_t>(bytes, e + runtime::ClipEntryLayout::tolerancesOffset);
@@ -263,6 +263,7 @@ class TestPack : public QObject {
     QTest::addColumn<int>("version");
     QTest::newRow("v1") << 1;  // written by animpack 0.1: frames only (its between-frame curve is gone)
     QTest::newRow("v2") << 2;  // between-frame interpolation, raw tracks
+    QTest::newRow("v3") << 3;  // a clip that wraps from its last frame to its first, 64-byte clip table entries
   }
   void goldenPacksStillReadBitExactly() {
     // tests/data/golden_vN.anpk were written by tests/data/make_golden.cpp from the generated x100
@@ -277,6 +278,7 @@ class TestPack : public QObject {
     QCOMPARE(pack->clips()[0].name, std::string("Walk"));
     QCOMPARE(pack->skeleton().names[0], std::string("Armature"));
     if (version >= 2) QVERIFY(!pack->clips()[1].view.rawTracks().empty());
+    QCOMPARE(pack->clips()[0].view.wraps(), version >= 3);
     std::ifstream in(std::filesystem::path(ANIMPACK_SOURCE_DIR) / (stem + ".hash"));
     std::string expected;
     in >> expected;

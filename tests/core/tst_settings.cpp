@@ -91,7 +91,7 @@ class TestSettings : public QObject {
     QTest::newRow("joint bad value") << R"({"joints":{"*Hand*":{"precision_cm":-0.1}}})" << "joints.*Hand*.precision_cm";
     QTest::newRow("pinned not bool") << R"({"joints":{"foot_l":{"pinned":"yes"}}})" << "true or false";
     QTest::newRow("empty pattern") << R"({"joints":{"":{"pinned":true}}})" << "empty";
-    QTest::newRow("clip unknown key") << R"({"clips":{"Run":{"loop":true}}})" << "unknown key 'clips.Run.loop'";
+    QTest::newRow("clip unknown key") << R"({"clips":{"Run":{"looping":true}}})" << "unknown key 'clips.Run.looping'";
     QTest::newRow("clip bad joint") << R"({"clips":{"Run":{"joints":{"Hips":{"shell_cm":-3}}}}})" << "clips.Run.joints.Hips.shell_cm";
     QTest::newRow("description not string") << R"({"description":3})" << "description";
     QTest::newRow("shell word") << R"({"shell_cm":"meshes"})" << "key 'shell_cm': expected a number of cm or \"mesh\"";
@@ -140,7 +140,7 @@ class TestSettings : public QObject {
     QVERIFY(!e.joints[7].pinned);  // foot_ll does not match foot_?, and pinning is not inherited
 
     // A clip override is strongest: its joint rules, then its own values, over the file's rules.
-    settings.clips = {{"Run*", {0.05f, {}, RotationFormat::Q32, {}, {}, {}, {{"LeftHand", {0.03f, {}, {}}}}, {}}}};
+    settings.clips = {{"Run*", {0.05f, {}, RotationFormat::Q32, {}, {}, {}, {{"LeftHand", {0.03f, {}, {}}}}, {}, {}}}};
     const EffectiveSettings run = resolve(settings, s, "Run_Fast");
     QCOMPARE(run.joints[2].precisionCm, 0.03f);
     QCOMPARE(run.joints[3].precisionCm, 0.05f);  // clip value beats the exact file rule

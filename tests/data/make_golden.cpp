@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   for (const core::RawClip& raw : asset->clips) {
     core::CompressionSettings settings;
     if (raw.clipIndex == 1) settings.precisionCm = 1e-8f;
+    if (raw.clipIndex == 0) settings.loop = core::LoopPolicy::On;  // version 3: a clip that wraps
     auto c = core::CompressJob(asset->skeleton, raw, asset->unitToCm, core::resolve(settings, asset->skeleton, raw.name)).run();
     if (!c) return std::fprintf(stderr, "%s\n", c.message().c_str()), 1;
     clips.push_back(std::move(c.value()));
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
     for (std::uint32_t f = 0; f < c.frameCount; ++f) {
       player.sampleFrame(c.view, float(f), out);
       h = runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
-      if (runtime::kPackVersion < 2 || f + 1 == c.frameCount) continue;
+      if (runtime::kPackVersion < 2 || (f + 1 == c.frameCount && !c.view.wraps())) continue;  // the wrap interval too
       player.sampleFrame(c.view, float(f) + 0.5f, out);
       h = runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
     }

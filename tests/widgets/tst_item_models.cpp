@@ -14,6 +14,7 @@
 #include "widgets/format.h"
 #include <QBrush>
 #include "core/anim/skinned_mesh.h"
+#include "core/runtime/pack_format.h"
 #include <numeric>
 
 using namespace animpack;
@@ -197,7 +198,7 @@ class TstItemModels : public QObject {
     QVERIFY(test::waitForResult(rc, 0));
     QVERIFY(!changed.isEmpty());
     const qulonglong packed = model.index(0, ClipListModel::CompressedBytes).data(Qt::UserRole).toULongLong();
-    QCOMPARE(packed, qulonglong(rc.result(0)->compressed->data.size() + 56));  // core/compress/clip_sizes.h: clip data + table entry
+    QCOMPARE(packed, qulonglong(rc.result(0)->compressed->data.size() + runtime::clipEntrySize(runtime::kPackVersion)));  // core/compress/clip_sizes.h: clip data + table entry
     QVERIFY(model.index(0, ClipListModel::Ratio).data(Qt::UserRole).toDouble() > 1.0);
 
     ClipListPanel panel(&doc, &rc);
