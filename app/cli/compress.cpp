@@ -46,15 +46,8 @@ int compressCommand(int argc, char** argv, int first) {
   options.packPerFile = args.has("pack-per-file");
   if (auto exit = readSettings(args, "compress", options.batch.settings)) return *exit;
   if (auto exit = readImporter(args, "compress", options.batch.importer)) return *exit;
-  std::optional<double> jobs, budget;
-  std::string error;
-  if (!args.number("jobs", jobs, error) || !args.number("budget", budget, error)) return usageError("compress", error);
-  if (jobs && (*jobs < 1 || *jobs > 256 || *jobs != double(int(*jobs)))) return usageError("compress", "--jobs must be a whole number from 1 to 256");
-  if (budget && !(*budget > 0)) return usageError("compress", "--budget must be a positive number of KiB");
-  options.batch.jobs = jobs ? static_cast<unsigned>(*jobs) : 0;
+  if (auto exit = readJobsBudgetCache(args, "compress", options)) return *exit;
   options.batch.clips = args.values("clip");
-  if (const auto cache = args.value("cache")) options.batch.cacheDir = *cache;
-  options.budgetKb = budget;
   if (const auto report = args.value("report")) options.report = *report;
 
   auto files = core::expandInputs(args.positional(), args.has("recursive"));
@@ -68,7 +61,7 @@ int compressCommand(int argc, char** argv, int first) {
   progress.finish();
   if (!result) return failure(result.message());
 
-  return exportSummary(*result, quiet, budget);
+  return exportSummary(*result, quiet, options.budgetKb);
 }
 
 int mergeCommand(int argc, char** argv, int first) {

@@ -62,4 +62,24 @@ int exportSummary(const core::ExportResult& exported, bool quiet, std::optional<
   return kExitOk;
 }
 
+std::optional<int> readJobs(const Args& args, const std::string& command, unsigned& jobs) {
+  std::optional<double> n;
+  std::string error;
+  if (!args.number("jobs", n, error)) return usageError(command, error);
+  if (n && (*n < 1 || *n > 256 || *n != double(int(*n)))) return usageError(command, "--jobs must be a whole number from 1 to 256");
+  jobs = n ? static_cast<unsigned>(*n) : 0;
+  return std::nullopt;
+}
+
+std::optional<int> readJobsBudgetCache(const Args& args, const std::string& command, core::ExportOptions& options) {
+  if (auto exit = readJobs(args, command, options.batch.jobs)) return exit;
+  std::optional<double> budget;
+  std::string error;
+  if (!args.number("budget", budget, error)) return usageError(command, error);
+  if (budget && !(*budget > 0)) return usageError(command, "--budget must be a positive number of KiB");
+  if (budget) options.budgetKb = budget;
+  if (const auto cache = args.value("cache")) options.batch.cacheDir = *cache;
+  return std::nullopt;
+}
+
 }  // namespace animpack::cli

@@ -19,19 +19,6 @@
 namespace animpack::cli {
 namespace {
 
-/// --jobs and --budget as every project command reads them; nullopt means go on.
-std::optional<int> readJobsAndBudget(const Args& args, const std::string& command, core::ExportOptions& options) {
-  std::optional<double> jobs, budget;
-  std::string error;
-  if (!args.number("jobs", jobs, error) || !args.number("budget", budget, error)) return usageError(command, error);
-  if (jobs && (*jobs < 1 || *jobs > 256 || *jobs != double(int(*jobs)))) return usageError(command, "--jobs must be a whole number from 1 to 256");
-  if (budget && !(*budget > 0)) return usageError(command, "--budget must be a positive number of KiB");
-  options.batch.jobs = jobs ? static_cast<unsigned>(*jobs) : 0;
-  if (budget) options.budgetKb = budget;
-  if (const auto cache = args.value("cache")) options.batch.cacheDir = *cache;
-  return std::nullopt;
-}
-
 /// Compresses the project as `build` does into `output`; prints progress unless quiet.
 Expected<core::ExportResult> exportProject(const core::Project& project, core::ExportOptions options, const std::filesystem::path& output,
                                            bool quiet) {
@@ -152,7 +139,7 @@ int approveCommand(int argc, char** argv, int first) {
   if (!project) return failure(project.message());
   if (project->sources.empty()) return failure("'" + path.string() + "' lists no source file");
   core::ExportOptions options = core::projectExportOptions(*project, path);
-  if (auto exit = readJobsAndBudget(args, "approve", options)) return *exit;
+  if (auto exit = readJobsBudgetCache(args, "approve", options)) return *exit;
   if (auto exit = readImporter(args, "approve", options.batch.importer)) return *exit;
   options.budgetKb.reset();
   const auto scratch = scratchBeside(std::filesystem::temp_directory_path() / "animpack-approve.anpk", "measure");
@@ -223,7 +210,7 @@ int buildCommand(int argc, char** argv, int first) {
   if (!project) return failure(project.message());
   if (project->sources.empty()) return failure("'" + path.string() + "' lists no source file");
   core::ExportOptions options = core::projectExportOptions(*project, path);
-  if (auto exit = readJobsAndBudget(args, "build", options)) return *exit;
+  if (auto exit = readJobsBudgetCache(args, "build", options)) return *exit;
   if (auto exit = readImporter(args, "build", options.batch.importer)) return *exit;
   options.batch.clips = args.values("clip");
   if (const auto report = args.value("report")) options.report = *report;

@@ -3,6 +3,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "app/cli/export_summary.h"
 #include "app/cli/import_options.h"
 #include "app/cli/progress.h"
 #include "core/project/project.h"
@@ -26,10 +27,8 @@ int reportCommand(int argc, char** argv, int first) {
   if (args.positional().size() != 1) return usageError("report", "expected one project file");
   const auto output = args.value("output");
   if (!output) return usageError("report", "missing -o OUT.html");
-  std::optional<double> jobs;
-  std::string error;
-  if (!args.number("jobs", jobs, error)) return usageError("report", error);
-  if (jobs && (*jobs < 1 || *jobs > 256 || *jobs != double(int(*jobs)))) return usageError("report", "--jobs must be a whole number from 1 to 256");
+  unsigned jobs = 0;
+  if (auto exit = readJobs(args, "report", jobs)) return *exit;
   core::ImportFunction importer;
   if (auto exit = readImporter(args, "report", importer)) return *exit;
 
@@ -38,7 +37,7 @@ int reportCommand(int argc, char** argv, int first) {
   if (!project) return failure(project.message());
   core::ReviewOptions options;
   options.importer = std::move(importer);
-  options.jobs = jobs ? static_cast<unsigned>(*jobs) : 0;
+  options.jobs = jobs;
   options.pictures = !args.has("no-pictures");
   options.toolVersion = ANIMPACK_VERSION;
   Progress progress(Progress::detect(args.has("quiet")));
