@@ -34,7 +34,7 @@ std::string dumpJson(const runtime::Pack& pack, const std::string& path) {
   ordered_json clips = ordered_json::array();
   for (const runtime::PackClip& c : pack.clips())
     clips.push_back({{"name", c.name},
-                     {"source_clip", nullptr},  // the pack format does not record it
+                     {"source_clip", c.sourceClip.empty() ? ordered_json(nullptr) : ordered_json(c.sourceClip)},  // not recorded before version 4
                      {"source", c.sourceFile},
                      {"clip_index", c.clipIndex},
                      {"frames", c.frameCount},
@@ -56,7 +56,7 @@ std::string dumpJson(const runtime::Pack& pack, const std::string& path) {
 int dumpCommand(int argc, char** argv, int first) {
   Args args("dump", "PACK [--tracks] [--json]",
             "Prints a pack's header, skeleton, clips, sizes by section and track kinds. With --json: the\n"
-            "header, skeleton and clips (name, source, clip_index, frames, bytes) as stable JSON.",
+            "header, skeleton and clips (name, source_clip, source, clip_index, frames, bytes) as stable JSON.",
             {{"tracks", "", "list every joint's track kinds per clip"}, {"json", "", "print JSON instead of text"}});
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("dump", "expected exactly one PACK");

@@ -147,6 +147,7 @@ void compressClip(const BatchOptions& options, const CompressionSettings& settin
   measureSkin(asset, *raw, unitToCm, *compressed);
   compressed->name = out.name;
   out.meta = clipRecord(*compressed, path.filename().string(), asset.sourceHash);
+  out.meta.sourceClip = out.sourceClip;
   out.meta.data = {};
   out.data = compressed->data;
   out.report = makeClipReport(*compressed, asset.skeleton, path.string(), 0);

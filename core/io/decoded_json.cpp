@@ -56,7 +56,8 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
   const std::uint32_t count = rateHz ? sampleCount(duration, *rateHz) : frames;
   // The pack stores these as floats: widen them exactly so the text reads back as the same float.
   const ClipJsonHeader header{clip.name, clip.clipIndex, clip.startTime, rateHz ? *rateHz : double(clip.sampleRate), count,
-                              double(sk.unitToCm), sk.names, sk.parents, clip.tolerances, clip.sourceFile, std::nullopt};
+                              double(sk.unitToCm), sk.names, sk.parents, clip.tolerances, clip.sourceFile,
+                              clip.sourceClip.empty() ? std::nullopt : std::optional<std::string>(clip.sourceClip)};
   runtime::Player player;
   return clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
     // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.

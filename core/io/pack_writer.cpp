@@ -76,6 +76,7 @@ PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceF
   PackClipRecord r;
   r.name = clip.name;
   r.sourceFile = sourceFile;
+  r.sourceClip = clip.name;  // the animation's name until a pack name replaces `name`
   r.clipIndex = clip.clipIndex;
   r.startTime = clip.startTime;
   r.sampleRate = clip.sampleRate;
@@ -92,6 +93,7 @@ PackClipRecord clipRecord(const runtime::PackClip& clip, std::span<const std::ui
   PackClipRecord r;
   r.name = clip.name;
   r.sourceFile = clip.sourceFile;
+  r.sourceClip = clip.sourceClip;
   r.clipIndex = clip.clipIndex;
   r.startTime = clip.startTime;
   r.sampleRate = clip.sampleRate;
@@ -210,6 +212,15 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
     nameOffsets.push_back(strings.add(clip.name));
     sourceOffsets.push_back(strings.add(clip.sourceFile));
   }
+  // The source clip name table (version 4): most source names equal the pack name, stored once.
+  align(b, 4);
+  const std::uint32_t sourceClipsOffset = static_cast<std::uint32_t>(b.size());
+  for (const PackClipRecord& clip : clips) {
+    const std::size_t e = b.size();
+    b.resize(e + runtime::kSourceClipEntrySize, 0);
+    put(b, e, strings.add(clip.sourceClip));
+    put(b, e + 4, static_cast<std::uint32_t>(clip.sourceClip.size()));
+  }
   const std::uint32_t stringsOffset = static_cast<std::uint32_t>(b.size());
   appendBytes(b, strings.bytes.data(), strings.bytes.size());
 
@@ -249,6 +260,7 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
   put(b, H::clipCount, static_cast<std::uint32_t>(clips.size()));
   put(b, H::stringsOffset, stringsOffset);
   put(b, H::stringsSize, static_cast<std::uint32_t>(strings.bytes.size()));
+  put(b, H::sourceClipsOffset, sourceClipsOffset);
   put(b, H::checksum, runtime::fnv1a64(std::span(b.data() + runtime::kPackChecksumStart, b.size() - runtime::kPackChecksumStart)));
   return b;
 }

@@ -20,6 +20,7 @@ namespace animpack::core {
 struct PackClipRecord {
   std::string name;
   std::string sourceFile;        ///< file name of the source (no directories)
+  std::string sourceClip;        ///< the source animation's own name (empty: unknown)
   std::uint32_t clipIndex = 0;
   double startTime = 0;
   float sampleRate = 30.f;

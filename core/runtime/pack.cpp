@@ -66,6 +66,7 @@ class PackReader {
     return true;
   }
   Status tolerances(const std::uint8_t* entry, const std::string& which, PackClip& clip) const;
+  Status sourceClip(std::uint64_t index, const std::string& which, PackClip& clip) const;
 
   const std::uint8_t* m_data;
   std::size_t m_size;
@@ -92,8 +93,8 @@ Status PackReader::header() {
                 (m_size < fileSize ? " (truncated)" : " (trailing data)"));
   const std::uint64_t checksum = loadLE<std::uint64_t>(m_data + H::checksum);
   if (checksum != fnv1a64(std::span(m_data + kPackChecksumStart, m_size - kPackChecksumStart))) return fail("checksum mismatch: the file is corrupt");
-  if (loadLE<std::uint32_t>(m_data + H::headerSize) != kPackHeaderSize || loadLE<std::uint32_t>(m_data + H::reserved) != 0)
-    return fail("unexpected header m_size");
+  if (loadLE<std::uint32_t>(m_data + H::headerSize) != kPackHeaderSize) return fail("unexpected header size");
+  if (version < 4 && loadLE<std::uint32_t>(m_data + H::reserved) != 0) return fail("reserved header field is not 0");
   m_pack.m_version = version;
   return Status::ok();
 }
@@ -147,6 +148,17 @@ Status PackReader::skeleton() {
 
 /// Tolerances: u16 unique count, u8 index width (1 or 2), u8 zero; unique (precision, shell,
 /// pinned) entries; then an index per joint. Clips with equal tables share one.
+/// Version 4: the clip's source animation name, from the source clip name table.
+Status PackReader::sourceClip(std::uint64_t index, const std::string& which, PackClip& clip) const {
+  if (m_pack.m_version < 4) return Status::ok();
+  const std::uint64_t tableOffset = loadLE<std::uint32_t>(m_data + PackHeaderLayout::sourceClipsOffset);
+  const std::uint64_t clipCount = loadLE<std::uint32_t>(m_data + PackHeaderLayout::clipCount);
+  if (tableOffset % 4 != 0 || !inBounds(m_size, tableOffset, clipCount * kSourceClipEntrySize)) return fail("source clip name table out of bounds");
+  const std::uint8_t* e = m_data + tableOffset + index * kSourceClipEntrySize;
+  if (!readString(loadLE<std::uint32_t>(e), loadLE<std::uint32_t>(e + 4), clip.sourceClip)) return fail(which + " source clip name out of bounds");
+  return Status::ok();
+}
+
 Status PackReader::tolerances(const std::uint8_t* e, const std::string& which, PackClip& clip) const {
   const std::uint32_t jointCount = static_cast<std::uint32_t>(m_pack.m_skeleton.names.size());
   const std::uint64_t tolOffset = loadLE<std::uint32_t>(e + ClipEntryLayout::tolerancesOffset);
@@ -198,6 +210,7 @@ Status PackReader::clips() {
     if (!std::isfinite(clip.startTime)) return fail(which + " start time is not finite");
     if (!inBounds(m_size, clip.dataOffset, clip.dataSize)) return fail(which + " data out of bounds");
     if (auto st = tolerances(e, which, clip); !st) return st;
+    if (auto st = sourceClip(i, which, clip); !st) return st;
 
     auto view = ClipView::open(std::span(m_data + clip.dataOffset, clip.dataSize), m_pack.m_skeleton.restPose);
     if (!view) return fail(which + " ('" + clip.name + "'): " + view.message());
@@ -239,6 +252,7 @@ Status PackReader::trailing() const {
   std::uint64_t end = std::max<std::uint64_t>({kPackHeaderSize,
                                                std::uint64_t(loadLE<std::uint32_t>(m_data + H::skeletonOffset)) + loadLE<std::uint32_t>(m_data + H::skeletonSize),
                                                tableOffset + clipCount * clipEntrySize(m_pack.m_version), m_stringsOffset + m_stringsSize});
+  if (m_pack.m_version >= 4) end = std::max<std::uint64_t>(end, loadLE<std::uint32_t>(m_data + H::sourceClipsOffset) + clipCount * kSourceClipEntrySize);
   for (std::uint64_t i = 0; i < clipCount; ++i) {
     const std::uint8_t* e = m_data + tableOffset + i * clipEntrySize(m_pack.m_version);
     end = std::max<std::uint64_t>(end, std::uint64_t(loadLE<std::uint32_t>(e + ClipEntryLayout::dataOffset)) +

@@ -32,8 +32,9 @@ struct JointTolerance {
 };
 
 struct PackClip {
-  std::string name;
+  std::string name;             ///< the pack name (unique within the pack)
   std::string sourceFile;
+  std::string sourceClip;       ///< the source animation's own name; empty when the pack does not record it (versions 1-3, or a clip merged from one)
   std::uint32_t clipIndex = 0;  ///< the clip's position among the source file's animations
   double startTime = 0;         ///< seconds on the source timeline of frame 0
   float sampleRate = 30.f;

@@ -8,7 +8,7 @@ namespace animpack::runtime {
 
 inline constexpr std::uint8_t kPackMagic[8] = {'A', 'N', 'P', 'K', '\r', '\n', 0x1a, '\n'};
 /// The newest format this reader understands. Append-only: a new version only adds.
-inline constexpr std::uint32_t kPackVersion = 3;
+inline constexpr std::uint32_t kPackVersion = 4;
 inline constexpr std::uint32_t kPackHeaderSize = 64;
 inline constexpr std::uint32_t kPackChecksumStart = 32;  // the checksum covers [32, fileSize)
 inline constexpr std::uint32_t kSkeletonHeaderSize = 16;
@@ -20,6 +20,8 @@ inline constexpr std::uint32_t clipEntrySize(std::uint32_t version) { return ver
 /// Additive base field values (version 3): not additive, or a delta from the rest pose.
 inline constexpr std::uint32_t kAdditiveNone = 0xffffffffu;
 inline constexpr std::uint32_t kAdditiveRest = 0xfffffffeu;
+/// Version 4: per clip, where its source animation's name is in the string table (u32 offset, u32 length).
+inline constexpr std::uint32_t kSourceClipEntrySize = 8;
 inline constexpr std::uint32_t kToleranceHeaderSize = 4;
 inline constexpr std::uint32_t kToleranceEntrySize = 9;
 inline constexpr std::uint32_t kPackAlignment = 8;
@@ -37,7 +39,8 @@ struct PackHeaderLayout {
   static constexpr std::uint32_t clipCount = 48;
   static constexpr std::uint32_t stringsOffset = 52;
   static constexpr std::uint32_t stringsSize = 56;
-  static constexpr std::uint32_t reserved = 60;
+  static constexpr std::uint32_t reserved = 60;           // versions 1-3: 0
+  static constexpr std::uint32_t sourceClipsOffset = 60;  // version 4: the source clip name table
 };
 
 /// One entry of the clip table. Frame count, sample rate and the loop flag live in the clip's own

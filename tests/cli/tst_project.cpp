@@ -90,6 +90,36 @@ class TestProject : public QObject {
     QCOMPARE(j["clips"][3]["clip_index"].get<int>(), 1);
   }
 
+  void packRecordsSourceClipNames() {
+    // Format version 4 stores each clip's animation name: dump --json and decode print it.
+    const auto pack = m_dir / "hero.anpk";
+    const CliRun dump = runCli({"dump", str(pack), "--json"});
+    QVERIFY2(dump.code == 0, dump.err.constData());
+    const auto d = nlohmann::json::parse(dump.out.toStdString());
+    QCOMPARE(d["format_version"].get<int>(), 4);
+    QCOMPARE(d["clips"][0]["name"].get<std::string>(), std::string("a/walk"));
+    QCOMPARE(d["clips"][0]["source_clip"].get<std::string>(), std::string("Take 001"));
+    QCOMPARE(d["clips"][2]["source_clip"].get<std::string>(), std::string("Walk"));
+    QCOMPARE(d["clips"][4]["source_clip"].get<std::string>(), std::string("mixamo.com"));
+    const CliRun decoded = runCli({"decode", str(pack), "--clip", "mixamo.com", "-o", "-"});
+    QVERIFY2(decoded.code == 0, decoded.err.constData());
+    const auto j = nlohmann::json::parse(decoded.out.toStdString());
+    QCOMPARE(j["clip"].get<std::string>(), std::string("run"));
+    QCOMPARE(j["source_clip"].get<std::string>(), std::string("mixamo.com"));
+    // A source name shared by several clips is ambiguous where one clip is needed.
+    const CliRun shared = runCli({"decode", str(pack), "--clip", "Take 001", "-o", "-"});
+    QCOMPARE(shared.code, 1);
+    QVERIFY2(shared.err.contains("a/walk, b/walk"), shared.err.constData());
+    // Older packs do not record it: null.
+    const auto v3 = std::filesystem::path(ANIMPACK_SOURCE_DIR) / "tests/data/golden_v3.anpk";
+    const CliRun old = runCli({"dump", str(v3), "--json"});
+    QVERIFY2(old.code == 0, old.err.constData());
+    QVERIFY(nlohmann::json::parse(old.out.toStdString())["clips"][0]["source_clip"].is_null());
+    const CliRun oldDecode = runCli({"decode", str(v3), "--clip", "Walk", "-o", "-"});
+    QVERIFY2(oldDecode.code == 0, oldDecode.err.constData());
+    QVERIFY(nlohmann::json::parse(oldDecode.out.toStdString())["source_clip"].is_null());
+  }
+
   void clipArgumentsPickOneOrListMatches() {
     const auto pack = m_dir / "hero.anpk";
     const CliRun ambiguous = runCli({"decode", str(pack), "--clip", "*/walk", "-o", "-"});

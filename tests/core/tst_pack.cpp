@@ -124,6 +124,7 @@ class TestPack : public QObject {
       const CompressedClip& cc = m_built.clips[i];
       QCOMPARE(pc.name, cc.name);
       QCOMPARE(pc.sourceFile, std::string("Testwuson.X"));
+      QCOMPARE(pc.sourceClip, cc.name);  // version 4 records the animation's own name
       QCOMPARE(pc.clipIndex, cc.clipIndex);
       QCOMPARE(pc.frameCount, cc.frameCount);
       QCOMPARE(pc.sampleRate, cc.sampleRate);
@@ -215,6 +216,14 @@ class TestPack : public QObject {
       return b;
     };
     expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::version, runtime::kPackVersion + 1); }), "newer than this reader", "future version");
+    // The refusal names the file's version and the remedy.
+    expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::version, runtime::kPackVersion + 1); }),
+                   ("format version " + std::to_string(runtime::kPackVersion + 1)).c_str(), "future version number");
+    expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::version, runtime::kPackVersion + 1); }), "update animpack", "future version remedy");
+    expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::sourceClipsOffset, static_cast<std::uint32_t>(b.size())); }), "source clip name table",
+                   "source clip table offset");
+    expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::sourceClipsOffset, read<std::uint32_t>(b, H::sourceClipsOffset) + 2); }),
+                   "source clip name table", "source clip table alignment");
     expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::version, 0); }), "version 0", "version 0");
     expectRejected(variant([](auto& b) { b[0] = 'X'; }), "bad magic", "magic");
     expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::flags, 4); }), "flags", "flags");
@@ -264,6 +273,7 @@ class TestPack : public QObject {
     QTest::newRow("v1") << 1;  // written by animpack 0.1: frames only (its between-frame curve is gone)
     QTest::newRow("v2") << 2;  // between-frame interpolation, raw tracks
     QTest::newRow("v3") << 3;  // a clip that wraps from its last frame to its first, 64-byte clip table entries
+    QTest::newRow("v4") << 4;  // source clip names; residual offsets derived when a clip is opened
   }
   void goldenPacksStillReadBitExactly() {
     // tests/data/golden_vN.anpk were written by tests/data/make_golden.cpp from the generated x100
@@ -279,6 +289,7 @@ class TestPack : public QObject {
     QCOMPARE(pack->skeleton().names[0], std::string("Armature"));
     if (version >= 2) QVERIFY(!pack->clips()[1].view.rawTracks().empty());
     QCOMPARE(pack->clips()[0].view.wraps(), version >= 3);
+    QCOMPARE(pack->clips()[0].sourceClip, version >= 4 ? std::string("Walk") : std::string());
     std::ifstream in(std::filesystem::path(ANIMPACK_SOURCE_DIR) / (stem + ".hash"));
     std::string expected;
     in >> expected;
