@@ -376,13 +376,19 @@ Status ClipViewReader::uniformData() {
   // Offsets must not decrease: then every segment lies inside the section (which ends at the last).
   for (std::uint32_t k = 0; k < m_view.m_segmentCount; ++k)
     if (m_view.m_segmentOffsets[k + 1] < m_view.m_segmentOffsets[k]) return fail("segment offsets decrease");
+  m_view.m_residualBases.assign(std::size_t(m_view.m_segmentCount) * m_uniformCount, 0);
   for (std::uint32_t k = 0; k < m_view.m_segmentCount; ++k) {
     const std::uint64_t begin = m_view.m_segmentOffsets[k], end = m_view.m_segmentOffsets[k + 1];
     const std::uint64_t headerBytes = std::uint64_t(m_uniformCount) * kSegmentHeaderBytesPerTrack;
     if (end - begin < headerBytes) return fail("segment " + std::to_string(k) + " shorter than its header");
     const std::uint8_t* seg = m_view.m_segmentData + begin;
     std::uint64_t bits = 0;
+    std::uint32_t* bases = m_view.m_residualBases.data() + std::size_t(k) * m_uniformCount;
     for (std::uint32_t t = 0; t < m_uniformCount; ++t) {
+      // Where each track's residuals start follows from the widths of the tracks before it: kept
+      // per segment so that a seek reaches them directly (FORMAT.md "Per-instance decoder state").
+      if (headerBytes * 8 + bits > 0xffffffffu) return fail("segment " + std::to_string(k) + " holds more than 2^32 bits");
+      bases[t] = static_cast<std::uint32_t>(headerBytes * 8 + bits);
       const std::uint32_t h = seg[3 * t] | (std::uint32_t(seg[3 * t + 1]) << 8) | (std::uint32_t(seg[3 * t + 2]) << 16);
       const unsigned b0 = h & 31u, b1 = (h >> 5) & 31u, b2 = (h >> 10) & 31u, b3 = (h >> 19) & 31u;
       if (m_view.m_uniform[t].components == 3 && b3 != 0) return fail("segment header has unknown bits");
@@ -475,6 +481,13 @@ void ClipView::buildUniformBatches() {
       ++b.lanes;
     }
   }
+}
+
+std::size_t ClipView::derivedBytes() const {
+  return sizeof(*this) + m_kinds.capacity() * sizeof(TrackKind) + (m_basePose.capacity() + m_restPose.capacity()) * sizeof(Transform) +
+         m_uniform.capacity() * sizeof(UniformTrackInfo) + m_batches.capacity() * sizeof(UniformBatch) + m_slots.capacity() * sizeof(UniformSlot) +
+         m_keyed.capacity() * sizeof(KeyedTrackInfo) + m_raw.capacity() * sizeof(RawTrackInfo) + m_keyedSlot.capacity() * sizeof(std::int32_t) +
+         (m_segmentOffsets.capacity() + m_residualBases.capacity()) * sizeof(std::uint32_t) + m_snapshots.capacity() * sizeof(Snapshot);
 }
 
 Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose) {

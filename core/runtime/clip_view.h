@@ -151,6 +151,12 @@ class ClipView {
     return k + 1 == m_segmentCount ? m_frameCount - k * m_segmentLength : m_segmentLength;
   }
   const std::uint8_t* segmentData(std::uint32_t k) const { return m_segmentData + m_segmentOffsets[k]; }
+  /// Bit offset of each uniform track's residuals inside segment k (track order), derived from the
+  /// segment's widths when the clip is opened.
+  const std::uint32_t* residualBases(std::uint32_t k) const { return m_residualBases.data() + std::size_t(k) * m_uniform.size(); }
+  /// Bytes the view derives beside the pack's own (decoded constants, track parameters, residual
+  /// offsets): shared by every Player that plays the clip.
+  std::size_t derivedBytes() const;
 
   /// Sizes by section, for `animpack dump`.
   struct Sections {
@@ -179,6 +185,7 @@ class ClipView {
   std::vector<RawTrackInfo> m_raw;
   std::vector<std::int32_t> m_keyedSlot;
   std::vector<std::uint32_t> m_segmentOffsets;
+  std::vector<std::uint32_t> m_residualBases;  // [segment][uniform track]
   std::vector<Snapshot> m_snapshots;
   RootMotionInfo m_rootMotion;
   const std::uint8_t* m_boundary = nullptr;

@@ -62,46 +62,36 @@ std::uint32_t segmentHeader(const std::uint8_t* data, std::size_t track) {
   return h[0] | (std::uint32_t(h[1]) << 8) | (std::uint32_t(h[2]) << 16);
 }
 
-/// Residual bits per frame of a track: the sum of its four widths.
-std::uint32_t headerStride(std::uint32_t hdr) { return (hdr & 31u) + ((hdr >> 5) & 31u) + ((hdr >> 10) & 31u) + ((hdr >> 19) & 31u); }
-
 }  // namespace
 
-/// Reads segment k's 3-byte residual header of every track into the batches' layouts. Each
-/// track's residuals follow the previous one's, so one pass in track order finds where each starts.
+/// Reads segment k's 3-byte residual header of each batch's tracks into the batches' layouts; where
+/// each track's residuals start the view derived when it was opened (ClipView::residualBases).
 void Player::readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out) {
   const auto batches = clip.uniformBatches();
   const std::uint8_t* data = clip.segmentData(k);
-  const std::uint32_t frames = clip.segmentFrames(k);
-  const std::size_t tracks = clip.uniformTracks().size();
-  m_trackBase.resize(tracks);
-  std::uint32_t base = static_cast<std::uint32_t>(tracks * kSegmentHeaderBytesPerTrack * 8);
-  for (std::size_t t = 0; t < tracks; ++t) {
-    m_trackBase[t] = base;
-    base += frames * headerStride(segmentHeader(data, t));  // the validator bounds the segment's size
-  }
+  const std::uint32_t* bases = clip.residualBases(k);
   for (std::size_t b = 0; b < batches.size(); ++b) {
     BatchLayout& s = out[b];
-    bool wide = false;
+    unsigned widest = 0;
     for (unsigned l = 0; l < 4; ++l) {  // lanes past a partial batch repeat its last track
       const std::uint32_t t = batches[b].track[l];
       const std::uint32_t hdr = segmentHeader(data, t);
-      const unsigned bits[4] = {hdr & 31u, (hdr >> 5) & 31u, (hdr >> 10) & 31u, (hdr >> 19) & 31u};
-      s.mask[0][l] = (1u << bits[0]) - 1u;
-      s.mask[1][l] = (1u << bits[1]) - 1u;
-      s.mask[2][l] = (1u << bits[2]) - 1u;
-      s.mask[3][l] = (1u << bits[3]) - 1u;
+      const unsigned b0 = hdr & 31u, b1 = (hdr >> 5) & 31u, b2 = (hdr >> 10) & 31u, b3 = (hdr >> 19) & 31u;
+      s.mask[0][l] = (1u << b0) - 1u;
+      s.mask[1][l] = (1u << b1) - 1u;
+      s.mask[2][l] = (1u << b2) - 1u;
+      s.mask[3][l] = (1u << b3) - 1u;
       s.offset[0][l] = 0;
-      s.offset[1][l] = static_cast<std::uint8_t>(bits[0]);
-      s.offset[2][l] = static_cast<std::uint8_t>(bits[0] + bits[1]);
-      s.offset[3][l] = static_cast<std::uint8_t>(bits[0] + bits[1] + bits[2]);
-      const unsigned stride = bits[0] + bits[1] + bits[2] + bits[3];
+      s.offset[1][l] = static_cast<std::uint8_t>(b0);
+      s.offset[2][l] = static_cast<std::uint8_t>(b0 + b1);
+      s.offset[3][l] = static_cast<std::uint8_t>(b0 + b1 + b2);
+      const unsigned stride = b0 + b1 + b2 + b3;
       s.stride[l] = static_cast<std::uint8_t>(stride);
       s.scale[l] = residualScale((hdr >> 15) & 15u);
-      s.base[l] = m_trackBase[t];
-      wide = wide || stride > 57;
+      s.base[l] = bases[t];
+      widest = std::max(widest, stride);
     }
-    s.wide = wide;
+    s.wide = widest > 57;
   }
 }
 
@@ -226,7 +216,7 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
 }
 
 std::size_t Player::contextBytes() const {
-  std::size_t bytes = sizeof(*this) + (m_scratch.capacity() + m_wrapScratch.capacity()) * sizeof(Transform) + m_trackBase.capacity() * sizeof(std::uint32_t);
+  std::size_t bytes = sizeof(*this) + (m_scratch.capacity() + m_wrapScratch.capacity()) * sizeof(Transform) ;
   for (const Cursor* c : {&m_primary, &m_secondary})
     bytes += c->windows.capacity() * sizeof(Window) + c->rows.capacity() * sizeof(BatchRows) + c->layouts.capacity() * sizeof(BatchLayout) +
              c->values.capacity() * sizeof(BatchValues);

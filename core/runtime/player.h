@@ -98,7 +98,6 @@ class Player {
   DecodePath m_path = DecodePath::Simd;
   Cursor m_primary;
   Cursor m_secondary;
-  std::vector<std::uint32_t> m_trackBase;  // where each uniform track's residuals start in a segment (scratch)
   std::vector<Transform> m_scratch;
   std::vector<Transform> m_wrapScratch;  // the first frame, for the wrap interval
   std::uint64_t m_keysDecoded = 0;
