@@ -55,7 +55,8 @@ int benchCommand(int argc, char** argv, int first) {
             "60 Hz times in a fixed permutation; backward = the same times in reverse; blend = the 60 Hz times\n"
             "through Player::blend (decomposed blend with the next clip of the pack). With the source, also the\n"
             "raw float clip sampled with the O(1) lookup, side by side (Assimp runs in a child process, as in\n"
-            "compress). context_bytes: the player's state.",
+            "compress). context_bytes: the player's state; clip_bytes: what the opened clips derive and every\n"
+            "player of them shares (decoded boundary rows, residual offsets, track parameters).",
             flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("bench", "expected exactly one PACK");
@@ -142,6 +143,8 @@ int benchCommand(int argc, char** argv, int first) {
     }
   }
   const double n = double(std::max<std::size_t>(poses, 1));
+  std::size_t clipBytes = 0;
+  for (const runtime::PackClip& c : pack->clips()) clipBytes += c.view.derivedBytes();
   const double joints = double(pack->skeleton().names.size());
   if (args.has("json")) {
     nlohmann::ordered_json j;
@@ -155,6 +158,7 @@ int benchCommand(int argc, char** argv, int first) {
     j["raw_ns_per_pose"] = rawPoses ? nlohmann::ordered_json(raw / double(rawPoses)) : nlohmann::ordered_json(nullptr);
     j["forward_ns_per_joint"] = fwd / n / joints;
     j["context_bytes"] = player.contextBytes();
+    j["clip_bytes"] = clipBytes;
     j["decode_path"] = player.path() == runtime::DecodePath::Scalar || !runtime::simdAvailable() ? "scalar" : "sse2";
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;
@@ -174,8 +178,8 @@ int benchCommand(int argc, char** argv, int first) {
   };
   for (const ClipBench& b : results) row(b.name, b.frames, b.forward30, b.forward, b.backward, b.random, b.blend, b.raw);
   row("all clips", 0, f30 / n, fwd / n, bwd / n, rnd / n, bl / n, rawPoses ? std::optional<double>(raw / double(rawPoses)) : std::nullopt);
-  std::printf("per joint: forward %.1f ns, backward %.1f ns, random %.1f ns; player context %zu bytes\n", fwd / n / joints,
-              bwd / n / joints, rnd / n / joints, player.contextBytes());
+  std::printf("per joint: forward %.1f ns, backward %.1f ns, random %.1f ns; player context %zu bytes, shared clip state %zu bytes\n",
+              fwd / n / joints, bwd / n / joints, rnd / n / joints, player.contextBytes(), clipBytes);
   return kExitOk;
 }
 

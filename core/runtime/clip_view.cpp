@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 
+#include "core/runtime/bits.h"
 #include "core/runtime/quantize.h"
 
 namespace animpack::runtime {
@@ -487,7 +488,31 @@ std::size_t ClipView::derivedBytes() const {
   return sizeof(*this) + m_kinds.capacity() * sizeof(TrackKind) + (m_basePose.capacity() + m_restPose.capacity()) * sizeof(Transform) +
          m_uniform.capacity() * sizeof(UniformTrackInfo) + m_batches.capacity() * sizeof(UniformBatch) + m_slots.capacity() * sizeof(UniformSlot) +
          m_keyed.capacity() * sizeof(KeyedTrackInfo) + m_raw.capacity() * sizeof(RawTrackInfo) + m_keyedSlot.capacity() * sizeof(std::int32_t) +
-         (m_segmentOffsets.capacity() + m_residualBases.capacity()) * sizeof(std::uint32_t) + m_snapshots.capacity() * sizeof(Snapshot);
+         (m_segmentOffsets.capacity() + m_residualBases.capacity()) * sizeof(std::uint32_t) + m_rows.capacity() * sizeof(float) + m_snapshots.capacity() * sizeof(Snapshot);
+}
+
+/// Boundary rows as floats, once per clip: a seek then reads its segment's rows directly instead of
+/// unpacking four rows per batch. Padded row i is row clamp(i - 1, 0, M), so that segment k's rows
+/// k-1 .. k+2 with their repeated endpoints are padded rows k .. k+3.
+void ClipView::decodeBoundaryRows() {
+  m_rowFloats = 0;
+  for (UniformBatch& b : m_batches) {
+    b.rowOffset = m_rowFloats;
+    m_rowFloats += 4u * b.components;
+  }
+  if (m_segmentCount == 0) return;
+  m_rows.assign(std::size_t(m_segmentCount + 3) * m_rowFloats, 0.f);
+  for (std::uint32_t i = 0; i < m_segmentCount + 3; ++i) {
+    const std::uint64_t start = std::uint64_t(std::min(i == 0 ? 0u : i - 1, m_segmentCount)) * m_boundaryRowBits;
+    float* out = m_rows.data() + std::size_t(i) * m_rowFloats;
+    for (const UniformBatch& b : m_batches)
+      for (unsigned c = 0; c < b.components; ++c)
+        for (unsigned l = 0; l < 4; ++l) {
+          const UniformTrackInfo& t = m_uniform[b.track[l]];
+          // uint32 -> float rounds to nearest: what both lane implementations' fromUint give.
+          out[b.rowOffset + 4 * c + l] = static_cast<float>(readBits(m_boundary, start + t.boundaryBitOffset + b.boundaryShift[c][l], t.width[c]));
+        }
+  }
 }
 
 Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose) {
@@ -505,6 +530,7 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
   for (auto stage : stages)
     if (auto st = (reader.*stage)(); !st) return Error{st.message()};
   view.buildUniformBatches();
+  view.decodeBoundaryRows();
   return view;
 }
 

@@ -45,6 +45,7 @@ struct UniformBatch {
   float step[4] = {};
   float reference[4][4] = {};            ///< [x y z w][lane]: identity where the lane has none
   std::uint32_t hasReference[4] = {};    ///< all bits set where the lane's rotation is relative
+  std::uint32_t rowOffset = 0;           ///< where the batch's floats start inside a decoded row (ClipView::boundaryRows)
   std::uint32_t boundaryOffset[4] = {};  ///< bit offset of the lane's values inside a boundary row
   std::uint8_t boundaryShift[4][4] = {}; ///< bit offset of each component inside the lane's values
   std::uint32_t boundaryMask[4][4] = {}; ///< 2^width - 1 per component
@@ -141,6 +142,12 @@ class ClipView {
   std::span<const Snapshot> snapshots() const { return m_snapshots; }
 
   const std::uint8_t* boundaryBits() const { return m_boundary; }
+  /// Segment k's four boundary rows k-1 .. k+2 (a missing neighbour repeats the endpoint) decoded to
+  /// floats when the clip was opened: row i of a batch's values starts at
+  /// `boundaryRows(k) + i * rowFloats() + batch.rowOffset`, [component][lane] (quantized integers).
+  const float* boundaryRows(std::uint32_t k) const { return m_rows.data() + std::size_t(k) * m_rowFloats; }
+  /// Floats per decoded boundary row: four per component of every batch.
+  std::uint32_t rowFloats() const { return m_rowFloats; }
   std::uint32_t boundaryRowBits() const { return m_boundaryRowBits; }
   /// First boundary frame of segment k (k <= segmentCount()).
   std::uint32_t boundaryFrame(std::uint32_t k) const {
@@ -168,6 +175,7 @@ class ClipView {
  private:
   friend class ClipViewReader;
   void buildUniformBatches();
+  void decodeBoundaryRows();
   std::uint64_t m_id = 0;
   std::span<const std::uint8_t> m_blob;
   std::uint32_t m_frameCount = 0;
@@ -186,6 +194,8 @@ class ClipView {
   std::vector<std::int32_t> m_keyedSlot;
   std::vector<std::uint32_t> m_segmentOffsets;
   std::vector<std::uint32_t> m_residualBases;  // [segment][uniform track]
+  std::vector<float> m_rows;                   // [boundary row + 1, clamped][rowFloats]
+  std::uint32_t m_rowFloats = 0;
   std::vector<Snapshot> m_snapshots;
   RootMotionInfo m_rootMotion;
   const std::uint8_t* m_boundary = nullptr;

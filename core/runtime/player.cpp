@@ -21,36 +21,12 @@ void setChannel(Transform& t, Channel channel, const float v[4]) {
 
 }  // namespace
 
-/// Loads segment k's boundary rows k-1 .. k+2 (a missing neighbour repeats the endpoint: a
-/// one-sided tangent) and its residual layout. Moving on to the next segment keeps three rows.
-template <class Lanes>
+/// Enters segment k: the frames of its boundary rows k-1 .. k+2 (a missing neighbour repeats the
+/// endpoint: a one-sided tangent) and its residual layout. The rows themselves are the clip's.
 void Player::loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k) {
-  const auto batches = clip.uniformBatches();
   const std::uint32_t segments = clip.segmentCount();
   const std::uint32_t row[4] = {k == 0 ? k : k - 1, k, k + 1, k + 2 <= segments ? k + 2 : k + 1};
-  // Stepping to a neighbouring segment keeps three of the four rows (k >= 1 going forward and
-  // k + 2 <= segments going back, so the kept rows are not repeated endpoints).
-  const bool next = cursor.segment != ~0u && k == cursor.segment + 1;
-  const bool previous = cursor.segment != ~0u && k + 1 == cursor.segment && k >= 1 && k + 2 <= segments;
   for (int i = 0; i < 4; ++i) cursor.rowFrames[i] = static_cast<float>(clip.boundaryFrame(row[i]));
-  for (std::size_t b = 0; b < batches.size(); ++b) {
-    BatchRows& rows = cursor.rows[b];
-    if (next) {  // rows k-1 .. k+1 are the previous segment's rows 1 .. 3
-      std::memmove(rows.value[0], rows.value[1], sizeof(rows.value[0]) * 3);
-      if (row[3] == row[2]) std::memcpy(rows.value[3], rows.value[2], sizeof(rows.value[3]));
-      else kernels::Uniform<Lanes>::loadRow(clip, batches[b], row[3], rows.value[3]);
-      continue;
-    }
-    if (previous) {  // rows k .. k+2 are the next segment's rows 0 .. 2
-      std::memmove(rows.value[1], rows.value[0], sizeof(rows.value[0]) * 3);
-      kernels::Uniform<Lanes>::loadRow(clip, batches[b], row[0], rows.value[0]);
-      continue;
-    }
-    for (int i = 0; i < 4; ++i) {
-      if (i > 0 && row[i] == row[i - 1]) std::memcpy(rows.value[i], rows.value[i - 1], sizeof(rows.value[i]));
-      else kernels::Uniform<Lanes>::loadRow(clip, batches[b], row[i], rows.value[i]);
-    }
-  }
   readLayouts(clip, k, cursor.layouts);
   cursor.segment = k;
 }
@@ -115,16 +91,18 @@ void Player::decodeUniformFrame(Cursor& cursor, const ClipView& clip, std::uint3
   const auto batches = clip.uniformBatches();
   const std::uint32_t length = clip.segmentLength();
   const std::uint32_t k = std::min(f / length, clip.segmentCount() - 1);
-  if (cursor.segment != k) loadSegment<Lanes>(cursor, clip, k);
+  if (cursor.segment != k) loadSegment(cursor, clip, k);
   const float* rf = cursor.rowFrames;
   float w[4];
   catmullRomWeights(rf[0], rf[1], rf[2], rf[3], static_cast<float>(f), w);
   const F weights[4] = {Lanes::set(w[0]), Lanes::set(w[1]), Lanes::set(w[2]), Lanes::set(w[3])};
   const std::uint8_t* data = clip.segmentData(k);
   const std::uint32_t local = f - k * length;
+  const float* rows = clip.boundaryRows(k);
+  const std::uint32_t stride = clip.rowFloats();
   for (std::size_t b = 0; b < batches.size(); ++b)
     withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
-      kernels::Uniform<Lanes>::template evaluate<S>(batches[b], cursor.rows[b], cursor.layouts[b], data, local, weights,
+      kernels::Uniform<Lanes>::template evaluate<S>(batches[b], rows + batches[b].rowOffset, stride, cursor.layouts[b], data, local, weights,
                                                     cursor.values[b].value[slot]);
     });
   cursor.valueFrame[slot] = f;
@@ -218,7 +196,7 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
 std::size_t Player::contextBytes() const {
   std::size_t bytes = sizeof(*this) + (m_scratch.capacity() + m_wrapScratch.capacity()) * sizeof(Transform) ;
   for (const Cursor* c : {&m_primary, &m_secondary})
-    bytes += c->windows.capacity() * sizeof(Window) + c->rows.capacity() * sizeof(BatchRows) + c->layouts.capacity() * sizeof(BatchLayout) +
+    bytes += c->windows.capacity() * sizeof(Window) + c->layouts.capacity() * sizeof(BatchLayout) +
              c->values.capacity() * sizeof(BatchValues);
   return bytes;
 }
@@ -325,7 +303,6 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
     cursor.clip = clip.id();
     cursor.segment = ~0u;
     cursor.windows.assign(clip.keyedTracks().size(), Window{});
-    cursor.rows.resize(clip.uniformBatches().size());
     cursor.layouts.resize(clip.uniformBatches().size());
     cursor.values.resize(clip.uniformBatches().size());
     cursor.valueFrame[0] = cursor.valueFrame[1] = ~0u;

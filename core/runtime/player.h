@@ -47,8 +47,8 @@ class Player {
   std::size_t contextBytes() const;
   /// Bytes of cursor state one keyed track costs (its 4-key window).
   static constexpr std::size_t bytesPerKeyedTrack();
-  /// Bytes of cursor state a batch of four uniform tracks costs (the cached segment's boundary rows
-  /// and residual layout, the last two decoded frames).
+  /// Bytes of cursor state a batch of four uniform tracks costs (the current segment's residual
+  /// layout, the last two decoded frames).
   static constexpr std::size_t bytesPerUniformBatch();
 
   /// Counters for benchmarks and tests: keys decoded and snapshot restarts since construction.
@@ -66,10 +66,9 @@ class Player {
     std::uint32_t next = 0;  // next key in the stream
     float frame = -1.f;      // last sampled frame
     std::vector<Window> windows;
-    // Uniform tracks: the cached segment's boundary rows and residual layout, per batch.
+    // Uniform tracks: the current segment's boundary frames and residual layout per batch.
     std::uint32_t segment = ~0u;
     float rowFrames[4] = {};
-    std::vector<BatchRows> rows;
     std::vector<BatchLayout> layouts;
     // The decoded values of the last two frames decoded (valueFrame, ~0u: none), per batch.
     std::uint32_t valueFrame[2] = {~0u, ~0u};
@@ -86,7 +85,6 @@ class Player {
   void decodeUniformFrame(Cursor& cursor, const ClipView& clip, std::uint32_t f, unsigned slot);
   template <class Lanes>
   void decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out);
-  template <class Lanes>
   void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
   void readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out);
   static void decodeRaw(const ClipView& clip, FrameSplit at, std::span<Transform> out);
@@ -105,7 +103,7 @@ class Player {
 };
 
 constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window); }
-constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchRows) + sizeof(BatchLayout) + sizeof(BatchValues); }
+constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchLayout) + sizeof(BatchValues); }
 
 /// Blends two local poses joint by joint (naive or decomposed, see BlendMode), four joints at a time
 /// (both lane implementations give identical poses). `restPose` gives each joint's reference bone
@@ -117,5 +115,5 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
 
 namespace animpack::runtime {
 static_assert(Player::bytesPerKeyedTrack() == 84, "FORMAT.md documents 84 bytes of state per keyed track");
-static_assert(Player::bytesPerUniformBatch() == 504, "FORMAT.md documents 504 bytes of state per batch of four uniform tracks");
+static_assert(Player::bytesPerUniformBatch() == 248, "FORMAT.md documents 248 bytes of state per batch of four uniform tracks");
 }  // namespace animpack::runtime

@@ -1,17 +1,12 @@
 #pragma once
 // What a Player's cursor keeps of the uniform segment it is in, per batch of four tracks
-// (UniformBatch, structure of arrays): the four boundary rows around the segment as floats and
-// where each lane's residuals of a frame are (rebuilt on entering another segment), and the values
-// of the last two frames decoded.
+// (UniformBatch, structure of arrays): where each lane's residuals of a frame are (rebuilt on
+// entering another segment) and the values of the last two frames decoded. The boundary rows are
+// the clip's (ClipView::boundaryRows), shared by every player.
 
 #include <cstdint>
 
 namespace animpack::runtime {
-
-/// Boundary rows k-1 .. k+2 of segment k, as floats: [row][component][lane].
-struct BatchRows {
-  float value[4][4][4];
-};
 
 /// Residual layout of one segment for a batch: lane l's residuals of frame i start at bit
 /// base[l] + i * stride[l] of the segment; component c is `offset[c][l]` bits further, `mask[c][l]`

@@ -22,31 +22,6 @@ struct Uniform {
   using I = typename L::I;
   using M = typename L::M;
 
-  /// Boundary row `row` of the batch's tracks into [component][lane] floats.
-  static void loadRow(const ClipView& clip, const UniformBatch& b, std::uint32_t row, float (*out)[4]) {
-    const std::uint64_t start = std::uint64_t(row) * clip.boundaryRowBits();
-    const std::uint8_t* bits = clip.boundaryBits();
-    const std::uint64_t p0 = start + b.boundaryOffset[0], p1 = start + b.boundaryOffset[1], p2 = start + b.boundaryOffset[2],
-                        p3 = start + b.boundaryOffset[3];
-    if (!b.wideBoundary) {
-      // Each lane's components in one read.
-      const std::uint64_t w0 = bitsAt(bits, p0), w1 = bitsAt(bits, p1), w2 = bitsAt(bits, p2), w3 = bitsAt(bits, p3);
-      for (unsigned c = 0; c < b.components; ++c) {
-        const std::uint8_t* sh = b.boundaryShift[c];
-        const I raw = L::ints(static_cast<std::uint32_t>(w0 >> sh[0]), static_cast<std::uint32_t>(w1 >> sh[1]),
-                              static_cast<std::uint32_t>(w2 >> sh[2]), static_cast<std::uint32_t>(w3 >> sh[3]));
-        L::store(out[c], L::fromUint(L::andInts(raw, L::loadInts(b.boundaryMask[c]))));
-      }
-      return;
-    }
-    for (unsigned c = 0; c < b.components; ++c) {
-      const std::uint8_t* sh = b.boundaryShift[c];
-      const I raw = L::ints(static_cast<std::uint32_t>(bitsAt(bits, p0 + sh[0])), static_cast<std::uint32_t>(bitsAt(bits, p1 + sh[1])),
-                            static_cast<std::uint32_t>(bitsAt(bits, p2 + sh[2])), static_cast<std::uint32_t>(bitsAt(bits, p3 + sh[3])));
-      L::store(out[c], L::fromUint(L::andInts(raw, L::loadInts(b.boundaryMask[c]))));
-    }
-  }
-
   /// Residuals of frame `local` of the segment, in steps (quantized residual x 2^-shift).
   template <unsigned Components>
   static void residuals(const BatchLayout& s, const std::uint8_t* data, std::uint32_t local, F out[4]) {
@@ -75,15 +50,20 @@ struct Uniform {
   }
 
   /// One frame's values: spline through the boundary rows (weights w) plus the residual.
+  /// `rows` is the batch's row k-1 (ClipView::boundaryRows), the next rows `stride` floats apart.
   template <unsigned Components>
-  static void values(const UniformBatch& b, const BatchRows& rows, const F w[4], const F residual[4], F out[4]) {
+  static void values(const UniformBatch& b, const float* rows, std::uint32_t stride, const F w[4], const F residual[4], F out[4]) {
     const F step = L::load(b.step);
+    const float* r0 = rows;
+    const float* r1 = r0 + stride;
+    const float* r2 = r1 + stride;
+    const float* r3 = r2 + stride;
     for (unsigned c = 0; c < Components; ++c) {
       // As in Player's scalar definition: minimum + (w0 q0 + w1 q1 + w2 q2 + w3 q3) x step, then
       // uniformValue(spline, residual, step).
-      F s = L::add(L::mul(w[0], L::load(rows.value[0][c])), L::mul(w[1], L::load(rows.value[1][c])));
-      s = L::add(s, L::mul(w[2], L::load(rows.value[2][c])));
-      s = L::add(s, L::mul(w[3], L::load(rows.value[3][c])));
+      F s = L::add(L::mul(w[0], L::load(r0 + 4 * c)), L::mul(w[1], L::load(r1 + 4 * c)));
+      s = L::add(s, L::mul(w[2], L::load(r2 + 4 * c)));
+      s = L::add(s, L::mul(w[3], L::load(r3 + 4 * c)));
       const F spline = L::add(L::load(b.minValue[c]), L::mul(s, step));
       out[c] = L::add(spline, L::mul(residual[c], step));
     }
@@ -170,12 +150,12 @@ struct Uniform {
 
   /// The batch's decoded values at frame `local` of the segment: a rotation (normalised) or a vector.
   template <UniformBatch::Shape S>
-  static void evaluate(const UniformBatch& batch, const BatchRows& rows, const BatchLayout& layout, const std::uint8_t* data,
-                       std::uint32_t local, const F w[4], float (*out)[4]) {
+  static void evaluate(const UniformBatch& batch, const float* rows, std::uint32_t rowStride, const BatchLayout& layout,
+                       const std::uint8_t* data, std::uint32_t local, const F w[4], float (*out)[4]) {
     constexpr unsigned kComponents = S == UniformBatch::Shape::Rotation4 ? 4 : 3;
     F residual[4], v[4], q[4];
     residuals<kComponents>(layout, data, local, residual);
-    values<kComponents>(batch, rows, w, residual, v);
+    values<kComponents>(batch, rows, rowStride, w, residual, v);
     if constexpr (S == UniformBatch::Shape::Vector) {
       for (unsigned c = 0; c < 3; ++c) L::store(out[c], v[c]);
     } else {
