@@ -47,6 +47,13 @@ Transform blendJoint(const Transform& ta, const Transform& tb, float weight, Ble
     r.rotation = nlerp(ta.rotation, tb.rotation, weight);
     return r;
   }
+  if (ta.translation.x == tb.translation.x && ta.translation.y == tb.translation.y && ta.translation.z == tb.translation.z) {
+    // One offset: its revolution cancels (R1 x nlerp(R1^-1 Ra, R1^-1 Rb) = nlerp(Ra, Rb)) and the
+    // bone keeps its length exactly.
+    r.translation = ta.translation;
+    r.rotation = nlerp(ta.rotation, tb.rotation, weight);
+    return r;
+  }
   // The reference axis is the rest bone direction, so the revolution stays small in practice.
   Vec3 axis = restOffset;
   const float len = length(axis);
@@ -128,17 +135,20 @@ struct BlendLanes {
                   std::span<const Transform> restPose, Transform* out) {
     std::size_t j[4];
     for (unsigned l = 0; l < 4; ++l) j[l] = j0 + (l < count ? l : count - 1);
-    auto gather = [&](const Transform* t, auto field) {
-      return L::floats(field(t[j[0]]), field(t[j[1]]), field(t[j[2]]), field(t[j[3]]));
-    };
-#define ANIMPACK_GATHER(t, member) gather(t, [](const Transform& x) { return x.member; })
-    const V3 sa{ANIMPACK_GATHER(a, scale.x), ANIMPACK_GATHER(a, scale.y), ANIMPACK_GATHER(a, scale.z)};
-    const V3 sb{ANIMPACK_GATHER(b, scale.x), ANIMPACK_GATHER(b, scale.y), ANIMPACK_GATHER(b, scale.z)};
-    const V3 ta{ANIMPACK_GATHER(a, translation.x), ANIMPACK_GATHER(a, translation.y), ANIMPACK_GATHER(a, translation.z)};
-    const V3 tb{ANIMPACK_GATHER(b, translation.x), ANIMPACK_GATHER(b, translation.y), ANIMPACK_GATHER(b, translation.z)};
-    const Q ra{ANIMPACK_GATHER(a, rotation.x), ANIMPACK_GATHER(a, rotation.y), ANIMPACK_GATHER(a, rotation.z), ANIMPACK_GATHER(a, rotation.w)};
-    const Q rb{ANIMPACK_GATHER(b, rotation.x), ANIMPACK_GATHER(b, rotation.y), ANIMPACK_GATHER(b, rotation.z), ANIMPACK_GATHER(b, rotation.w)};
-#undef ANIMPACK_GATHER
+    static_assert(sizeof(Transform) == 10 * sizeof(float) && offsetof(Transform, rotation) == 0 && offsetof(Transform, translation) == 16 &&
+                      offsetof(Transform, scale) == 28,
+                  "gatherRecords10 reads a Transform as rotation, translation, scale");
+    F fa[10], fb[10];
+    const float* recordsA[4], *recordsB[4];
+    for (unsigned l = 0; l < 4; ++l) {
+      recordsA[l] = reinterpret_cast<const float*>(a + j[l]);
+      recordsB[l] = reinterpret_cast<const float*>(b + j[l]);
+    }
+    L::gatherRecords10(recordsA, fa);
+    L::gatherRecords10(recordsB, fb);
+    const Q ra{fa[0], fa[1], fa[2], fa[3]}, rb{fb[0], fb[1], fb[2], fb[3]};
+    const V3 ta{fa[4], fa[5], fa[6]}, tb{fb[4], fb[5], fb[6]};
+    const V3 sa{fa[7], fa[8], fa[9]}, sb{fb[7], fb[8], fb[9]};
     const F w = L::set(weight);
     const V3 scale = lerp3(sa, sb, w);
     V3 translation;
@@ -146,6 +156,10 @@ struct BlendLanes {
     M opposite = L::lt(w, w);  // none
     if (mode == BlendMode::Naive) {
       translation = lerp3(ta, tb, w);
+      rotation = nlerp(ra, rb, w);
+    } else if (const M same = L::andMask(L::andMask(L::eq(ta.x, tb.x), L::eq(ta.y, tb.y)), L::eq(ta.z, tb.z)); !L::any(L::notMask(same))) {
+      // Every lane has one offset in both poses (most joints of a skeleton): blendJoint's shortcut.
+      translation = ta;
       rotation = nlerp(ra, rb, w);
     } else {
       auto rest = [&](unsigned l) { return j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{}; };
@@ -166,6 +180,12 @@ struct BlendLanes {
       const Q spin = nlerp(spinA, spinB, w);
       translation = rotate(revolution, scale3(axis, stretch));
       rotation = normalize(mul(revolution, spin));
+      // Lanes with one offset take the shortcut as blendJoint does; only the others are special.
+      const Q shortcut = nlerp(ra, rb, w);
+      translation = {L::select(same, ta.x, translation.x), L::select(same, ta.y, translation.y), L::select(same, ta.z, translation.z)};
+      rotation = {L::select(same, shortcut.x, rotation.x), L::select(same, shortcut.y, rotation.y), L::select(same, shortcut.z, rotation.z),
+                  L::select(same, shortcut.w, rotation.w)};
+      opposite = L::andMask(opposite, L::notMask(same));
     }
     // `out` may alias `a` or `b`: keep the inputs of lanes the scalar special case redoes.
     const bool special = L::any(opposite);

@@ -118,6 +118,11 @@ struct PortableLanes {
     a.v[i] = x;
     return a;
   }
+  /// Lane i of out[c] = records[i][c] for ten-float records (a Transform: rotation, translation, scale).
+  static void gatherRecords10(const float* const records[4], F out[10]) {
+    for (int c = 0; c < 10; ++c)
+      for (int i = 0; i < 4; ++i) out[c].v[i] = records[i][c];
+  }
   /// Writes lane i's (x, y, z, w) to `base + offsets[i]` for the first `count` lanes.
   static void storeQuads(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
     for (unsigned i = 0; i < count; ++i) {
@@ -200,6 +205,17 @@ struct Sse2Lanes {
     _mm_store_ps(t, a.v);
     t[i] = x;
     return {_mm_load_ps(t)};
+  }
+  static void gatherRecords10(const float* const records[4], F out[10]) {
+    // Floats 0-3, 4-7 and 6-9 of each record, transposed: three loads per record instead of ten.
+    __m128 a0 = _mm_loadu_ps(records[0]), a1 = _mm_loadu_ps(records[1]), a2 = _mm_loadu_ps(records[2]), a3 = _mm_loadu_ps(records[3]);
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+    __m128 b0 = _mm_loadu_ps(records[0] + 4), b1 = _mm_loadu_ps(records[1] + 4), b2 = _mm_loadu_ps(records[2] + 4), b3 = _mm_loadu_ps(records[3] + 4);
+    _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+    __m128 c0 = _mm_loadu_ps(records[0] + 6), c1 = _mm_loadu_ps(records[1] + 6), c2 = _mm_loadu_ps(records[2] + 6), c3 = _mm_loadu_ps(records[3] + 6);
+    _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
+    const __m128 all[10] = {a0, a1, a2, a3, b0, b1, b2, c1, c2, c3};
+    for (int c = 0; c < 10; ++c) out[c].v = all[c];
   }
   static void storeQuads(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
     __m128 a = x.v, b = y.v, c = z.v, d = w.v;
