@@ -145,13 +145,15 @@ GroundMotion groundAtFrame(const ClipView& clip, float frame) {
   return out;
 }
 
-Transform rootMotion(const ClipView& clip, float t0, float t1) {
+Transform rootMotion(const ClipView& clip, float t0, float t1) { return toTransform(characterMotion(clip, t0, t1)); }
+
+GroundMotion characterMotion(const ClipView& clip, float t0, float t1) {
   const RootMotionInfo* info = clip.rootMotion();
   if (!info) return {};
   // Frames in float as Player::sample computes them, so the motion and the pose meet at one instant.
   const float rate = clip.sampleRate();
   const GroundMotion d = compose(inverse(groundAtFrames(clip, double(t0 * rate))), groundAtFrames(clip, double(t1 * rate)));
-  return toTransform(objectMotion(*info, d));
+  return objectMotion(*info, d);
 }
 
 namespace {

@@ -39,6 +39,8 @@ GroundMotion groundAtFrame(const ClipView& clip, float frame);
 /// t1 < t0 gives the motion backward (the inverse of rootMotion(t1, t0)); other clips clamp both
 /// times to the clip. Identity for a clip without root motion.
 Transform rootMotion(const ClipView& clip, float t0, float t1);
+/// rootMotion() as a ground motion (identity without root motion).
+GroundMotion characterMotion(const ClipView& clip, float t0, float t1);
 
 /// Moves the subtree of joint `joint` of `pose` (local transforms, `parents` first) by `motion`,
 /// given in object space (the skeleton's root space): the joint's parent stays, the joint's local
