@@ -232,6 +232,22 @@ void MainWindow::buildClipMenu() {
   clip->addSeparator();
   clip->addAction("&Compress all clips", QKeySequence(Qt::CTRL | Qt::Key_B), m_recompressor, &widgets::Recompressor::compressAll);
   clip->addAction("Precision &sweep", m_stats, &widgets::StatsPanel::startSweep);
+  clip->addSeparator();
+  // The current clip's root_motion setting (docs/SETTINGS.md), an undoable settings edit.
+  m_rootMotionAction = clip->addAction("E&xtract root motion");
+  m_rootMotionAction->setCheckable(true);
+  m_rootMotionAction->setStatusTip("Move the root's ground motion and turn into a root-motion track (this clip)");
+  connect(m_rootMotionAction, &QAction::triggered, this,
+          [this](bool on) { m_document.setRootMotion(on ? core::RootMotionMode::Extract : core::RootMotionMode::Keep); });
+  const auto sync = [this] {
+    const int c = m_document.currentClip();
+    m_rootMotionAction->setEnabled(m_document.hasAsset() && c >= 0);
+    m_rootMotionAction->setChecked(m_rootMotionAction->isEnabled() && m_document.effectiveSettings(c).rootMotion == core::RootMotionMode::Extract);
+  };
+  connect(&m_document, &widgets::ClipDocument::settingsChanged, this, sync);
+  connect(&m_document, &widgets::ClipDocument::currentClipChanged, this, sync);
+  connect(&m_document, &widgets::ClipDocument::assetChanged, this, sync);
+  sync();
 }
 
 void MainWindow::buildHelpMenu() {
@@ -276,6 +292,7 @@ void MainWindow::connectDocument() {
   connect(m_document.undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
   // The last hop of every edit: the preview's poses to the viewport.
   connect(&m_preview, &widgets::PosePreview::changed, this, &MainWindow::showPoses);
+  connect(m_viewport, &viewport::ViewportWidget::inPlaceChanged, &m_preview, &widgets::PosePreview::setInPlace);
   connect(m_blend, &widgets::BlendPanel::changed, this, [this] { m_preview.setBlend(m_blend->setup()); });
   connect(m_recompressor, &widgets::Recompressor::currentChanged, this, [this] {
     const widgets::ShownResult shown = m_recompressor->current();
@@ -303,6 +320,7 @@ void MainWindow::showPoses() {
   m_viewport->setPoses(m_preview.original(), m_preview.compressed());
   m_viewport->setJointErrorRatios(m_preview.errorRatios());
   m_viewport->setBlendPreview(m_preview.blendNaive(), m_preview.blendDecomposed());
+  m_viewport->setRootTrajectory(m_preview.rootTrajectory());
 }
 
 bool MainWindow::openPath(const QString& path, bool quiet) {

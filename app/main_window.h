@@ -113,6 +113,7 @@ class MainWindow : public QMainWindow {
   widgets::BlendPanel* m_blend = nullptr;
   widgets::StatusLine* m_statusLine = nullptr;
   QActionGroup* m_upAxisGroup = nullptr;
+  QAction* m_rootMotionAction = nullptr;
   bool m_selectWorst = false;  ///< select the worst joint when the first result arrives
 };
 

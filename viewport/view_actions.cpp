@@ -41,6 +41,9 @@ void addDisplayActions(QMenu* menu, ViewportWidget* view) {
   choice({{"Ghost: &translucent", [view] { view->setGhostStyle(GhostStyle::Translucent); }},
           {"Ghost: &wireframe", [view] { view->setGhostStyle(GhostStyle::Wireframe); }}});
   toggle("Show &grid", true, &ViewportWidget::setShowGrid, QKeySequence(Qt::Key_G));
+  menu->addSeparator();
+  toggle("Show root &trajectory", true, &ViewportWidget::setShowRootTrajectory, QKeySequence(Qt::Key_T));
+  toggle("Root motion &in place", false, &ViewportWidget::setInPlace, QKeySequence(Qt::Key_I));
 }
 
 }  // namespace animpack::viewport

@@ -23,6 +23,8 @@ struct ViewOptions {
   bool showGrid = true;
   bool vertexErrorColoring = false;  ///< colour the compressed mesh by skinned-vertex displacement
   float vertexErrorScaleCm = 0;      ///< cm shown as red by the vertex colouring; 0 = automatic
+  bool showRootTrajectory = true;    ///< the root-motion trajectory on the ground (clips with root motion)
+  bool inPlace = false;              ///< both poses without their root motion (the studio's pose preview applies it)
 };
 
 }  // namespace animpack::viewport

@@ -19,6 +19,7 @@
 #include "viewport/drawable.h"
 #include "viewport/frame_graph.h"
 #include "viewport/grid_entity.h"
+#include "viewport/trajectory_entity.h"
 #include "viewport/joint_picking.h"
 #include "viewport/label_entity.h"
 #include "viewport/legend_bar.h"
@@ -89,6 +90,7 @@ ViewportWidget::ViewportWidget(QWidget* parent)
   m_vertexColorMaterial = new Qt3DExtras::QPerVertexColorMaterial(m_root);
 
   m_grid = new GridEntity(m_vertexColorMaterial, m_root);
+  m_trajectory = new TrajectoryEntity(m_vertexColorMaterial, m_root);
   m_window->setRootEntity(m_root);
   frame(true);
   updateLegend();
@@ -282,6 +284,30 @@ void ViewportWidget::setShowCompressed(bool show) { setFlag(&ViewOptions::showCo
 void ViewportWidget::setShowMesh(bool show) { setFlag(&ViewOptions::showMesh, show); }
 void ViewportWidget::setShowSkeleton(bool show) { setFlag(&ViewOptions::showSkeleton, show); }
 void ViewportWidget::setShowGrid(bool show) { setFlag(&ViewOptions::showGrid, show); }
+void ViewportWidget::setShowRootTrajectory(bool show) { setFlag(&ViewOptions::showRootTrajectory, show); }
+
+void ViewportWidget::setInPlace(bool inPlace) {
+  if (inPlace == m_options.inPlace) return;
+  m_options.inPlace = inPlace;
+  emit inPlaceChanged(inPlace);
+}
+
+void ViewportWidget::setRootTrajectory(std::span<const core::Vec3> objectPoints) {
+  if (objectPoints.size() == m_trajectoryPoints.size() &&
+      std::equal(objectPoints.begin(), objectPoints.end(), m_trajectoryPoints.begin(),
+                 [](const core::Vec3& a, const core::Vec3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }))
+    return;
+  m_trajectoryPoints.assign(objectPoints.begin(), objectPoints.end());
+  updateTrajectory();
+}
+
+int ViewportWidget::rootTrajectorySegments() const { return m_trajectory->isEnabled() ? m_trajectory->segmentCount() : 0; }
+
+void ViewportWidget::updateTrajectory() {
+  const QMatrix4x4 display = m_asset ? displayTransform(m_asset->sceneRootTransform, m_upAxis, m_asset->unitToCm) : QMatrix4x4();
+  m_trajectory->layout(m_asset ? std::span<const core::Vec3>(m_trajectoryPoints) : std::span<const core::Vec3>(), display, m_groundY);
+  m_trajectory->setEnabled(m_options.showRootTrajectory && m_trajectory->segmentCount() > 0);
+}
 
 void ViewportWidget::setVertexErrorColoring(bool enabled) {
   if (enabled && !m_options.vertexErrorColoring) m_autoScaleCm = niceCeiling(m_maxVertexErrorCm);
@@ -314,6 +340,7 @@ void ViewportWidget::applyOptions() {
     f->setSkeletonVisible(m_options.showSkeleton);
   }
   m_grid->setEnabled(m_options.showGrid);
+  updateTrajectory();
   updateMaterials();
   updateLabels();
   updateLegend();
@@ -413,6 +440,8 @@ void ViewportWidget::frame(bool resetOrientation) {
   }
   const QVector3D size = box.size();
   m_grid->layout(box.center(), 0.75f * std::max({size.x(), size.z(), size.y(), 1.f}), box.lo.y());
+  m_groundY = box.lo.y();
+  updateTrajectory();
   Box framed = box;
   framed.add(updateLabels());
   m_camera->frame(framed.lo, framed.hi, resetOrientation);

@@ -35,6 +35,7 @@ class LegendBar;
 class PoseFigure;
 struct Box;
 class ViewportFrameGraph;
+class TrajectoryEntity;
 
 class ViewportWidget : public QWidget {
   Q_OBJECT
@@ -69,6 +70,15 @@ class ViewportWidget : public QWidget {
   void setShowMesh(bool show);
   void setShowSkeleton(bool show);
   void setShowGrid(bool show);
+  /// Shows the root trajectory set with setRootTrajectory().
+  void setShowRootTrajectory(bool show);
+  /// The "in place" view option: emits inPlaceChanged (the poses themselves come from setPoses).
+  void setInPlace(bool inPlace);
+  /// The root-motion trajectory (object space, file units; core/runtime/root_motion.h) drawn on the
+  /// ground under the figures; empty: none.
+  void setRootTrajectory(std::span<const core::Vec3> objectPoints);
+  /// Line segments of the trajectory drawn now (0 when hidden or empty).
+  int rootTrajectorySegments() const;
   /// Colours the compressed mesh by skinned-vertex displacement in cm, with a legend.
   void setVertexErrorColoring(bool enabled);
   /// Displacement (cm) shown as red; 0 (default): the running maximum since the asset was set or the
@@ -105,6 +115,8 @@ class ViewportWidget : public QWidget {
  signals:
   /// The user clicked within about 10 px of a joint's projection (the nearest one wins).
   void jointClicked(int joint);
+  /// The "in place" option changed.
+  void inPlaceChanged(bool inPlace);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -135,6 +147,10 @@ class ViewportWidget : public QWidget {
   ViewportFrameGraph* m_frameGraph;
   CameraController* m_camera;
   GridEntity* m_grid;
+  TrajectoryEntity* m_trajectory;
+  std::vector<core::Vec3> m_trajectoryPoints;  // object space
+  float m_groundY = 0.f;                       // cm, where the grid lies
+  void updateTrajectory();
   Qt3DExtras::QPhongMaterial* m_originalMaterial;
   Qt3DExtras::QPhongMaterial* m_compressedMaterial;
   Qt3DExtras::QPhongMaterial* m_blendMaterial;

@@ -139,6 +139,7 @@ void compressClip(const BatchOptions& options, const CompressionSettings& settin
   }
   CompressJob job(asset.skeleton, *raw, unitToCm, effective);
   job.setMeshes(asset.meshes);
+  job.setUpAxis(objectUpAxis(asset.sceneRootTransform, UpAxis::AsImported));
   auto compressed = job.run(nullptr, cancel);
   if (!compressed) {
     out.error = compressed.message();

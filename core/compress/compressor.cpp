@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/base/assert.h"
@@ -16,6 +17,7 @@
 #include "core/runtime/hash.h"
 #include "core/runtime/player.h"
 #include "core/runtime/pose_ops.h"
+#include "core/runtime/root_motion.h"
 
 namespace animpack::core {
 namespace {
@@ -100,7 +102,13 @@ class CompressRun {
   /// `clip` is what is compressed; `source` the imported clip it was taken from (longer by one
   /// frame when the layout drops the last frame), which the metric measures against.
   static void prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, const RawClip& source, LoopLayout layout,
-                      double unitToCm, const EffectiveSettings& settings);
+                      double unitToCm, const EffectiveSettings& settings, const RootMotionTrack* rootMotion);
+  /// The root-motion track written beside the in-place clip (null: none) and the clip it came from.
+  void setRootMotion(const RootMotionTrack* track, const RawClip& source) {
+    m_rootMotion = track;
+    m_source = &source;
+    if (track) m_cycle = cycleMotion(*track, m_frames, m_st.layout.wrap, m_st.layout.dropLast);
+  }
   void buildTargets();
   void applyTolerances();
   void chooseSegmentLength();
@@ -125,6 +133,9 @@ class CompressRun {
   /// The sub-track contributing most to joint j's error at frame f (m_subCount if none can be
   /// tightened), and its contribution.
   std::pair<std::size_t, double> worstContributor(std::uint32_t j, std::uint32_t f) const;
+  /// A source object matrix of joint j at frame f without the root motion (unchanged outside the
+  /// root's subtree or without root motion).
+  Mat34d inPlace(std::uint32_t j, std::uint32_t f, const Mat34d& object) const;
   void fillJointReports(CompressionStats& s, const ErrorSummary& summary) const;
   void fillPinnedReports(CompressionStats& s, const ErrorSummary& summary) const;
   /// With mesh shells: asks every animated track to tighten when a skinned vertex is more than
@@ -151,10 +162,13 @@ class CompressRun {
   std::map<std::size_t, std::set<std::uint32_t>> m_tightenings;  // sub-track -> uniform segments
   std::uint32_t m_pass = 0;
   bool m_loop = false;
+  const RootMotionTrack* m_rootMotion = nullptr;
+  const RawClip* m_source = nullptr;  // with root motion: the clip before extraction
+  GroundMotion m_cycle;
 };
 
 void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, const RawClip& source, LoopLayout layout,
-                          double unitToCm, const EffectiveSettings& settings) {
+                          double unitToCm, const EffectiveSettings& settings, const RootMotionTrack* rootMotion) {
   std::vector<float> shells(clip.jointCount);
   std::vector<bool> pinned(clip.jointCount);
   for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
@@ -172,7 +186,15 @@ void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, cons
     s->unitToCm = unitToCm;
     s->shells = shells;
     s->pinned = pinned;
-    s->metric = std::make_unique<ErrorMetric>(skeleton, source, unitToCm, shells, 1, layout);
+    // With root motion the next cycle starts where this one ended: frame 0 moved by the cycle
+    // (the seam and the wrap interval end there).
+    std::vector<Transform> wrapEnd;
+    if (rootMotion) {
+      wrapEnd.assign(source.frame(0).begin(), source.frame(0).end());
+      const GroundMotion cycle = cycleMotion(*rootMotion, clip.frameCount, layout.wrap, layout.dropLast);
+      runtime::moveJoint(skeleton.parents, rootMotion->joint, objectMotion(*rootMotion, cycle), wrapEnd);
+    }
+    s->metric = std::make_unique<ErrorMetric>(skeleton, source, unitToCm, shells, 1, layout, wrapEnd);
     s->levers = measureLevers(skeleton, clip, *s->metric, settings);
     s->varying = varyingSubTracks(clip);
     s->tracks.resize(std::size_t(clip.jointCount) * 3);
@@ -282,7 +304,8 @@ std::array<std::vector<Sample>, 3> CompressRun::pinnedTargets(std::uint32_t p) c
     decodedFromEncodings(f, locals);
     runtime::localToObject<double>(m_skeleton.parents, locals, object);
     const std::int32_t parent = m_skeleton.parents[p];
-    const Mat34d local = parent < 0 ? metric.originalObject(p, f) : object[std::size_t(parent)].inverse() * metric.originalObject(p, f);
+    const Mat34d target = inPlace(p, f, metric.originalObject(p, f));
+    const Mat34d local = parent < 0 ? target : object[std::size_t(parent)].inverse() * target;
     const Transform t = decompose(local);
     for (int c = 0; c < 3; ++c) out[std::size_t(c)][f] = sampleOf(t, Channel(c));
   }
@@ -308,13 +331,24 @@ void CompressRun::pinJoints() {
   }
 }
 
+Mat34d CompressRun::inPlace(std::uint32_t j, std::uint32_t f, const Mat34d& object) const {
+  if (!m_rootMotion) return object;
+  std::int32_t k = std::int32_t(j);
+  while (k >= 0 && std::uint32_t(k) != m_rootMotion->joint) k = m_skeleton.parents[std::size_t(k)];
+  if (k < 0) return object;
+  const GroundMotion back = inverse(objectMotion(*m_rootMotion, m_rootMotion->frames[f]));
+  return Mat34d::fromTransform(runtime::toTransform(back)) * object;
+}
+
 std::vector<std::uint8_t> CompressRun::write() const {
   std::vector<TrackEncoding> encodings;
   encodings.reserve(m_subCount);
   for (const SubTrack& t : m_st.tracks) encodings.push_back(t.encoding);
   const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), m_loop, m_st.layout.wrap, m_st.layout.dropLast,
                           m_st.segmentLength, m_snapshotFrames, encodings};
-  return writeClip(layout);
+  std::vector<std::uint8_t> block = writeClip(layout);
+  if (m_rootMotion) appendRootMotion(block, *m_rootMotion, m_frames, m_cycle);
+  return block;
 }
 
 std::pair<std::size_t, double> CompressRun::worstContributor(std::uint32_t j, std::uint32_t f) const {
@@ -459,7 +493,8 @@ void CompressRun::fillJointReports(CompressionStats& s, const ErrorSummary& summ
   }
   if (!floorNeeded) return;
   // What float32 samples of every track would give: the best any storage can do.
-  const ErrorSummary floor = m_st.metric->summarize(m_st.metric->measureFloor(m_clip));
+  // With root motion the float samples before extraction: folding back gives them again.
+  const ErrorSummary floor = m_st.metric->summarize(m_st.metric->measureFloor(m_rootMotion ? *m_source : m_clip));
   for (std::uint32_t j = 0; j < m_joints; ++j) s.joints[j].floorCm = floor.jointMaxCm[j];
 }
 
@@ -524,6 +559,12 @@ CompressedClip CompressRun::finish(std::chrono::steady_clock::time_point started
   s.iterations = m_pass + 1;
   fillJointReports(s, summary);
   fillPinnedReports(s, summary);
+  if (m_rootMotion) {
+    const auto view = runtime::ClipView::open(out.data, std::span(m_skeleton.restLocal));
+    ANIMPACK_ASSERT(view.hasValue(), "the root-motion clip does not open");
+    s.rootMotion = measureRootMotion(*m_rootMotion, m_cycle, *view, m_unitToCm, m_precision[m_rootMotion->joint]);
+    s.withinPrecision = s.withinPrecision && s.rootMotion.withinPrecision;
+  }
   if (!m_skin.empty()) {
     const auto view = runtime::ClipView::open(out.data, std::span(m_skeleton.restLocal));
     if (view) s.maxVertexErrorCm = measureVertexError(m_skin, m_skeleton, m_clip, *view);
@@ -548,6 +589,16 @@ Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std:
   const auto started = std::chrono::steady_clock::now();
   CompressorContext localContext;
   CompressorContext& ctx = context ? *context : localContext;
+  // Root motion: the in-place clip is compressed (and judged for loops), the source is what it is measured against.
+  RawClip inPlace;
+  std::optional<RootMotionTrack> track;
+  if (m_settings.rootMotion == RootMotionMode::Extract) {
+    const auto joint = findRootJoint(m_skeleton, m_clip, m_settings.rootJoint);
+    if (!joint) return Error{joint.message()};
+    track = extractRootMotion(m_skeleton, m_clip, *joint, m_upAxis, inPlace);
+  }
+  const RawClip& base = track ? inPlace : m_clip;
+  const RootMotionTrack* motion = track ? &*track : nullptr;
   const std::uint32_t frames = m_clip.frameCount;
   const LoopPolicy policy = m_settings.loop;
   // A clip is closed when its last frame repeats its first within every joint's precision.
@@ -555,43 +606,45 @@ Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std:
   if (policy != LoopPolicy::Off && frames >= 3) {
     std::vector<float> shells(m_clip.jointCount);
     for (std::uint32_t j = 0; j < m_clip.jointCount; ++j) shells[j] = m_settings.joints[j].shellCm;
-    const std::vector<float> seam = seamErrors(shells);
+    const std::vector<float> seam = seamErrors(base, shells);
     closed = true;
     for (std::uint32_t j = 0; j < m_clip.jointCount && closed; ++j) closed = seam[j] <= m_settings.joints[j].precisionCm;
   }
   if (closed) {
     // Drop the repeated last frame and wrap, if that stays within precision (wrap interval included).
-    RawClip shorter = m_clip;
+    RawClip shorter = base;
     shorter.frameCount = frames - 1;
     shorter.samples.resize(std::size_t(shorter.frameCount) * m_clip.jointCount);
-    auto dropped = runLayout(ctx, shorter, LoopLayout{true, true}, true, started, cancel);
+    auto dropped = runLayout(ctx, shorter, LoopLayout{true, true}, true, started, cancel, motion);
     if (!dropped || dropped->stats.withinPrecision) return dropped;
-    return runLayout(ctx, m_clip, LoopLayout{}, true, started, cancel);
+    return runLayout(ctx, base, LoopLayout{}, true, started, cancel, motion);
   }
   const bool wrap = policy == LoopPolicy::On && frames >= 2;
-  return runLayout(ctx, m_clip, LoopLayout{wrap, false}, wrap, started, cancel);
+  return runLayout(ctx, base, LoopLayout{wrap, false}, wrap, started, cancel, motion);
 }
 
-std::vector<float> CompressJob::seamErrors(std::span<const float> shells) const {
+std::vector<float> CompressJob::seamErrors(const RawClip& clip, std::span<const float> shells) const {
   // Only the first and the last frame matter: a two-frame clip of them keeps this cheap for long
   // clips (its frames are its keys, in float32 as imported).
   RawClip ends;
-  ends.name = m_clip.name;
-  ends.sampleRate = m_clip.sampleRate;
+  ends.name = clip.name;
+  ends.sampleRate = clip.sampleRate;
   ends.frameCount = 2;
-  ends.jointCount = m_clip.jointCount;
-  ends.keyedChannels = m_clip.keyedChannels;
-  ends.samples.assign(m_clip.frame(0).begin(), m_clip.frame(0).end());
-  ends.samples.insert(ends.samples.end(), m_clip.frame(m_clip.frameCount - 1).begin(), m_clip.frame(m_clip.frameCount - 1).end());
+  ends.jointCount = clip.jointCount;
+  ends.keyedChannels = clip.keyedChannels;
+  ends.samples.assign(clip.frame(0).begin(), clip.frame(0).end());
+  ends.samples.insert(ends.samples.end(), clip.frame(clip.frameCount - 1).begin(), clip.frame(clip.frameCount - 1).end());
   const ErrorMetric metric(m_skeleton, ends, m_unitToCm, shells);
   return {metric.seamCm().begin(), metric.seamCm().end()};
 }
 
 Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const RawClip& clip, LoopLayout layout, bool loop,
-                                                std::chrono::steady_clock::time_point started, const std::atomic<bool>* cancel) const {
-  CompressRun::prepare(ctx, m_skeleton, clip, m_clip, layout, m_unitToCm, m_settings);
+                                                std::chrono::steady_clock::time_point started, const std::atomic<bool>* cancel,
+                                                const RootMotionTrack* rootMotion) const {
+  CompressRun::prepare(ctx, m_skeleton, clip, m_clip, layout, m_unitToCm, m_settings, rootMotion);
   CompressRun run(m_skeleton, clip, m_unitToCm, m_settings, *ctx.state, m_meshes);
   run.setLoop(loop);
+  run.setRootMotion(rootMotion, m_clip);
   run.buildTargets();
   run.applyTolerances();
   run.chooseSegmentLength();

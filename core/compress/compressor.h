@@ -21,6 +21,7 @@
 #include "core/anim/skinned_mesh.h"
 #include "core/base/status.h"
 #include "core/compress/error_metric.h"
+#include "core/compress/root_motion.h"
 #include "core/compress/settings.h"
 #include "core/compress/track_encoding.h"
 
@@ -68,6 +69,8 @@ struct CompressionStats {
   /// over joints (cm); -1 when the clip does not loop.
   float seamErrorCm = -1;
   std::uint32_t iterations = 0;  ///< verification passes
+  /// With `root_motion: extract`: the cycle's motion and ten cycles' drift (core/compress/root_motion.h).
+  RootMotionReport rootMotion;
   bool withinPrecision = true;
 };
 
@@ -108,6 +111,8 @@ class CompressJob {
   /// error, and with mesh-derived shells (EffectiveSettings::verifySkin) the verification loop
   /// also keeps every vertex within 1.5 x the precision at and between frames.
   void setMeshes(std::span<const SkinnedMesh> meshes) { m_meshes = meshes; }
+  /// The object-space up axis root motion is extracted about (0 x, 1 y (default), 2 z; objectUpAxis()).
+  void setUpAxis(std::uint8_t axis) { m_upAxis = axis; }
 
   /// Checks the inputs (skeleton, clip, settings) and names what is wrong.
   Status validate() const;
@@ -121,16 +126,19 @@ class CompressJob {
 
  private:
   /// Per joint, the jump from the clip's last frame to its first on the shell (cm).
-  std::vector<float> seamErrors(std::span<const float> shells) const;
-  /// The pipeline for one layout of the clip (`clip` is m_clip or m_clip without its last frame).
+  std::vector<float> seamErrors(const RawClip& clip, std::span<const float> shells) const;
+  /// The pipeline for one layout of the clip (`clip` is m_clip, or its in-place form with root
+  /// motion taken out into `rootMotion`, with or without its last frame).
   Expected<CompressedClip> runLayout(CompressorContext& ctx, const RawClip& clip, LoopLayout layout, bool loop,
-                                     std::chrono::steady_clock::time_point started, const std::atomic<bool>* cancel) const;
+                                     std::chrono::steady_clock::time_point started, const std::atomic<bool>* cancel,
+                                     const RootMotionTrack* rootMotion) const;
 
   const Skeleton& m_skeleton;
   const RawClip& m_clip;
   double m_unitToCm;
   EffectiveSettings m_settings;
   std::span<const SkinnedMesh> m_meshes;
+  std::uint8_t m_upAxis = 1;
 };
 
 

@@ -8,6 +8,7 @@
 #include "core/runtime/clip_view.h"
 #include "core/runtime/player.h"
 #include "core/runtime/pose_ops.h"
+#include "core/runtime/root_motion.h"
 
 namespace animpack::core {
 namespace {
@@ -74,7 +75,7 @@ std::vector<float> ClipErrors::intervalMax(std::span<const BetweenSample> sample
 }
 
 ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, double unitToCm, std::span<const float> shellCm,
-                         std::uint32_t minSubSteps, LoopLayout layout)
+                         std::uint32_t minSubSteps, LoopLayout layout, std::span<const Transform> cycleEnd)
     : m_skeleton(&skeleton), m_joints(original.jointCount), m_frames(original.frameCount), m_unitToCm(unitToCm), m_layout(layout) {
   const SourceClip fromFrames = original.source ? SourceClip({}, {}, 0, 1, 0) : sourceFromFrames(original);
   const SourceClip& source = original.source ? *original.source : fromFrames;
@@ -97,8 +98,10 @@ ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, doub
   m_points.reserve(m_object.size());
   addReferencePoints(m_object);
   // The seam: the source's last frame measured as if it were decoded as the first.
+  std::vector<Mat34d> start(m_object.begin(), m_object.begin() + m_joints);
+  if (!cycleEnd.empty()) runtime::localToObject<double>(skeleton.parents, cycleEnd, start);
   m_seam.assign(m_joints, 0.f);
-  for (std::uint32_t j = 0; j < m_joints && m_frames > 1; ++j) m_seam[j] = errorAt(j, std::size_t(m_frames - 1), m_object[j]);
+  for (std::uint32_t j = 0; j < m_joints && m_frames > 1; ++j) m_seam[j] = errorAt(j, std::size_t(m_frames - 1), start[j]);
   m_between = betweenSamplesOf(original, source, minSubSteps);
   std::vector<Mat34d> object(m_joints);
   for (const BetweenSample& b : m_between) {
@@ -121,6 +124,7 @@ ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, doub
     const std::uint32_t n = std::max(minSubSteps, 3u);
     std::vector<Transform> a(original.frame(m_frames - 1).begin(), original.frame(m_frames - 1).end());
     std::vector<Transform> b(original.frame(0).begin(), original.frame(0).end());
+    if (!cycleEnd.empty()) b.assign(cycleEnd.begin(), cycleEnd.end());
     std::vector<Mat34d> local(m_joints);
     for (std::uint32_t k = 1; k <= n; ++k) {
       const float alpha = static_cast<float>(double(k) / double(n + 1));
@@ -187,12 +191,22 @@ ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::P
   frames.resize(std::size_t(m_frames) * m_joints);
   for (std::uint32_t f = 0; f < m_frames; ++f)
     player.sampleFrame(clip, static_cast<float>(f), std::span(frames.data() + std::size_t(f) * m_joints, m_joints));
-  e.frames = measure(frames);
+  // What is seen: root motion folded back as the runtime folds it, at frames and between them
+  // (`frames` keeps the decoded tracks themselves).
+  if (clip.rootMotion()) {
+    std::vector<Transform> folded = frames;
+    for (std::uint32_t f = 0; f < m_frames; ++f)
+      runtime::applyRootMotionAtFrame(player, clip, static_cast<float>(f), m_skeleton->parents, std::span(folded.data() + std::size_t(f) * m_joints, m_joints));
+    e.frames = measure(folded);
+  } else {
+    e.frames = measure(frames);
+  }
   e.between.resize(m_between.size() * m_joints);
   std::vector<Transform> pose(m_joints);
   std::vector<Mat34d> scratch;
   for (std::size_t s = 0; s < m_between.size(); ++s) {
     player.sampleFrame(clip, static_cast<float>(m_between[s].frame) + m_between[s].alpha, pose);
+    runtime::applyRootMotionAtFrame(player, clip, static_cast<float>(m_between[s].frame) + m_between[s].alpha, m_skeleton->parents, pose);
     measureBetween(s, pose, std::span(e.between.data() + s * m_joints, m_joints), scratch);
   }
   return e;

@@ -66,8 +66,10 @@ struct LoopLayout {
 class ErrorMetric {
  public:
   /// `shellCm` has one value per joint. `minSubSteps` between-frame samples at least per interval.
+  /// `cycleEnd` (optional, local transforms): the pose the next cycle starts from, where the seam
+  /// and the wrap interval end (default frame 0; a root-motion clip's frame 0 moved by one cycle).
   ErrorMetric(const Skeleton& skeleton, const RawClip& original, double unitToCm, std::span<const float> shellCm,
-              std::uint32_t minSubSteps = 1, LoopLayout layout = {});
+              std::uint32_t minSubSteps = 1, LoopLayout layout = {}, std::span<const Transform> cycleEnd = {});
 
   /// Per joint, the jump from the source's last frame to its first on the shell (cm): how far the
   /// clip is from repeating its first frame at its end (0 for a one-frame clip).

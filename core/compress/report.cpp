@@ -52,6 +52,8 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   r.loop = clip.loop;
   r.seamErrorCm = clip.loop ? s.seamErrorCm : -1.f;
   r.droppedLastFrame = clip.droppedLastFrame;
+  if (const RootMotionReport& m = s.rootMotion; m.extracted)
+    r.rootMotion = ClipReport::RootMotion{skeleton.names[m.joint], m.distanceCm, m.turnDeg, m.drift10CyclesCm, m.sourceDrift10CyclesCm};
   return r;
 }
 
@@ -59,6 +61,12 @@ namespace {
 
 /// An optional measure as JSON: null when negative (no skinned mesh, not looping).
 nlohmann::ordered_json vertexErrorJson(float cm) { return cm < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cm); }
+
+nlohmann::ordered_json rootMotionJson(const std::optional<ClipReport::RootMotion>& m) {
+  if (!m) return nullptr;
+  return {{"joint", m->joint}, {"distance_cm", m->distanceCm}, {"turn_deg", m->turnDeg},
+          {"drift_10_cycles_cm", m->drift10CyclesCm}, {"source_drift_10_cycles_cm", m->sourceDrift10CyclesCm}};
+}
 
 nlohmann::ordered_json toJson(const ClipReport& r) {
   using nlohmann::ordered_json;
@@ -94,7 +102,8 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"max_vertex_error_cm", vertexErrorJson(r.maxVertexErrorCm)},
           {"loop", r.loop},
           {"seam_error_cm", vertexErrorJson(r.seamErrorCm)},
-          {"dropped_last_frame", r.droppedLastFrame}};
+          {"dropped_last_frame", r.droppedLastFrame},
+          {"root_motion", rootMotionJson(r.rootMotion)}};
 }
 
 }  // namespace
@@ -139,6 +148,9 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
     r.loop = j.value("loop", false);
     if (const auto v = j.find("seam_error_cm"); v != j.end() && v->is_number()) r.seamErrorCm = v->get<float>();
     r.droppedLastFrame = j.value("dropped_last_frame", false);
+    if (const auto m = j.find("root_motion"); m != j.end() && m->is_object())
+      r.rootMotion = ClipReport::RootMotion{m->at("joint").get<std::string>(), m->at("distance_cm").get<float>(), m->at("turn_deg").get<float>(),
+                                            m->at("drift_10_cycles_cm").get<float>(), m->at("source_drift_10_cycles_cm").get<float>()};
     return r;
   } catch (const std::exception& e) {
     return Error{std::string("not a clip report: ") + e.what()};
@@ -208,7 +220,9 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
   std::ostringstream o;
   o << "file,clip,source_clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,ratio,max_error_cm,"
        "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_constant,"
-       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,seam_error_cm,error\n";
+       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,seam_error_cm,"
+       "root_motion_joint,root_motion_distance_cm,root_motion_turn_deg,root_motion_drift_10_cycles_cm,"
+       "root_motion_source_drift_10_cycles_cm,error\n";
   for (const ClipReport& r : rows) {
     o << quote(r.file) << ',' << quote(r.clip) << ',' << quote(r.sourceClip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
       << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
@@ -219,6 +233,11 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
     if (r.error.empty() && r.maxVertexErrorCm >= 0) o << r.maxVertexErrorCm;  // empty: no skinned mesh
     o << ',';
     if (r.error.empty() && r.seamErrorCm >= 0) o << r.seamErrorCm;  // empty: not looping
+    o << ',';
+    if (const auto& m = r.rootMotion; r.error.empty() && m)  // empty: the root keeps its motion
+      o << quote(m->joint) << ',' << m->distanceCm << ',' << m->turnDeg << ',' << m->drift10CyclesCm << ',' << m->sourceDrift10CyclesCm;
+    else
+      o << ",,,,";
     o << ',' << quote(r.error) << '\n';
   }
   return o.str();

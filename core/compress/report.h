@@ -3,6 +3,7 @@
 // clip plus totals. Rows are built from a CompressedClip once its size inside the pack is known.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,13 @@ struct ClipReport {
   bool loop = false;                    ///< the clip loops
   float seamErrorCm = -1;               ///< cm, looping clips: the jump from the source's last frame to its first; -1 otherwise
   bool droppedLastFrame = false;        ///< the repeated last frame was dropped (frames counts the stored ones)
+  /// With `root_motion: extract` (README "Root motion"): the joint, one cycle's ground distance and
+  /// turn, and how far ten cycles lead with the compressed and the source motion.
+  struct RootMotion {
+    std::string joint;
+    float distanceCm = 0, turnDeg = 0, drift10CyclesCm = 0, sourceDrift10CyclesCm = 0;
+  };
+  std::optional<RootMotion> rootMotion;  ///< none: the root keeps its motion (null)
   std::string error;                    ///< non-empty when the clip failed (then only file/clip are set)
 
   double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }

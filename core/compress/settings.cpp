@@ -126,6 +126,20 @@ class Parser {
     return Status::ok();
   }
 
+  Status rootMotion(const Json& value, const std::string& key, std::optional<RootMotionMode>& out) {
+    if (value.is_null()) return Status::ok();
+    if (value == "keep") out = RootMotionMode::Keep;
+    else if (value == "extract") out = RootMotionMode::Extract;
+    else return error("key '" + key + "': expected \"keep\" or \"extract\", got " + value.dump());
+    return Status::ok();
+  }
+  Status rootJoint(const Json& value, const std::string& key, std::optional<std::string>& out) {
+    if (value.is_null()) return Status::ok();
+    if (!value.is_string() || value.get<std::string>().empty()) return error("key '" + key + "': expected a joint name or null, got " + value.dump());
+    out = value.get<std::string>();
+    return Status::ok();
+  }
+
   Status jointRules(const Json& value, const std::string& path, std::vector<std::pair<std::string, JointOverride>>& out) {
     if (!value.is_object()) return error("key '" + path + "': expected an object of joint names or wildcards");
     for (const auto& [pattern, body] : value.items()) {
@@ -157,6 +171,8 @@ class Parser {
       else if (k == "unit_to_cm") st = number(v, k, s.unitToCm);
       else if (k == "sample_rate") st = number(v, k, s.sampleRate);
       else if (k == "loop") st = loop(v, k, s.loop);
+      else if (k == "root_motion") st = rootMotion(v, k, s.rootMotion);
+      else if (k == "root_joint") st = rootJoint(v, k, s.rootJoint);
       else if (k == "joints") st = jointRules(v, "joints", s.joints);
       else if (k == "description") {
         if (!v.is_string()) return error("key 'description': expected a string");
@@ -181,17 +197,19 @@ class Parser {
             else if (ck == "unit_to_cm") cst = number(cv, sub, c.unitToCm);
             else if (ck == "sample_rate") cst = number(cv, sub, c.sampleRate);
             else if (ck == "loop") cst = loop(cv, sub, c.loop);
+            else if (ck == "root_motion") cst = rootMotion(cv, sub, c.rootMotion);
+            else if (ck == "root_joint") cst = rootJoint(cv, sub, c.rootJoint);
             else if (ck == "joints") cst = jointRules(cv, sub, c.joints);
             else
               return error(unknownKey(key + ".", ck, {"name", "precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s",
-                                                      "unit_to_cm", "sample_rate", "loop", "joints"}));
+                                                      "unit_to_cm", "sample_rate", "loop", "root_motion", "root_joint", "joints"}));
             if (!cst) return cst;
           }
           s.clips.emplace_back(pattern, std::move(c));
         }
       } else {
         return error(unknownKey("", k, {"precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
-                                        "sample_rate", "loop", "joints", "clips", "description"}));
+                                        "sample_rate", "loop", "root_motion", "root_joint", "joints", "clips", "description"}));
       }
       if (!st) return st;
     }
@@ -294,6 +312,8 @@ const char* loopPolicyName(LoopPolicy policy) {
   return policy == LoopPolicy::On ? "true" : policy == LoopPolicy::Off ? "false" : "auto";
 }
 
+const char* rootMotionModeName(RootMotionMode mode) { return mode == RootMotionMode::Extract ? "extract" : "keep"; }
+
 const char* rotationFormatName(RotationFormat format) { return format == RotationFormat::Q32 ? "q32" : "q48"; }
 
 Status CompressionSettings::validate() const {
@@ -352,6 +372,8 @@ std::string CompressionSettings::toJson() const {
   if (unitToCm) j["unit_to_cm"] = *unitToCm;
   if (sampleRate) j["sample_rate"] = *sampleRate;
   if (loop) j["loop"] = loopJson(*loop);
+  if (rootMotion) j["root_motion"] = rootMotionModeName(*rootMotion);
+  if (rootJoint) j["root_joint"] = *rootJoint;
   if (!joints.empty()) j["joints"] = jointRulesJson(joints);
   if (!clips.empty()) {
     Json c = Json::object();
@@ -365,6 +387,8 @@ std::string CompressionSettings::toJson() const {
       if (o.unitToCm) r["unit_to_cm"] = *o.unitToCm;
       if (o.sampleRate) r["sample_rate"] = *o.sampleRate;
       if (o.loop) r["loop"] = loopJson(*o.loop);
+      if (o.rootMotion) r["root_motion"] = rootMotionModeName(*o.rootMotion);
+      if (o.rootJoint) r["root_joint"] = *o.rootJoint;
       if (!o.joints.empty()) r["joints"] = jointRulesJson(o.joints);
       c[pattern] = r;
     }
@@ -381,6 +405,8 @@ void CompressionSettings::merge(const CompressionSettings& over) {
   if (over.unitToCm) unitToCm = over.unitToCm;
   if (over.sampleRate) sampleRate = over.sampleRate;
   if (over.loop) loop = over.loop;
+  if (over.rootMotion) rootMotion = over.rootMotion;
+  if (over.rootJoint) rootJoint = over.rootJoint;
   if (!over.description.empty()) description = over.description;
   mergeJointRules(joints, over.joints);
   for (const auto& [pattern, o] : over.clips) {
@@ -397,6 +423,8 @@ void CompressionSettings::merge(const CompressionSettings& over) {
     if (o.unitToCm) c.unitToCm = o.unitToCm;
     if (o.sampleRate) c.sampleRate = o.sampleRate;
     if (o.loop) c.loop = o.loop;
+    if (o.rootMotion) c.rootMotion = o.rootMotion;
+    if (o.rootJoint) c.rootJoint = o.rootJoint;
     mergeJointRules(c.joints, o.joints);
   }
 }
@@ -419,6 +447,7 @@ std::uint64_t EffectiveSettings::hash() const {
   // Appended only when it differs from the default, so packs compressed before the setting
   // existed keep their settings hash (and their approvals).
   if (loop != LoopPolicy::Auto) h = fnv1a64Value(static_cast<std::uint8_t>(loop), h);
+  if (rootMotion != RootMotionMode::Keep) h = runtime::fnv1a64(rootJoint, fnv1a64Value(static_cast<std::uint8_t>(rootMotion), h));
   return h;
 }
 
@@ -455,6 +484,8 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
   e.unitToCm = clip && clip->unitToCm ? clip->unitToCm : settings.unitToCm;
   e.sampleRate = clip && clip->sampleRate ? clip->sampleRate : settings.sampleRate;
   e.loop = clip && clip->loop ? *clip->loop : settings.loop.value_or(LoopPolicy::Auto);
+  e.rootMotion = clip && clip->rootMotion ? *clip->rootMotion : settings.rootMotion.value_or(RootMotionMode::Keep);
+  e.rootJoint = clip && clip->rootJoint ? *clip->rootJoint : settings.rootJoint.value_or(std::string());
   const float topPrecision = settings.precisionCm.value_or(kDefaultPrecisionCm);
   const float topShell = settings.shellCm.value_or(kDefaultShellCm);
   // Mesh distances only when some shell asks for them (they visit every vertex), in file units

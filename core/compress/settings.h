@@ -31,6 +31,12 @@ enum class LoopPolicy : std::uint8_t {
   Off,   ///< never loops: sampling clamps to the first and last frame
 };
 
+/// What happens to a clip's root motion (docs/SETTINGS.md `root_motion`).
+enum class RootMotionMode : std::uint8_t {
+  Keep,     ///< the root joint keeps its motion
+  Extract,  ///< the ground-plane translation and the turn about the up axis go into a root-motion track
+};
+
 inline constexpr float kDefaultPrecisionCm = 0.01f;
 inline constexpr float kDefaultShellCm = 3.f;
 inline constexpr float kDefaultSnapshotIntervalS = 1.f;
@@ -61,6 +67,8 @@ struct ClipOverride {
   std::vector<std::pair<std::string, JointOverride>> joints;
   std::optional<std::string> name;  ///< the clip's pack name instead of the automatic one (docs/CLIP_NAMES.md); exact keys only
   std::optional<LoopPolicy> loop;
+  std::optional<RootMotionMode> rootMotion;
+  std::optional<std::string> rootJoint;  ///< the root-motion joint; unset (null): the first animated joint that translates
 };
 
 struct CompressionSettings {
@@ -74,6 +82,8 @@ struct CompressionSettings {
   std::vector<std::pair<std::string, ClipOverride>> clips;    ///< name or wildcard -> override
   std::string description;                     ///< what the settings are for (presets say when to use them)
   std::optional<LoopPolicy> loop;              ///< default auto: whether clips loop
+  std::optional<RootMotionMode> rootMotion;    ///< default keep
+  std::optional<std::string> rootJoint;        ///< default null: the first animated joint that translates
 
   /// Checks every value (ranges, patterns); errors name the key.
   Status validate() const;
@@ -109,6 +119,8 @@ struct EffectiveSettings {
   /// 1.5 x the precision, at and between frames) when it is given the meshes.
   bool verifySkin = false;
   LoopPolicy loop = LoopPolicy::Auto;
+  RootMotionMode rootMotion = RootMotionMode::Keep;
+  std::string rootJoint;  ///< empty: the first animated joint that translates
 
   /// Covers every effective value.
   std::uint64_t hash() const;
@@ -134,5 +146,7 @@ bool isWildcard(std::string_view pattern);
 const char* rotationFormatName(RotationFormat format);
 /// "auto", "true" or "false" (the JSON spelling).
 const char* loopPolicyName(LoopPolicy policy);
+/// "keep" or "extract" (the JSON spelling).
+const char* rootMotionModeName(RootMotionMode mode);
 
 }  // namespace animpack::core

@@ -23,7 +23,8 @@ Rules* rulesFor(CompressionSettings& s, EditScope scope, const std::string& clip
 
 bool empty(const JointOverride& o) { return !o.precisionCm && !o.shellCm && !o.pinned; }
 bool empty(const ClipOverride& o) {
-  return !o.precisionCm && !o.shellCm && !o.rotationFormat && !o.snapshotIntervalS && !o.unitToCm && !o.sampleRate && o.joints.empty();
+  return !o.precisionCm && !o.shellCm && !o.rotationFormat && !o.snapshotIntervalS && !o.unitToCm && !o.sampleRate && o.joints.empty() &&
+         !o.name && !o.loop && !o.rootMotion && !o.rootJoint;
 }
 
 void setField(JointOverride& o, JointField field, float value) {
@@ -153,6 +154,14 @@ CompressionSettings withPreset(const CompressionSettings& current, const Compres
 CompressionSettings withUnit(const CompressionSettings& settings, double unitToCm) {
   CompressionSettings s = settings;
   s.unitToCm = unitToCm;
+  return s;
+}
+
+CompressionSettings withClipRootMotion(const CompressionSettings& settings, const std::string& clip, RootMotionMode mode) {
+  CompressionSettings s = settings;
+  rulesFor(s, EditScope::CurrentClip, clip, true);  // creates the exact-name override
+  auto it = std::find_if(s.clips.begin(), s.clips.end(), [&](const auto& c) { return c.first == clip; });
+  it->second.rootMotion = mode;
   return s;
 }
 

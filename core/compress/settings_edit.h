@@ -55,6 +55,8 @@ CompressionSettings withPreset(const CompressionSettings& current, const Compres
 CompressionSettings withClipPrecisionScaled(const CompressionSettings& settings, const std::string& clip,
                                             const Skeleton& skeleton, float factor,
                                             std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0);
+/// `settings` where `clip`'s exact-name override sets `root_motion` to `mode`.
+CompressionSettings withClipRootMotion(const CompressionSettings& settings, const std::string& clip, RootMotionMode mode);
 /// `settings` with the file unit (cm per file unit).
 CompressionSettings withUnit(const CompressionSettings& settings, double unitToCm);
 

@@ -21,7 +21,9 @@ std::vector<SweepPoint> precisionSweep(const ImportedAsset& asset, std::size_t c
     if (cancel && cancel->load()) break;
     CompressionSettings s = base;
     s.precisionCm = precision;
-    auto c = CompressJob(asset.skeleton, raw, asset.unitToCm, resolve(s, asset.skeleton, raw.name, asset.meshes, asset.unitToCm)).run(nullptr, cancel);
+    CompressJob job(asset.skeleton, raw, asset.unitToCm, resolve(s, asset.skeleton, raw.name, asset.meshes, asset.unitToCm));
+    job.setUpAxis(objectUpAxis(asset.sceneRootTransform, UpAxis::AsImported));
+    auto c = job.run(nullptr, cancel);
     if (c) points.push_back({double(precision), packedClipBytes(*c), double(c->stats.maxErrorCm)});
   }
   return points;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/runtime/player.h"
+#include "core/runtime/root_motion.h"
 
 namespace animpack::core {
 
@@ -47,7 +48,8 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame) {
   return out;
 }
 
-std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz) {
+std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz,
+                            bool foldRootMotion) {
   const runtime::PackSkeleton& sk = pack.skeleton();
   // A dropped last frame is written too (decoded through the wrap as frame 0): the output has the
   // source's frames, so an independent check compares like with like.
@@ -63,6 +65,7 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
     // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.
     const double frame = rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate), double(frames - 1)) : double(f);
     player.sampleFrame(clip.view, static_cast<float>(frame), pose);
+    if (foldRootMotion) runtime::applyRootMotionAtFrame(player, clip.view, static_cast<float>(frame), sk.parents, pose);
   });
 }
 

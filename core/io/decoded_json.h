@@ -39,8 +39,11 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame);
 
 /// clipJson() of a pack's clip as the runtime decodes it, frame by frame. With `rateHz`, the frames
 /// are samples at start_time + k / rateHz (k = 0 .. floor(duration x rateHz)) through the runtime's
-/// Player, and sample_rate is rateHz: a check between frames.
-std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz = {});
+/// Player, and sample_rate is rateHz: a check between frames. A clip with root motion has it
+/// folded back into its root joint (runtime::applyRootMotion, the source's pose) unless
+/// `foldRootMotion` is false (the in-place tracks); no joint is ever added.
+std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz = {},
+                            bool foldRootMotion = true);
 /// Samples at k / rateHz for k = 0 .. floor(duration x rateHz).
 std::uint32_t sampleCount(double durationS, double rateHz);
 

@@ -106,6 +106,37 @@ class TstStudio : public QObject {
     QVERIFY(!w.isWindowModified());
   }
 
+  void rootMotionActionTrajectoryAndInPlace() {
+    app::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openPath(QString::fromStdString(test::writeScene(test::walkerRig(90), "studio_walker.gltf").string()), true));
+    QVERIFY(waitForResult(w, 0));
+    QCOMPARE(w.viewport()->rootTrajectorySegments(), 0);
+    QAction* extract = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == "E&xtract root motion") extract = a;
+    QVERIFY(extract && extract->isEnabled() && !extract->isChecked());
+    extract->trigger();
+    QVERIFY(extract->isChecked());
+    QVERIFY(w.isWindowModified());
+    QVERIFY(waitForResult(w, 0));
+    QVERIFY(w.recompressor()->result(0)->compressed->stats.rootMotion.extracted);
+    QVERIFY(QTest::qWaitFor([&] { return w.viewport()->rootTrajectorySegments() > 0; }, 5000));
+    // The in-place toggle (View menu, I) and the trajectory toggle (T).
+    QSignalSpy inPlace(w.viewport(), &viewport::ViewportWidget::inPlaceChanged);
+    w.viewport()->setInPlace(true);
+    QCOMPARE(inPlace.count(), 1);
+    w.viewport()->setShowRootTrajectory(false);
+    QCOMPARE(w.viewport()->rootTrajectorySegments(), 0);
+    w.viewport()->setShowRootTrajectory(true);
+    QVERIFY(w.viewport()->rootTrajectorySegments() > 0);
+    w.document()->undoStack()->undo();
+    QVERIFY(!extract->isChecked());
+    QVERIFY(waitForResult(w, 0));
+    QVERIFY(QTest::qWaitFor([&] { return w.viewport()->rootTrajectorySegments() == 0; }, 5000));
+  }
+
   void autosaveAndProjects() {
     QTemporaryDir dir;
     const QString source = dir.filePath("hero.gltf");

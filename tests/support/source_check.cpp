@@ -12,6 +12,7 @@
 
 #include "core/compress/compressor.h"
 #include "core/runtime/player.h"
+#include "core/runtime/root_motion.h"
 
 namespace animpack::test {
 namespace {
@@ -209,6 +210,7 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
       const float u = static_cast<float>(f) + static_cast<float>(k) / static_cast<float>(subSteps);
       sourceObject(double(u), src);
       player.sampleFrame(view, u, pose);
+      runtime::applyRootMotionAtFrame(player, view, u, asset.skeleton.parents, pose);  // the pose decode gives
       for (std::size_t j = 0; j < joints; ++j) {
         const std::int32_t p = asset.skeleton.parents[j];
         dec[j] = p < 0 ? decodedLocal(pose[j]) : dec[std::size_t(p)] * decodedLocal(pose[j]);

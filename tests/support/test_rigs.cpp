@@ -243,4 +243,36 @@ GltfScene scaledRig(GltfScene s, float size) {
   return s;
 }
 
+GltfScene walkerRig(float turnDeg, int frames, float rate) {
+  GltfScene s;
+  s.nodes = {{"Scene", -1, {}},
+             {"Hips", 0, makeTransform({0, 0.9f, 0})},
+             {"Spine", 1, makeTransform({0, 0.25f, 0})},
+             {"Head", 2, makeTransform({0, 0.35f, 0.02f})},
+             {"LeftLeg", 1, makeTransform({0.1f, -0.05f, 0})},
+             {"LeftFoot", 4, makeTransform({0, -0.42f, 0.01f})}};
+  GltfAnimation walk{"Walk", {}};
+  GltfChannel pos{1, 1, {}, {}};
+  std::vector<GltfChannel> rot;
+  for (int node = 1; node <= 5; ++node) rot.push_back({node, 0, {}, {}});
+  const float turn = turnDeg * 3.14159265358979f / 180.f;
+  for (int f = 0; f < frames; ++f) {
+    const float t = static_cast<float>(f) / rate, s01 = static_cast<float>(f) / static_cast<float>(frames - 1);
+    const float phase = 6.2831853f * s01;
+    pos.times.push_back(t);
+    pos.values.push_back({walkerStride() * s01, 0.9f + 0.02f * std::sin(2 * phase), 0, 0});
+    const core::Quat hips = axisAngle(0, 1, 0, turn * s01) * axisAngle(1, 0, 0, 0.1f * std::sin(phase));
+    const core::Quat swing[] = {hips, axisAngle(0, 0, 1, 0.1f * std::sin(phase)), axisAngle(1, 0, 0, 0.2f * std::cos(phase)),
+                                axisAngle(1, 0, 0, 0.5f * std::sin(phase)), axisAngle(1, 0, 0, 0.3f * std::cos(phase))};
+    for (int k = 0; k < 5; ++k) {
+      rot[std::size_t(k)].times.push_back(t);
+      rot[std::size_t(k)].values.push_back({swing[k].x, swing[k].y, swing[k].z, swing[k].w});
+    }
+  }
+  walk.channels.push_back(pos);
+  for (auto& c : rot) walk.channels.push_back(std::move(c));
+  s.animations.push_back(walk);
+  return s;
+}
+
 }  // namespace animpack::test

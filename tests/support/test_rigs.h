@@ -41,6 +41,13 @@ GltfScene manyJointsRig(int count);
 /// by sharedNameRigOffset(key) over 5 keys at 10 Hz and turns Spine.
 GltfScene sharedNameRig();
 core::Vec3 sharedNameRigOffset(int key);
+/// A walker for root motion: Scene -> Hips -> Spine -> Head and Hips -> LeftLeg -> LeftFoot, no
+/// mesh. One LINEAR clip "Walk" of `frames` keys at `rate` Hz: Hips moves walkerStride() metres
+/// along +X in a straight line at constant speed (bobbing up and down) while it turns `turnDeg`
+/// degrees about +Y at a constant rate and rocks about its X axis; the other joints swing.
+GltfScene walkerRig(float turnDeg, int frames = 31, float rate = 30.f);
+/// Metres Hips travels in walkerRig's clip, first key to last.
+inline constexpr float walkerStride() { return 1.2f; }
 /// Nodes and a mesh but no bone and no animation.
 GltfScene staticRig();
 

@@ -6,6 +6,7 @@
 
 #include "core/anim/raw_sampler.h"
 #include "core/runtime/player.h"
+#include "tests/support/test_rigs.h"
 #include "tests/widgets/fixture.h"
 #include "widgets/document/pose_preview.h"
 
@@ -50,6 +51,37 @@ class TstPosePreview : public QObject {
       if (std::fabs(compressed[j].rotation.x - atFrame[j].rotation.x) > 1e-5f) between = true;
     }
     QVERIFY2(between, "the ghost moves between frames instead of holding frame 3");
+  }
+
+  void rootMotionFoldedOrInPlace() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    PosePreview preview(&doc, &rc);
+    QVERIFY(doc.open(QString::fromStdString(test::writeScene(test::walkerRig(90), "walker_preview.gltf").string())));
+    QVERIFY(test::waitForResult(rc, 0));
+    QVERIFY(preview.rootTrajectory().empty());  // kept: no root-motion track
+    const int undoBefore = doc.undoStack()->count();
+    doc.setRootMotion(core::RootMotionMode::Extract);
+    QCOMPARE(doc.undoStack()->count(), undoBefore + 1);
+    QCOMPARE(doc.effectiveSettings(0).rootMotion, core::RootMotionMode::Extract);
+    QVERIFY(test::waitForResult(rc, 0));
+    const int hips = test::joint(doc, "Hips");
+    const auto& raw = doc.asset()->clips[0];
+    doc.setCurrentTime(raw.duration());
+    // Folded back, the ghost walks with the original; in place, both stay at the start.
+    QVERIFY(std::fabs(preview.compressed()[std::size_t(hips)].translation.x - test::walkerStride()) < 1e-3f);
+    QVERIFY(std::fabs(preview.original()[std::size_t(hips)].translation.x - test::walkerStride()) < 1e-3f);
+    QVERIFY(preview.rootTrajectory().size() > 2);
+    QVERIFY(std::fabs(preview.rootTrajectory().back().x - test::walkerStride()) < 1e-3f);
+    preview.setInPlace(true);
+    QVERIFY(std::fabs(preview.compressed()[std::size_t(hips)].translation.x) < 1e-3f);
+    QVERIFY(std::fabs(preview.original()[std::size_t(hips)].translation.x) < 1e-3f);
+    // The setting is an undo step like any other.
+    doc.undoStack()->undo();
+    QCOMPARE(doc.effectiveSettings(0).rootMotion, core::RootMotionMode::Keep);
+    QVERIFY(test::waitForResult(rc, 0));
+    QVERIFY(QTest::qWaitFor([&] { return preview.rootTrajectory().empty(); }, 5000));
   }
 
   void blendPreviewOnlyWhenAsked() {

@@ -275,6 +275,12 @@ void ClipDocument::importSettings(const core::CompressionSettings& settings, con
 
 void ClipDocument::setUnitToCm(double unitToCm) { pushSettings(QString("File unit %1 cm").arg(unitToCm), core::withUnit(m_settings, unitToCm)); }
 
+void ClipDocument::setRootMotion(core::RootMotionMode mode) {
+  if (!m_asset || m_currentClip < 0) return;
+  pushSettings(mode == core::RootMotionMode::Extract ? QString("Extract root motion") : QString("Keep root motion"),
+               core::withClipRootMotion(m_settings, currentClipName(), mode));
+}
+
 void ClipDocument::setUpAxis(UpAxis axis) {
   if (m_asset && axis != m_upAxis) m_undo.push(new UpAxisCommand(this, axis));
 }

@@ -102,6 +102,8 @@ class ClipDocument : public QObject {
   Status applyPreset(const QString& name);
   /// Replaces the settings by `settings` read from `source` (a file name for the undo text).
   void importSettings(const core::CompressionSettings& settings, const QString& source);
+  /// Sets the current clip's `root_motion` (docs/SETTINGS.md) in its own clip override.
+  void setRootMotion(core::RootMotionMode mode);
   /// Overrides the centimetres per file unit; the file is imported again.
   void setUnitToCm(double unitToCm);
   /// Changes the display up axis.

@@ -117,6 +117,7 @@ void BudgetAdvisor::refresh() {
       core::CompressJob job(asset->skeleton, asset->clips[c], asset->unitToCm,
                             core::resolve(scaled, asset->skeleton, name, asset->meshes, asset->unitToCm));
       job.setMeshes(asset->meshes);
+      job.setUpAxis(core::objectUpAxis(asset->sceneRootTransform, core::UpAxis::AsImported));
       auto trial = job.run(nullptr, cancel.get());
       if (!trial) continue;
       BudgetSuggestion s;

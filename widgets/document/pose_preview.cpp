@@ -1,10 +1,12 @@
 #include "widgets/document/pose_preview.h"
 
+
 #include <algorithm>
 #include <cmath>
 
 #include "core/anim/raw_sampler.h"
 #include "core/compress/error_table.h"
+#include "core/runtime/root_motion.h"
 
 namespace animpack::widgets {
 
@@ -58,11 +60,16 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
     auto view = runtime::ClipView::open(m_playing->data, asset.skeleton.restLocal);
     m_playingView = view ? std::optional<runtime::ClipView>(std::move(view.value())) : std::nullopt;
     m_player = runtime::Player();  // its forward-playback state belongs to the clip it played
+    updateTrajectory();
   }
   if (m_playingView) {
     m_compressed.resize(n);
     m_player.sample(*m_playingView, float(seconds), m_compressed);
     m_compressedValid = true;
+    if (const runtime::RootMotionInfo* info = m_playingView->rootMotion(); info && m_inPlace && info->joint < m_original.size())
+      runtime::moveJoint(asset.skeleton.parents, info->joint, runtime::inverse(runtime::characterMotion(*m_playingView, 0.f, float(seconds))), m_original);
+    else
+      runtime::applyRootMotion(m_player, *m_playingView, float(seconds), asset.skeleton.parents, m_compressed);
   }
   // Per-joint error at this time (between frames: that interval's largest), as a fraction of the
   // joint's precision.
@@ -71,6 +78,27 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
   if (stats.errors.size() == std::size_t(compressed->frameCount) * n && stats.joints.size() == n) {
     m_ratios.resize(n);
     for (std::size_t j = 0; j < n; ++j) m_ratios[j] = core::errorAtCm(stats, n, frame, j) / std::max(1e-6f, stats.joints[j].precisionCm);
+  }
+}
+
+void PosePreview::setInPlace(bool inPlace) {
+  if (inPlace == m_inPlace) return;
+  m_inPlace = inPlace;
+  update();
+}
+
+void PosePreview::updateTrajectory() {
+  m_trajectory.clear();
+  const runtime::RootMotionInfo* info = m_playingView ? m_playingView->rootMotion() : nullptr;
+  if (!info) return;
+  // Four points a frame over one cycle: the reference position moved by the motion so far.
+  const runtime::ClipView& view = *m_playingView;
+  const float end = (view.loops() ? view.cycleFrames() : float(view.frameCount() - 1)) / view.sampleRate();
+  const int steps = std::max(1, int(std::ceil(end * view.sampleRate() * 4)));
+  const core::Vec3 start{info->reference[0], info->reference[1], info->reference[2]};
+  for (int k = 0; k <= steps; ++k) {
+    const runtime::Transform m = runtime::rootMotion(view, 0.f, end * float(k) / float(steps));
+    m_trajectory.push_back(runtime::rotate(m.rotation, start) + m.translation);
   }
 }
 

@@ -33,6 +33,13 @@ class PosePreview : public QObject {
  public:
   PosePreview(ClipDocument* document, Recompressor* recompressor, QObject* parent = nullptr);
 
+  /// In place: with root motion, both poses without it (the compressed clip's in-place tracks, the
+  /// original moved back by the clip's root motion); otherwise the compressed pose has its root
+  /// motion folded back, as `animpack decode` writes it (off by default).
+  void setInPlace(bool inPlace);
+  /// The compressed clip's root trajectory: the root's ground position (object space, file units)
+  /// over one cycle; empty without root motion.
+  const std::vector<core::Vec3>& rootTrajectory() const { return m_trajectory; }
   /// Sets what the blend preview shows (off by default).
   void setBlend(const BlendSetup& blend);
   /// Local transforms of the original clip at the current time (empty without a clip).
@@ -53,6 +60,7 @@ class PosePreview : public QObject {
   void update();
   void sampleCompressed(const ShownResult& shown, double seconds);
   void sampleBlend(double seconds);
+  void updateTrajectory();
 
   ClipDocument* m_document;
   Recompressor* m_recompressor;
@@ -64,6 +72,8 @@ class PosePreview : public QObject {
   runtime::Player m_player;
   std::vector<core::Transform> m_original, m_compressed, m_blendA, m_blendB, m_naive, m_decomposed;
   bool m_compressedValid = false;
+  bool m_inPlace = false;
+  std::vector<core::Vec3> m_trajectory;
   std::vector<float> m_ratios;
 };
 

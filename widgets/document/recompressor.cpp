@@ -158,6 +158,7 @@ void Recompressor::launch(int clip) {
     r->asset = asset;
     core::CompressJob job(asset->skeleton, asset->clips[std::size_t(clip)], asset->unitToCm, settings);
     job.setMeshes(asset->meshes);
+    job.setUpAxis(core::objectUpAxis(asset->sceneRootTransform, core::UpAxis::AsImported));
     auto compressed = job.run(context.get(), cancelFlag.get());
     if (compressed) r->compressed = std::make_shared<const core::CompressedClip>(std::move(compressed.value()));
     else r->error = QString::fromStdString(compressed.message());
