@@ -226,6 +226,10 @@ Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& pat
   for (const Entry& e : entries) {
     PackClipRecord record = clipRecord(*e.clip, packs[e.pack].bytes());
     if (uses[record.name] > 1) record.name = paths[e.pack].stem().string() + "/" + record.name;
+    // An additive clip's base comes from the same pack, and is renamed as it is.
+    record.additive = additiveRef(packs[e.pack], *e.clip);
+    if (record.additive.kind == AdditiveRef::Kind::Clip && uses[record.additive.clip] > 1)
+      record.additive.clip = paths[e.pack].stem().string() + "/" + record.additive.clip;
     const auto [it, added] = owner.emplace(record.name, e.pack);
     if (!added)
       return Error{"clip '" + record.name + "' of '" + paths[e.pack].string() + "' and of '" + paths[it->second].string() +

@@ -51,6 +51,7 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   r.maxVertexErrorCm = s.maxVertexErrorCm;
   r.loop = clip.loop;
   r.seamErrorCm = clip.loop ? s.seamErrorCm : -1.f;
+  r.additiveBase = clip.additive.spelling();
   r.droppedLastFrame = clip.droppedLastFrame;
   return r;
 }
@@ -94,7 +95,8 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"max_vertex_error_cm", vertexErrorJson(r.maxVertexErrorCm)},
           {"loop", r.loop},
           {"seam_error_cm", vertexErrorJson(r.seamErrorCm)},
-          {"dropped_last_frame", r.droppedLastFrame}};
+          {"dropped_last_frame", r.droppedLastFrame},
+          {"additive_base", r.additiveBase.empty() ? ordered_json(nullptr) : ordered_json(r.additiveBase)}};
 }
 
 }  // namespace
@@ -139,6 +141,7 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
     r.loop = j.value("loop", false);
     if (const auto v = j.find("seam_error_cm"); v != j.end() && v->is_number()) r.seamErrorCm = v->get<float>();
     r.droppedLastFrame = j.value("dropped_last_frame", false);
+    if (const auto v = j.find("additive_base"); v != j.end() && v->is_string()) r.additiveBase = v->get<std::string>();
     return r;
   } catch (const std::exception& e) {
     return Error{std::string("not a clip report: ") + e.what()};
@@ -208,7 +211,7 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
   std::ostringstream o;
   o << "file,clip,source_clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,ratio,max_error_cm,"
        "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_constant,"
-       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,seam_error_cm,error\n";
+       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,seam_error_cm,additive_base,error\n";
   for (const ClipReport& r : rows) {
     o << quote(r.file) << ',' << quote(r.clip) << ',' << quote(r.sourceClip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
       << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
@@ -219,6 +222,8 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
     if (r.error.empty() && r.maxVertexErrorCm >= 0) o << r.maxVertexErrorCm;  // empty: no skinned mesh
     o << ',';
     if (r.error.empty() && r.seamErrorCm >= 0) o << r.seamErrorCm;  // empty: not looping
+    o << ',';
+    if (!r.additiveBase.empty()) o << quote(r.additiveBase);  // empty: absolute
     o << ',' << quote(r.error) << '\n';
   }
   return o.str();

@@ -48,6 +48,7 @@ struct ClipReport {
   bool loop = false;                    ///< the clip loops
   float seamErrorCm = -1;               ///< cm, looping clips: the jump from the source's last frame to its first; -1 otherwise
   bool droppedLastFrame = false;        ///< the repeated last frame was dropped (frames counts the stored ones)
+  std::string additiveBase;             ///< additive clips: "rest", "CLIP" or "CLIP@FRAME" (AdditiveRef::spelling); empty: absolute
   std::string error;                    ///< non-empty when the clip failed (then only file/clip are set)
 
   double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }

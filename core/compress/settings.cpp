@@ -70,6 +70,7 @@ std::optional<double> widen(std::optional<float> v) { return v ? std::optional<d
 std::optional<double> numericShell(std::optional<float> v) { return v && *v == kShellFromMesh ? std::nullopt : widen(v); }
 
 Json shellJson(float v) { return v == kShellFromMesh ? Json("mesh") : Json(v); }
+Json additiveBaseJson(const std::string& base) { return base.empty() ? Json(nullptr) : Json(base); }
 Json loopJson(LoopPolicy p) { return p == LoopPolicy::Auto ? Json("auto") : Json(p == LoopPolicy::On); }
 
 class Parser {
@@ -126,6 +127,14 @@ class Parser {
     return Status::ok();
   }
 
+  // null is kept (an explicit "not additive" overrides a top-level base); the clip is found later.
+  Status additiveBase(const Json& value, const std::string& key, std::optional<std::string>& out) {
+    if (value.is_null()) out = std::string();
+    else if (value.is_string() && !value.get<std::string>().empty()) out = value.get<std::string>();
+    else return error("key '" + key + "': expected \"rest\", a clip name, \"CLIP@FRAME\" or null, got " + value.dump());
+    return Status::ok();
+  }
+
   Status jointRules(const Json& value, const std::string& path, std::vector<std::pair<std::string, JointOverride>>& out) {
     if (!value.is_object()) return error("key '" + path + "': expected an object of joint names or wildcards");
     for (const auto& [pattern, body] : value.items()) {
@@ -157,6 +166,7 @@ class Parser {
       else if (k == "unit_to_cm") st = number(v, k, s.unitToCm);
       else if (k == "sample_rate") st = number(v, k, s.sampleRate);
       else if (k == "loop") st = loop(v, k, s.loop);
+      else if (k == "additive_base") st = additiveBase(v, k, s.additiveBase);
       else if (k == "joints") st = jointRules(v, "joints", s.joints);
       else if (k == "description") {
         if (!v.is_string()) return error("key 'description': expected a string");
@@ -181,17 +191,18 @@ class Parser {
             else if (ck == "unit_to_cm") cst = number(cv, sub, c.unitToCm);
             else if (ck == "sample_rate") cst = number(cv, sub, c.sampleRate);
             else if (ck == "loop") cst = loop(cv, sub, c.loop);
+            else if (ck == "additive_base") cst = additiveBase(cv, sub, c.additiveBase);
             else if (ck == "joints") cst = jointRules(cv, sub, c.joints);
             else
               return error(unknownKey(key + ".", ck, {"name", "precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s",
-                                                      "unit_to_cm", "sample_rate", "loop", "joints"}));
+                                                      "unit_to_cm", "sample_rate", "loop", "additive_base", "joints"}));
             if (!cst) return cst;
           }
           s.clips.emplace_back(pattern, std::move(c));
         }
       } else {
         return error(unknownKey("", k, {"precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
-                                        "sample_rate", "loop", "joints", "clips", "description"}));
+                                        "sample_rate", "loop", "additive_base", "joints", "clips", "description"}));
       }
       if (!st) return st;
     }
@@ -352,6 +363,7 @@ std::string CompressionSettings::toJson() const {
   if (unitToCm) j["unit_to_cm"] = *unitToCm;
   if (sampleRate) j["sample_rate"] = *sampleRate;
   if (loop) j["loop"] = loopJson(*loop);
+  if (additiveBase) j["additive_base"] = additiveBaseJson(*additiveBase);
   if (!joints.empty()) j["joints"] = jointRulesJson(joints);
   if (!clips.empty()) {
     Json c = Json::object();
@@ -365,6 +377,7 @@ std::string CompressionSettings::toJson() const {
       if (o.unitToCm) r["unit_to_cm"] = *o.unitToCm;
       if (o.sampleRate) r["sample_rate"] = *o.sampleRate;
       if (o.loop) r["loop"] = loopJson(*o.loop);
+      if (o.additiveBase) r["additive_base"] = additiveBaseJson(*o.additiveBase);
       if (!o.joints.empty()) r["joints"] = jointRulesJson(o.joints);
       c[pattern] = r;
     }
@@ -381,6 +394,7 @@ void CompressionSettings::merge(const CompressionSettings& over) {
   if (over.unitToCm) unitToCm = over.unitToCm;
   if (over.sampleRate) sampleRate = over.sampleRate;
   if (over.loop) loop = over.loop;
+  if (over.additiveBase) additiveBase = over.additiveBase;
   if (!over.description.empty()) description = over.description;
   mergeJointRules(joints, over.joints);
   for (const auto& [pattern, o] : over.clips) {
@@ -397,6 +411,7 @@ void CompressionSettings::merge(const CompressionSettings& over) {
     if (o.unitToCm) c.unitToCm = o.unitToCm;
     if (o.sampleRate) c.sampleRate = o.sampleRate;
     if (o.loop) c.loop = o.loop;
+    if (o.additiveBase) c.additiveBase = o.additiveBase;
     mergeJointRules(c.joints, o.joints);
   }
 }
@@ -419,6 +434,7 @@ std::uint64_t EffectiveSettings::hash() const {
   // Appended only when it differs from the default, so packs compressed before the setting
   // existed keep their settings hash (and their approvals).
   if (loop != LoopPolicy::Auto) h = fnv1a64Value(static_cast<std::uint8_t>(loop), h);
+  if (!additiveBase.empty()) h = runtime::fnv1a64(additiveBase, fnv1a64Value(std::uint8_t(0xad), h));
   return h;
 }
 
@@ -431,21 +447,27 @@ bool usesMeshShells(const CompressionSettings& settings) {
                      [&](const auto& c) { return c.second.shellCm == kShellFromMesh || anyRule(c.second.joints); });
 }
 
-EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
-                          std::span<const SkinnedMesh> meshes, double unitToCm) {
-  // The clip rule: an exact name, else the longest matching wildcard.
+const ClipOverride* clipRule(const CompressionSettings& settings, std::string_view clipName) {
   const ClipOverride* clip = nullptr;
   std::size_t clipLength = 0;
   for (const auto& [pattern, o] : settings.clips) {
-    if (!isWildcard(pattern) && pattern == clipName) {
-      clip = &o;
-      break;
-    }
+    if (!isWildcard(pattern) && pattern == clipName) return &o;
     if (isWildcard(pattern) && wildcardMatch(pattern, clipName) && (!clip || pattern.size() > clipLength)) {
       clip = &o;
       clipLength = pattern.size();
     }
   }
+  return clip;
+}
+
+std::string additiveBaseSetting(const CompressionSettings& settings, std::string_view clipName) {
+  const ClipOverride* clip = clipRule(settings, clipName);
+  return clip && clip->additiveBase ? *clip->additiveBase : settings.additiveBase.value_or(std::string());
+}
+
+EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
+                          std::span<const SkinnedMesh> meshes, double unitToCm) {
+  const ClipOverride* clip = clipRule(settings, clipName);
   static const std::vector<std::pair<std::string, JointOverride>> kNoRules;
   const auto& clipRules = clip ? clip->joints : kNoRules;
 
@@ -455,6 +477,7 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
   e.unitToCm = clip && clip->unitToCm ? clip->unitToCm : settings.unitToCm;
   e.sampleRate = clip && clip->sampleRate ? clip->sampleRate : settings.sampleRate;
   e.loop = clip && clip->loop ? *clip->loop : settings.loop.value_or(LoopPolicy::Auto);
+  e.additiveBase = additiveBaseSetting(settings, clipName);
   const float topPrecision = settings.precisionCm.value_or(kDefaultPrecisionCm);
   const float topShell = settings.shellCm.value_or(kDefaultShellCm);
   // Mesh distances only when some shell asks for them (they visit every vertex), in file units

@@ -61,6 +61,7 @@ struct ClipOverride {
   std::vector<std::pair<std::string, JointOverride>> joints;
   std::optional<std::string> name;  ///< the clip's pack name instead of the automatic one (docs/CLIP_NAMES.md); exact keys only
   std::optional<LoopPolicy> loop;
+  std::optional<std::string> additiveBase;  ///< see CompressionSettings::additiveBase
 };
 
 struct CompressionSettings {
@@ -74,6 +75,9 @@ struct CompressionSettings {
   std::vector<std::pair<std::string, ClipOverride>> clips;    ///< name or wildcard -> override
   std::string description;                     ///< what the settings are for (presets say when to use them)
   std::optional<LoopPolicy> loop;              ///< default auto: whether clips loop
+  /// Default null (not additive): "rest", "CLIP" or "CLIP@FRAME", the pose the clip is stored as a
+  /// delta from (docs/SETTINGS.md `additive_base`); an empty string is an explicit null.
+  std::optional<std::string> additiveBase;
 
   /// Checks every value (ranges, patterns); errors name the key.
   Status validate() const;
@@ -109,6 +113,7 @@ struct EffectiveSettings {
   /// 1.5 x the precision, at and between frames) when it is given the meshes.
   bool verifySkin = false;
   LoopPolicy loop = LoopPolicy::Auto;
+  std::string additiveBase;  ///< empty: not additive; else "rest", "CLIP" or "CLIP@FRAME" as the settings spell it
 
   /// Covers every effective value.
   std::uint64_t hash() const;
@@ -123,6 +128,11 @@ struct EffectiveSettings {
 /// top-level number, else 3 cm).
 EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
                           std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0);
+
+/// The `clips` rule that applies to a clip: an exact name, else the longest matching wildcard; nullptr if none.
+const ClipOverride* clipRule(const CompressionSettings& settings, std::string_view clipName);
+/// A clip's effective `additive_base` (EffectiveSettings::additiveBase) without resolving its joints.
+std::string additiveBaseSetting(const CompressionSettings& settings, std::string_view clipName);
 
 /// True when any shell value (top level, joint rule, clip or clip joint rule) is "mesh".
 bool usesMeshShells(const CompressionSettings& settings);

@@ -39,8 +39,11 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame);
 
 /// clipJson() of a pack's clip as the runtime decodes it, frame by frame. With `rateHz`, the frames
 /// are samples at start_time + k / rateHz (k = 0 .. floor(duration x rateHz)) through the runtime's
-/// Player, and sample_rate is rateHz: a check between frames.
-std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz = {});
+/// Player, and sample_rate is rateHz: a check between frames. An additive clip gives the pose its
+/// deltas make on their base (base and delta each sampled at the time, then applied, as a game
+/// does), or with `additiveDeltas` the deltas themselves.
+std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz = {},
+                            bool additiveDeltas = false);
 /// Samples at k / rateHz for k = 0 .. floor(duration x rateHz).
 std::uint32_t sampleCount(double durationS, double rateHz);
 
