@@ -276,6 +276,7 @@ void MainWindow::connectDocument() {
   connect(m_document.undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
   // The last hop of every edit: the preview's poses to the viewport.
   connect(&m_preview, &widgets::PosePreview::changed, this, &MainWindow::showPoses);
+  connect(m_clips->additiveBar(), &widgets::AdditiveBar::weightChanged, &m_preview, &widgets::PosePreview::setAdditiveWeight);
   connect(m_blend, &widgets::BlendPanel::changed, this, [this] { m_preview.setBlend(m_blend->setup()); });
   connect(m_recompressor, &widgets::Recompressor::currentChanged, this, [this] {
     const widgets::ShownResult shown = m_recompressor->current();

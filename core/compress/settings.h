@@ -48,6 +48,7 @@ struct JointOverride {
   std::optional<float> precisionCm;  ///< cm, max object-space error on the shell
   std::optional<float> shellCm;      ///< cm, distance of the virtual vertices from the joint, or kShellFromMesh
   std::optional<bool> pinned;        ///< recompute the track against compressed ancestors (no inheritance)
+  bool operator==(const JointOverride&) const = default;
 };
 
 /// One entry of "clips": any top-level value, for the clips a name or wildcard matches.
@@ -62,6 +63,7 @@ struct ClipOverride {
   std::optional<std::string> name;  ///< the clip's pack name instead of the automatic one (docs/CLIP_NAMES.md); exact keys only
   std::optional<LoopPolicy> loop;
   std::optional<std::string> additiveBase;  ///< see CompressionSettings::additiveBase
+  bool operator==(const ClipOverride&) const = default;
 };
 
 struct CompressionSettings {
