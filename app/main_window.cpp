@@ -293,6 +293,7 @@ void MainWindow::connectDocument() {
   // The last hop of every edit: the preview's poses to the viewport.
   connect(&m_preview, &widgets::PosePreview::changed, this, &MainWindow::showPoses);
   connect(m_viewport, &viewport::ViewportWidget::inPlaceChanged, &m_preview, &widgets::PosePreview::setInPlace);
+  connect(m_clips->additiveBar(), &widgets::AdditiveBar::weightChanged, &m_preview, &widgets::PosePreview::setAdditiveWeight);
   connect(m_blend, &widgets::BlendPanel::changed, this, [this] { m_preview.setBlend(m_blend->setup()); });
   connect(m_recompressor, &widgets::Recompressor::currentChanged, this, [this] {
     const widgets::ShownResult shown = m_recompressor->current();

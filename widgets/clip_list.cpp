@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QFont>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -19,6 +20,16 @@
 #include "widgets/format.h"
 
 namespace animpack::widgets {
+namespace {
+
+/// The Base column: where an additive clip's deltas are taken from.
+QString additiveText(const core::AdditiveLink& link) {
+  if (!link.error.empty()) return "invalid base";
+  if (link.ref.kind == core::AdditiveRef::Kind::Rest) return "+ rest pose";
+  return link.ref.additive() ? "+ " + QString::fromStdString(link.ref.spelling()) : QString();
+}
+
+}  // namespace
 
 ClipListModel::ClipListModel(ClipDocument* document, Recompressor* recompressor, QObject* parent)
     : QAbstractTableModel(parent), m_document(document), m_recompressor(recompressor) {
@@ -27,7 +38,7 @@ ClipListModel::ClipListModel(ClipDocument* document, Recompressor* recompressor,
     endResetModel();
   });
   connect(document, &ClipDocument::settingsChanged, this, [this] {
-    if (rowCount() > 0) emit dataChanged(index(0, CompressedBytes), index(rowCount() - 1, Status));
+    if (rowCount() > 0) emit dataChanged(index(0, CompressedBytes), index(rowCount() - 1, ColumnCount - 1));
   });
   connect(document, &ClipDocument::approvalChanged, this, &ClipListModel::refreshRow);
   connect(recompressor, &Recompressor::resultReady, this, &ClipListModel::refreshRow);
@@ -44,7 +55,7 @@ int ClipListModel::columnCount(const QModelIndex& parent) const { return parent.
 
 QVariant ClipListModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* names[] = {"Clip", "Frames", "Rate", "Raw", "Compressed", "Ratio", "Max error", "Status", "File"};
+  static const char* names[] = {"Clip", "Frames", "Rate", "Raw", "Compressed", "Ratio", "Max error", "Status", "File", "Additive on"};
   return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 
@@ -68,6 +79,7 @@ QVariant ClipListModel::data(const QModelIndex& index, int role) const {
       case Ratio: return c ? QString("%1:1").arg(double(rawBytes) / double(packed), 0, 'f', 1) : QString();
       case MaxError: return c ? formatCm(c->stats.maxErrorCm) : QString();
       case File: return QFileInfo(m_document->sourcePath()).fileName();
+      case Base: return additiveText(m_document->additiveLink(clip));
       case Status: {
         QString s = approval == Approval::Approved ? "approved" : approval == Approval::Rejected ? "rejected" : "needs review";
         if (c && !c->stats.withinPrecision) s += " · over precision";
@@ -83,7 +95,14 @@ QVariant ClipListModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::ForegroundRole && index.column() == Status)
     return QBrush(approval == Approval::Approved ? QColor(30, 130, 50) : approval == Approval::Rejected ? QColor(200, 40, 30) : QColor(150, 110, 0));
   if (role == ApprovalRole) return int(approval);
-  if (role == Qt::TextAlignmentRole && index.column() != Name && index.column() != Status && index.column() != File)
+  if ((role == Qt::ForegroundRole || role == Qt::ToolTipRole) && index.column() == Base && !m_document->additiveLink(clip).error.empty())
+    return role == Qt::ForegroundRole ? QVariant(QBrush(QColor(200, 40, 30))) : QVariant(QString::fromStdString(m_document->additiveLink(clip).error));
+  if (role == Qt::FontRole && index.column() == Name && m_document->additiveLink(clip).ref.additive()) {
+    QFont italic;
+    italic.setItalic(true);  // additive clips read as layers at a glance
+    return italic;
+  }
+  if (role == Qt::TextAlignmentRole && index.column() != Name && index.column() != Status && index.column() != File && index.column() != Base)
     return int(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && index.column() == Status && m_document->storedApproval(clip).state != Approval::NeedsReview &&
       approval == Approval::NeedsReview)
@@ -169,6 +188,8 @@ ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor,
   layout->addWidget(buildPackBar());
   layout->addLayout(filters);
   layout->addWidget(m_table, 1);
+  m_additive = new AdditiveBar(document, this);
+  layout->addWidget(m_additive);
   layout->addWidget(m_suggestionBox);
   layout->addLayout(buttons);
   connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {

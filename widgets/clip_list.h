@@ -9,6 +9,7 @@
 #include <QSortFilterProxyModel>
 #include <QWidget>
 
+#include "widgets/additive_bar.h"
 #include "widgets/document/clip_document.h"
 #include "widgets/document/lead_view.h"
 #include "widgets/document/recompressor.h"
@@ -27,7 +28,7 @@ namespace animpack::widgets {
 class ClipListModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { Name, Frames, Rate, RawBytes, CompressedBytes, Ratio, MaxError, Status, File, ColumnCount };
+  enum Column { Name, Frames, Rate, RawBytes, CompressedBytes, Ratio, MaxError, Status, File, Base, ColumnCount };
   /// The role of the approval (an Approval as int) the filter reads.
   static constexpr int ApprovalRole = Qt::UserRole + 1;
   ClipListModel(ClipDocument* document, Recompressor* recompressor, QObject* parent = nullptr);
@@ -75,6 +76,8 @@ class ClipListPanel : public QWidget {
   QComboBox* approvalFilter() const { return m_approvalFilter; }
   QFrame* suggestionBox() const { return m_suggestionBox; }
   QPushButton* applySuggestionButton() const { return m_applySuggestion; }
+  /// The current clip's additive base picker and preview weight.
+  AdditiveBar* additiveBar() const { return m_additive; }
 
  public slots:
   void approveSelected();
@@ -100,6 +103,7 @@ class ClipListPanel : public QWidget {
   QFrame* m_suggestionBox;
   QLabel* m_suggestion;
   QPushButton* m_applySuggestion;
+  AdditiveBar* m_additive;
 };
 
 }  // namespace animpack::widgets

@@ -9,6 +9,7 @@
 
 #include <assimp/Importer.hpp>
 
+#include "core/batch/additive_links.h"
 #include "core/batch/clip_names.h"
 #include "core/compress/vertex_error.h"
 #include "core/runtime/hash.h"
@@ -95,6 +96,12 @@ void storeCached(const std::filesystem::path& dir, const std::string& key, const
   for (const BatchClip& c : file.clips) {
     if (!c.error.empty()) return;  // only complete files are cached
     records.push_back(c.record());
+    // A base in another file cannot be linked inside this entry: the rest pose holds its place
+    // and the batch links the clip again from its settings when the entry is read.
+    const AdditiveRef& ref = records.back().additive;
+    if (ref.kind == AdditiveRef::Kind::Clip &&
+        std::none_of(file.clips.begin(), file.clips.end(), [&](const BatchClip& o) { return o.name == ref.clip; }))
+      records.back().additive = AdditiveRef{AdditiveRef::Kind::Rest, {}, -1};
     reports.push_back(nlohmann::json::parse(clipReportToJson(c.report)));
   }
   std::error_code ec;
@@ -117,7 +124,7 @@ void measureSkin(const ImportedAsset& asset, const RawClip& raw, double unitToCm
 /// Compresses one clip of an imported file into `out` (its record, data and report, or its error).
 void compressClip(const BatchOptions& options, const CompressionSettings& settings, const ImportOptions& importOptions,
                   const ImportedAsset& asset, const RawClip& source, const std::filesystem::path& path, BatchClip& out,
-                  const std::atomic<bool>* cancel) {
+                  const std::atomic<bool>* cancel, const std::optional<AdditiveBase>& base) {
   const EffectiveSettings effective = resolve(settings, asset.skeleton, out.name, asset.meshes, asset.unitToCm);
   // A clip override of the sample rate or unit needs the file imported with it.
   std::optional<ImportedAsset> reimported;
@@ -140,15 +147,18 @@ void compressClip(const BatchOptions& options, const CompressionSettings& settin
   CompressJob job(asset.skeleton, *raw, unitToCm, effective);
   job.setMeshes(asset.meshes);
   job.setUpAxis(objectUpAxis(asset.sceneRootTransform, UpAxis::AsImported));
+  if (base) job.setAdditiveBase(*base, out.meta.additive);
   auto compressed = job.run(nullptr, cancel);
   if (!compressed) {
     out.error = compressed.message();
     return;
   }
-  measureSkin(asset, *raw, unitToCm, *compressed);
+  if (!base) measureSkin(asset, *raw, unitToCm, *compressed);
   compressed->name = out.name;
+  const AdditiveRef additive = out.meta.additive;
   out.meta = clipRecord(*compressed, path.filename().string(), asset.sourceHash);
   out.meta.sourceClip = out.sourceClip;
+  out.meta.additive = additive;
   out.meta.data = {};
   out.data = compressed->data;
   out.report = makeClipReport(*compressed, asset.skeleton, path.string(), 0);
@@ -159,6 +169,16 @@ void compressClip(const BatchOptions& options, const CompressionSettings& settin
 
 const CompressionSettings& fileSettingsOf(const BatchOptions& options, std::size_t file) {
   return options.fileSettings.empty() ? options.settings : options.fileSettings[file];
+}
+
+/// Calls `group(begin, end)` for each range of files that share one pack (each file when every file
+/// is its own pack, else all of them); stops at the first error.
+template <typename Group>
+Status forEachPackGroup(std::size_t files, bool perFile, Group group) {
+  if (!perFile) return group(std::size_t(0), files);
+  for (std::size_t f = 0; f < files; ++f)
+    if (auto st = group(f, f + 1); !st) return st;
+  return Status::ok();
 }
 
 /// The pack name of every clip of every file (per file when each file is its own pack); fails when
@@ -177,13 +197,72 @@ Expected<std::vector<std::vector<PackClipName>>> nameClips(const std::vector<Bat
       for (std::size_t c = 0; c < files[f].clips.size(); ++c) out[f].push_back((*names)[i++]);
     return Status::ok();
   };
-  if (!options.namesPerFile) {
-    if (auto st = nameGroup(0, files.size()); !st) return Error{st.message()};
-  } else {
-    for (std::size_t f = 0; f < files.size(); ++f)
-      if (auto st = nameGroup(f, f + 1); !st) return Error{st.message()};
-  }
+  if (auto st = forEachPackGroup(files.size(), options.namesPerFile, nameGroup); !st) return Error{st.message()};
   return out;
+}
+
+/// Every clip's additive base among the clips of its pack (its file, or every input).
+std::vector<std::vector<AdditiveLink>> linkBases(const std::vector<BatchFile>& files, const BatchOptions& options,
+                                                 const std::vector<std::optional<ImportedAsset>>& assets) {
+  std::vector<std::vector<AdditiveLink>> out(files.size());
+  (void)forEachPackGroup(files.size(), options.namesPerFile, [&](std::size_t begin, std::size_t end) {
+    std::vector<AdditiveCandidate> candidates;
+    for (std::size_t f = begin; f < end; ++f)
+      for (const BatchClip& c : files[f].clips) {
+        const CompressionSettings settings = settingsForPackName(fileSettingsOf(options, f), {c.name, c.renamedBy});
+        const std::uint32_t frames = assets[f] ? assets[f]->clips[c.clipIndex].frameCount : c.meta.frameCount;
+        candidates.push_back({c.name, c.sourceClip, additiveBaseSetting(settings, c.name), frames});
+      }
+    const std::vector<AdditiveLink> links = linkAdditiveBases(candidates);
+    std::size_t i = 0;
+    for (std::size_t f = begin; f < end; ++f)
+      for (std::size_t c = 0; c < files[f].clips.size(); ++c) out[f].push_back(links[i++]);
+    return Status::ok();
+  });
+  return out;
+}
+
+/// Whether a file's settings make some clip additive on another clip: its cache entry then depends
+/// on the files that clip may come from.
+bool namesClipBase(const CompressionSettings& settings) {
+  auto clipBase = [](const std::optional<std::string>& b) { return b && !b->empty() && *b != "rest"; };
+  return clipBase(settings.additiveBase) ||
+         std::any_of(settings.clips.begin(), settings.clips.end(), [&](const auto& c) { return clipBase(c.second.additiveBase); });
+}
+
+/// The clip named `name` in the pack group of file `file`, or nullptr.
+BatchClip* findInGroup(std::vector<BatchFile>& files, bool perFile, std::size_t file, const std::string& name) {
+  for (std::size_t f = perFile ? file : 0; f < (perFile ? file + 1 : files.size()); ++f)
+    for (BatchClip& c : files[f].clips)
+      if (c.name == name) return &c;
+  return nullptr;
+}
+
+/// Marks the base of every kept additive clip as kept too.
+void keepAdditiveBases(std::vector<BatchFile>& files, bool perFile, std::vector<std::vector<bool>>& keep) {
+  for (std::size_t f = 0; f < files.size(); ++f)
+    for (std::size_t c = 0; c < files[f].clips.size(); ++c) {
+      const AdditiveRef& ref = files[f].clips[c].meta.additive;
+      if (!keep[f][c] || ref.kind != AdditiveRef::Kind::Clip) continue;
+      for (std::size_t g = perFile ? f : 0; g < (perFile ? f + 1 : files.size()); ++g)
+        for (std::size_t b = 0; b < files[g].clips.size(); ++b)
+          if (files[g].clips[b].name == ref.clip) keep[g][b] = true;
+    }
+}
+
+/// The decoded base of `clip` (nullopt when it is absolute), or why it has none.
+Expected<std::optional<AdditiveBase>> additiveBaseOf(std::vector<BatchFile>& files, bool perFile, std::size_t file, const BatchClip& clip,
+                                                     const AdditiveLink& link, const ImportedAsset& asset) {
+  if (!link.error.empty()) return Error{link.error};
+  const AdditiveRef& ref = clip.meta.additive;
+  if (ref.kind == AdditiveRef::Kind::None) return std::optional<AdditiveBase>();
+  if (ref.kind == AdditiveRef::Kind::Rest) return std::optional<AdditiveBase>(AdditiveBase::rest(asset.skeleton.restLocal));
+  const BatchClip* base = findInGroup(files, perFile, file, ref.clip);
+  if (!base || !base->error.empty() || base->data.empty())
+    return Error{"its additive base '" + ref.clip + "' failed" + (base && !base->error.empty() ? ": " + base->error : "")};
+  auto decoded = AdditiveBase::clip(base->data, asset.skeleton.restLocal, ref.frame);
+  if (!decoded) return Error{"additive base '" + ref.clip + "': " + decoded.message()};
+  return std::optional<AdditiveBase>(std::move(decoded.value()));
 }
 
 }  // namespace
@@ -228,7 +307,18 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
     assets[i] = std::move(asset.value());
   };
 
-  // 1. Every file's clips, from the cache or imported.
+  // 1. Every file's clips, from the cache or imported. A file whose clips may be additive on a clip
+  // of another input keys its entry with every input's bytes and settings too (the base's identity).
+  std::vector<std::uint64_t> sourceHashes(files.size(), 0);
+  if (options.cacheDir) parallelFor(files.size(), jobs, [&](std::size_t i) { sourceHashes[i] = hashFile(files[i]); });
+  auto keyOf = [&](std::size_t i) {
+    std::string key = cacheKey(sourceHashes[i], fileSettingsOf(options, i));
+    if (!namesClipBase(fileSettingsOf(options, i))) return key;
+    std::uint64_t h = runtime::fnv1a64(key);
+    for (std::size_t o = 0; o < files.size(); ++o)
+      if (o != i) h = runtime::fnv1a64Value(fileSettingsOf(options, o).hash(), runtime::fnv1a64Value(sourceHashes[o], h));
+    return cacheKey(h, fileSettingsOf(options, i));
+  };
   parallelFor(files.size(), jobs, [&](std::size_t i) {
     BatchFile& file = result[i];
     file.path = files[i];
@@ -238,7 +328,7 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
       return;
     }
     if (options.cacheDir) {
-      keys[i] = cacheKey(hashFile(files[i]), fileSettingsOf(options, i));
+      keys[i] = keyOf(i);
       if (loadCached(*options.cacheDir, keys[i], file)) return;
     }
     importInto(i);
@@ -269,25 +359,40 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
       clip.report.clip = clip.name;
     }
 
-  // 3. The selection: a spec selects by pack or source name in any file, or #N of each file.
+  // 2b. Additive bases (after naming: a base is named as `--clip` names clips).
+  std::vector<std::vector<AdditiveLink>> links = linkBases(result, options, assets);
+  for (std::size_t f = 0; f < result.size(); ++f)
+    for (std::size_t c = 0; c < result[f].clips.size(); ++c) result[f].clips[c].meta.additive = links[f][c].ref;
+
+  // 3. The selection: a spec selects by pack or source name in any file, or #N of each file. A
+  // selected additive clip brings its base along (the pack must hold it).
   std::vector<bool> complete(result.size(), true);
   if (!options.clips.empty()) {
     std::vector<bool> specUsed(options.clips.size(), false);
+    std::vector<std::vector<bool>> keep(result.size());
     for (std::size_t f = 0; f < result.size(); ++f) {
       std::vector<ClipChoice> choices;
       for (const BatchClip& c : result[f].clips) choices.push_back({c.name, c.sourceClip});
-      std::vector<bool> keep(choices.size(), false);
+      keep[f].assign(choices.size(), false);
       for (std::size_t s = 0; s < options.clips.size(); ++s) {
         auto found = matchClips(options.clips[s], choices);
         if (!found) continue;
         specUsed[s] = true;
-        for (std::size_t i : *found) keep[i] = true;
+        for (std::size_t i : *found) keep[f][i] = true;
       }
+    }
+    keepAdditiveBases(result, options.namesPerFile, keep);
+    for (std::size_t f = 0; f < result.size(); ++f) {
       std::vector<BatchClip> kept;
-      for (std::size_t i = 0; i < keep.size(); ++i)
-        if (keep[i]) kept.push_back(std::move(result[f].clips[i]));
+      std::vector<AdditiveLink> keptLinks;
+      for (std::size_t i = 0; i < keep[f].size(); ++i)
+        if (keep[f][i]) {
+          kept.push_back(std::move(result[f].clips[i]));
+          keptLinks.push_back(links[f][i]);
+        }
       complete[f] = kept.size() == result[f].clips.size();
       result[f].clips = std::move(kept);
+      links[f] = std::move(keptLinks);
     }
     for (std::size_t s = 0; s < options.clips.size(); ++s)
       if (!specUsed[s]) return Error{"no clip '" + options.clips[s] + "' in the inputs (a pack name, an animation name or wildcard, or #N of a file)"};
@@ -296,31 +401,43 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
   for (const BatchFile& file : result)
     if (file.fromCache && !file.clips.empty()) report(file.clips.size(), file.path.filename().string() + " (cached)");
 
-  // 4. Compression of what the cache did not hold.
+  // 4. Compression of what the cache did not hold: absolute clips (and deltas from the rest pose)
+  // first, then the clips additive on them, which are deltas from their decoded base.
   struct Work {
     std::size_t file, clip;
     const RawClip* raw;
   };
-  std::vector<Work> work;
+  std::vector<Work> work[2];
   for (std::size_t f = 0; f < result.size(); ++f) {
     if (!assets[f]) continue;
     for (std::size_t c = 0; c < result[f].clips.size(); ++c)
-      work.push_back({f, c, &assets[f]->clips[result[f].clips[c].clipIndex]});
+      work[result[f].clips[c].meta.additive.kind == AdditiveRef::Kind::Clip ? 1 : 0].push_back(
+          {f, c, &assets[f]->clips[result[f].clips[c].clipIndex]});
   }
-  parallelFor(work.size(), jobs, [&](std::size_t w) {
-    const Work& job = work[w];
-    BatchFile& file = result[job.file];
-    BatchClip& out = file.clips[job.clip];
-    const ImportedAsset& asset = *assets[job.file];
-    if (cancel && cancel->load()) {
-      out.error = "cancelled";
-    } else {
-      const PackClipName name{out.name, out.renamedBy};
-      compressClip(options, settingsForPackName(fileSettingsOf(options, job.file), name), importOptions, asset,
-                   *job.raw, file.path, out, cancel);
-    }
-    report(1, file.path.filename().string() + ": " + out.name);
-  });
+  for (int wave = 0; wave < 2; ++wave)
+    parallelFor(work[wave].size(), jobs, [&](std::size_t w) {
+      const Work& job = work[wave][w];
+      BatchFile& file = result[job.file];
+      BatchClip& out = file.clips[job.clip];
+      const ImportedAsset& asset = *assets[job.file];
+      Expected<std::optional<AdditiveBase>> base = additiveBaseOf(result, options.namesPerFile, job.file, out, links[job.file][job.clip], asset);
+      if (cancel && cancel->load()) {
+        out.error = "cancelled";
+      } else if (!base) {
+        out.error = base.message();
+      } else {
+        const PackClipName name{out.name, out.renamedBy};
+        compressClip(options, settingsForPackName(fileSettingsOf(options, job.file), name), importOptions, asset,
+                     *job.raw, file.path, out, cancel, *base);
+      }
+      report(1, file.path.filename().string() + ": " + out.name);
+    });
+  // A cached clip whose base setting no longer resolves fails as a compressed one would.
+  for (std::size_t f = 0; f < result.size(); ++f)
+    for (std::size_t c = 0; c < result[f].clips.size(); ++c)
+      if (result[f].clips[c].error.empty() && !links[f][c].error.empty()) result[f].clips[c].error = links[f][c].error;
+  for (BatchFile& file : result)
+    for (BatchClip& c : file.clips) c.report.additiveBase = c.meta.additive.spelling();
 
   // 5. Only complete files go to the cache: an entry holds every clip of its file.
   if (options.cacheDir)

@@ -1,5 +1,6 @@
 #include "core/batch/export.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -8,11 +9,25 @@
 namespace animpack::core {
 namespace {
 
+/// Leaves out additive clips whose base is not in the pack (its file was left out), as failures.
+void dropClipsWithoutBase(std::vector<PackClipRecord>& records, std::vector<ClipReport*>& rows) {
+  for (std::size_t i = records.size(); i-- > 0;) {
+    const AdditiveRef& ref = records[i].additive;
+    if (ref.kind != AdditiveRef::Kind::Clip ||
+        std::any_of(records.begin(), records.end(), [&](const PackClipRecord& r) { return r.name == ref.clip; }))
+      continue;
+    rows[i]->error = "its additive base '" + ref.clip + "' is not in the pack";
+    records.erase(records.begin() + std::ptrdiff_t(i));
+    rows.erase(rows.begin() + std::ptrdiff_t(i));
+  }
+}
+
 /// Builds and writes one pack; fills the rows' compressed bytes from the written pack itself.
 Expected<WrittenPack> writePack(const PackSkeletonRecord& skeleton, const std::vector<const BatchClip*>& clips,
                                 const std::filesystem::path& path, std::vector<ClipReport*> rows) {
   std::vector<PackClipRecord> records;
   for (const BatchClip* c : clips) records.push_back(c->record());
+  dropClipsWithoutBase(records, rows);
   const auto bytes = buildPack(skeleton, records);
   auto opened = runtime::Pack::open(bytes);
   if (!opened) return Error{"internal error: the pack just built does not open: " + opened.message()};
@@ -21,7 +36,7 @@ Expected<WrittenPack> writePack(const PackSkeletonRecord& skeleton, const std::v
   WrittenPack w;
   w.path = path;
   w.bytes = bytes.size();
-  w.clips = clips.size();
+  w.clips = records.size();
   return w;
 }
 
@@ -226,6 +241,10 @@ Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& pat
   for (const Entry& e : entries) {
     PackClipRecord record = clipRecord(*e.clip, packs[e.pack].bytes());
     if (uses[record.name] > 1) record.name = paths[e.pack].stem().string() + "/" + record.name;
+    // An additive clip's base comes from the same pack, and is renamed as it is.
+    record.additive = additiveRef(packs[e.pack], *e.clip);
+    if (record.additive.kind == AdditiveRef::Kind::Clip && uses[record.additive.clip] > 1)
+      record.additive.clip = paths[e.pack].stem().string() + "/" + record.additive.clip;
     const auto [it, added] = owner.emplace(record.name, e.pack);
     if (!added)
       return Error{"clip '" + record.name + "' of '" + paths[e.pack].string() + "' and of '" + paths[it->second].string() +

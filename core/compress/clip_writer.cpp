@@ -256,7 +256,7 @@ std::vector<std::uint8_t> writeClip(const ClipLayout& layout) {
   storeLE(h + H::segmentLength, static_cast<std::uint16_t>(segmentLength));
   const bool wrap = layout.loop && layout.wrap;
   const unsigned flags = (layout.loop ? runtime::kClipFlagLoop : 0u) | (wrap ? runtime::kClipFlagWrap : 0u) |
-                         (wrap && layout.droppedLast ? runtime::kClipFlagDroppedLast : 0u);
+                         (wrap && layout.droppedLast ? runtime::kClipFlagDroppedLast : 0u) | (layout.additive ? runtime::kClipFlagAdditive : 0u);
   storeLE(h + H::flags, static_cast<std::uint16_t>(flags));
   storeLE(h + H::uniformTrackCount, static_cast<std::uint16_t>(uniformCount));
   storeLE(h + H::keyedTrackCount, static_cast<std::uint16_t>(keyedCount));

@@ -13,6 +13,7 @@
 #include "core/compress/error_metric.h"
 #include "core/compress/track_analysis.h"
 #include "core/compress/vertex_error.h"
+#include "core/runtime/additive.h"
 #include "core/runtime/clip_view.h"
 #include "core/runtime/hash.h"
 #include "core/runtime/player.h"
@@ -94,15 +95,17 @@ Status CompressJob::validate() const {
 /// state below (the caller's context keeps `st` between runs).
 class CompressRun {
  public:
+  /// `base`: the clip is additive (its samples are deltas from it), or nullptr.
   CompressRun(const Skeleton& skeleton, const RawClip& clip, double unitToCm, const EffectiveSettings& settings,
-              CompressorContext::State& state, std::span<const SkinnedMesh> meshes)
-      : m_skin(skeleton, meshes, unitToCm), m_skeleton(skeleton), m_clip(clip), m_unitToCm(unitToCm), m_settings(settings), m_st(state), m_joints(clip.jointCount),
+              CompressorContext::State& state, std::span<const SkinnedMesh> meshes, const AdditiveBase* base)
+      : m_base(base), m_skin(skeleton, meshes, unitToCm), m_skeleton(skeleton), m_clip(clip), m_unitToCm(unitToCm), m_settings(settings), m_st(state), m_joints(clip.jointCount),
         m_frames(clip.frameCount), m_subCount(std::size_t(clip.jointCount) * 3) {}
 
   /// `clip` is what is compressed; `source` the imported clip it was taken from (longer by one
   /// frame when the layout drops the last frame), which the metric measures against.
   static void prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, const RawClip& source, LoopLayout layout,
-                      double unitToCm, const EffectiveSettings& settings, const RootMotionTrack* rootMotion);
+                      double unitToCm, const EffectiveSettings& settings, const RootMotionTrack* rootMotion,
+                      bool additive);
   /// The root-motion track written beside the in-place clip (null: none) and the clip it came from.
   void setRootMotion(const RootMotionTrack* track, const RawClip& source) {
     m_rootMotion = track;
@@ -141,7 +144,11 @@ class CompressRun {
   /// With mesh shells: asks every animated track to tighten when a skinned vertex is more than
   /// 1.5 x the precision off; true when it did.
   bool checkSkin(const runtime::ClipView& view);
+  /// Frame f's pose from its locals: composed with the base pose when the clip is additive.
+  std::vector<Transform> applied(std::uint32_t f, std::span<const Transform> locals) const;
 
+  const AdditiveBase* m_base;
+  std::vector<Transform> m_baseFrames;  // additive: the decoded base at each frame, frame-major
   const VertexErrorMetric m_skin;
 
   const Skeleton& m_skeleton;
@@ -168,7 +175,8 @@ class CompressRun {
 };
 
 void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, const RawClip& source, LoopLayout layout,
-                          double unitToCm, const EffectiveSettings& settings, const RootMotionTrack* rootMotion) {
+                          double unitToCm, const EffectiveSettings& settings, const RootMotionTrack* rootMotion,
+                          bool additive) {
   std::vector<float> shells(clip.jointCount);
   std::vector<bool> pinned(clip.jointCount);
   for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
@@ -195,7 +203,8 @@ void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, cons
       runtime::moveJoint(skeleton.parents, rootMotion->joint, objectMotion(*rootMotion, cycle), wrapEnd);
     }
     s->metric = std::make_unique<ErrorMetric>(skeleton, source, unitToCm, shells, 1, layout, wrapEnd);
-    s->levers = measureLevers(skeleton, clip, *s->metric, settings);
+    // Deltas change a joint's pose one for one in rotation and translation: the levers are the source's.
+    s->levers = measureLevers(skeleton, additive ? source : clip, *s->metric, settings);
     s->varying = varyingSubTracks(clip);
     s->tracks.resize(std::size_t(clip.jointCount) * 3);
     ctx.state = std::move(s);
@@ -224,10 +233,12 @@ void CompressRun::buildTargets() {
   m_maxGap = std::max<std::uint32_t>(2, m_snapshotFrames / 2);
   m_targets.resize(m_subCount);
   m_rest.resize(m_subCount);
+  if (m_base) m_baseFrames = m_base->frames(m_frames, m_clip.sampleRate);
   for (std::uint32_t j = 0; j < m_joints; ++j)
     for (int c = 0; c < 3; ++c) {
       const std::size_t i = j * 3 + std::size_t(c);
-      m_rest[i] = sampleOf(m_skeleton.restLocal[j], Channel(c));
+      // A default track of an additive clip is the identity delta (FORMAT.md "Additive clips").
+      m_rest[i] = sampleOf(m_base ? Transform{} : m_skeleton.restLocal[j], Channel(c));
       m_targets[i].resize(m_frames);
       for (std::uint32_t f = 0; f < m_frames; ++f) m_targets[i][f] = sampleOf(m_clip.at(j, f), Channel(c));
     }
@@ -302,11 +313,11 @@ std::array<std::vector<Sample>, 3> CompressRun::pinnedTargets(std::uint32_t p) c
   std::vector<Mat34d> object(m_joints);
   for (std::uint32_t f = 0; f < m_frames; ++f) {
     decodedFromEncodings(f, locals);
-    runtime::localToObject<double>(m_skeleton.parents, locals, object);
+    runtime::localToObject<double>(m_skeleton.parents, applied(f, locals), object);
     const std::int32_t parent = m_skeleton.parents[p];
     const Mat34d target = inPlace(p, f, metric.originalObject(p, f));
     const Mat34d local = parent < 0 ? target : object[std::size_t(parent)].inverse() * target;
-    const Transform t = decompose(local);
+    const Transform t = m_base ? runtime::additiveDelta(m_baseFrames[std::size_t(f) * m_joints + p], decompose(local)) : decompose(local);
     for (int c = 0; c < 3; ++c) out[std::size_t(c)][f] = sampleOf(t, Channel(c));
   }
   for (std::uint32_t f = 1; f < m_frames; ++f) {  // sign continuity
@@ -344,7 +355,7 @@ std::vector<std::uint8_t> CompressRun::write() const {
   std::vector<TrackEncoding> encodings;
   encodings.reserve(m_subCount);
   for (const SubTrack& t : m_st.tracks) encodings.push_back(t.encoding);
-  const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), m_loop, m_st.layout.wrap, m_st.layout.dropLast,
+  const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), m_loop, m_st.layout.wrap, m_st.layout.dropLast, m_base != nullptr,
                           m_st.segmentLength, m_snapshotFrames, encodings};
   std::vector<std::uint8_t> block = writeClip(layout);
   if (m_rootMotion) appendRootMotion(block, *m_rootMotion, m_frames, m_cycle);
@@ -377,7 +388,7 @@ bool CompressRun::writeAndMeasure() {
   auto view = runtime::ClipView::open(m_blob, std::span(m_skeleton.restLocal));
   ANIMPACK_ASSERT(view.hasValue(), view ? "" : view.message().c_str());
   runtime::Player player;
-  m_errors = m_st.metric->measureDecoded(*view, player, &m_decoded);
+  m_errors = m_st.metric->measureDecoded(*view, player, &m_decoded, m_base);
 
   // Every joint over its m_precision at a frame, or in a frame interval, asks the sub-track that
   // contributes most there (at either end of the interval) to tighten, in that segment for
@@ -414,8 +425,13 @@ bool CompressRun::writeAndMeasure() {
   return violation && !m_tightenings.empty() && m_pass + 1 < kMaxPasses;
 }
 
+std::vector<Transform> CompressRun::applied(std::uint32_t f, std::span<const Transform> locals) const {
+  if (!m_base) return {locals.begin(), locals.end()};
+  return composeAdditive(std::span(m_baseFrames.data() + std::size_t(f) * m_joints, m_joints), locals);
+}
+
 bool CompressRun::checkSkin(const runtime::ClipView& view) {
-  if (m_skin.empty()) return false;
+  if (m_skin.empty() || m_base) return false;
   const float limit = 1.5f * *std::min_element(m_precision.begin(), m_precision.end());
   if (measureVertexError(m_skin, m_skeleton, m_clip, view) <= limit) return false;
   const std::uint32_t segments = std::max<std::uint32_t>(1, runtime::uniformSegmentCount(m_frames, m_st.segmentLength));
@@ -494,7 +510,7 @@ void CompressRun::fillJointReports(CompressionStats& s, const ErrorSummary& summ
   if (!floorNeeded) return;
   // What float32 samples of every track would give: the best any storage can do.
   // With root motion the float samples before extraction: folding back gives them again.
-  const ErrorSummary floor = m_st.metric->summarize(m_st.metric->measureFloor(m_rootMotion ? *m_source : m_clip));
+  const ErrorSummary floor = m_st.metric->summarize(m_st.metric->measureFloor(m_rootMotion ? *m_source : m_clip, m_base));
   for (std::uint32_t j = 0; j < m_joints; ++j) s.joints[j].floorCm = floor.jointMaxCm[j];
 }
 
@@ -514,10 +530,11 @@ void CompressRun::fillPinnedReports(CompressionStats& s, const ErrorSummary& sum
     }
     std::vector<Mat34d> object(m_joints);
     for (std::uint32_t f = 0; f < m_frames; ++f) {
-      std::span<const Transform> pose(m_decoded.data() + std::size_t(f) * m_joints, m_joints);
+      std::vector<Transform> pose(m_decoded.begin() + std::ptrdiff_t(std::size_t(f) * m_joints), m_decoded.begin() + std::ptrdiff_t(std::size_t(f + 1) * m_joints));
+      for (int c = 0; c < 3; ++c) setSample(pose[p], Channel(c), unpinned[std::size_t(c)].at(f));
+      pose = applied(f, pose);
+      const Transform local = pose[p];
       runtime::localToObject<double>(m_skeleton.parents, pose, object);
-      Transform local = pose[p];
-      for (int c = 0; c < 3; ++c) setSample(local, Channel(c), unpinned[std::size_t(c)].at(f));
       const std::int32_t parent = m_skeleton.parents[p];
       const Mat34d m = parent < 0 ? Mat34d::fromTransform(local) : object[std::size_t(parent)] * Mat34d::fromTransform(local);
       r.driftUnpinnedCm = std::max(r.driftUnpinnedCm, metric.error(p, f, m));
@@ -565,7 +582,7 @@ CompressedClip CompressRun::finish(std::chrono::steady_clock::time_point started
     s.rootMotion = measureRootMotion(*m_rootMotion, m_cycle, *view, m_unitToCm, m_precision[m_rootMotion->joint]);
     s.withinPrecision = s.withinPrecision && s.rootMotion.withinPrecision;
   }
-  if (!m_skin.empty()) {
+  if (!m_skin.empty() && !m_base) {
     const auto view = runtime::ClipView::open(out.data, std::span(m_skeleton.restLocal));
     if (view) s.maxVertexErrorCm = measureVertexError(m_skin, m_skeleton, m_clip, *view);
   }
@@ -586,6 +603,14 @@ CompressedClip CompressRun::finish(std::chrono::steady_clock::time_point started
 
 Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std::atomic<bool>* cancel) const {
   if (auto st = validate(); !st) return Error{st.message()};
+  if (m_base && m_base->jointCount() != m_skeleton.jointCount()) return Error{"the additive base has another skeleton"};
+  // A delta has no ground path of its own: the base carries the character's root motion.
+  if (m_base && m_settings.rootMotion == RootMotionMode::Extract)
+    return Error{"an additive clip keeps its root motion: 'root_motion: extract' applies to absolute clips only"};
+  // An additive clip is compressed as its deltas from the decoded base; the metric still measures
+  // against the source (runLayout), composing base and delta as the runtime does.
+  const std::optional<RawClip> deltas = m_base ? std::optional<RawClip>(additiveDeltas(m_clip, *m_base)) : std::nullopt;
+  const RawClip& encoded = deltas ? *deltas : m_clip;
   const auto started = std::chrono::steady_clock::now();
   CompressorContext localContext;
   CompressorContext& ctx = context ? *context : localContext;
@@ -597,7 +622,7 @@ Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std:
     if (!joint) return Error{joint.message()};
     track = extractRootMotion(m_skeleton, m_clip, *joint, m_upAxis, inPlace);
   }
-  const RawClip& base = track ? inPlace : m_clip;
+  const RawClip& base = track ? inPlace : encoded;
   const RootMotionTrack* motion = track ? &*track : nullptr;
   const std::uint32_t frames = m_clip.frameCount;
   const LoopPolicy policy = m_settings.loop;
@@ -641,8 +666,8 @@ std::vector<float> CompressJob::seamErrors(const RawClip& clip, std::span<const 
 Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const RawClip& clip, LoopLayout layout, bool loop,
                                                 std::chrono::steady_clock::time_point started, const std::atomic<bool>* cancel,
                                                 const RootMotionTrack* rootMotion) const {
-  CompressRun::prepare(ctx, m_skeleton, clip, m_clip, layout, m_unitToCm, m_settings, rootMotion);
-  CompressRun run(m_skeleton, clip, m_unitToCm, m_settings, *ctx.state, m_meshes);
+  CompressRun::prepare(ctx, m_skeleton, clip, m_clip, layout, m_unitToCm, m_settings, rootMotion, m_base.has_value());
+  CompressRun run(m_skeleton, clip, m_unitToCm, m_settings, *ctx.state, m_meshes, m_base ? &*m_base : nullptr);
   run.setLoop(loop);
   run.setRootMotion(rootMotion, m_clip);
   run.buildTargets();
@@ -655,7 +680,9 @@ Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const Ra
     if (!run.writeAndMeasure()) break;
     run.tighten();
   }
-  return run.finish(started);
+  CompressedClip out = run.finish(started);
+  out.additive = m_additive;
+  return out;
 }
 
 }  // namespace animpack::core

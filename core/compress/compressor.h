@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "core/anim/skeleton.h"
 #include "core/anim/skinned_mesh.h"
 #include "core/base/status.h"
+#include "core/compress/additive_base.h"
 #include "core/compress/error_metric.h"
 #include "core/compress/root_motion.h"
 #include "core/compress/settings.h"
@@ -84,6 +86,7 @@ struct CompressedClip {
   bool wrap = false;               ///< loops through a wrap interval from the last frame to the first (format version 3)
   bool droppedLastFrame = false;   ///< the source's last frame repeated its first and was dropped: frameCount is one less
   std::vector<std::uint8_t> data;  ///< the clip block of FORMAT.md
+  AdditiveRef additive;            ///< an additive clip's base; its block holds deltas
   EffectiveSettings settings;
   std::uint64_t settingsHash = 0;
   CompressionStats stats;
@@ -113,6 +116,13 @@ class CompressJob {
   void setMeshes(std::span<const SkinnedMesh> meshes) { m_meshes = meshes; }
   /// The object-space up axis root motion is extracted about (0 x, 1 y (default), 2 z; objectUpAxis()).
   void setUpAxis(std::uint8_t axis) { m_upAxis = axis; }
+  /// Makes the clip additive: it is stored as deltas from `base` (the decoded base, so errors do
+  /// not stack) and verified as base + delta against the source; `ref` names the base in the pack.
+  /// The skinned-vertex error is not measured for additive clips.
+  void setAdditiveBase(AdditiveBase base, AdditiveRef ref) {
+    m_base = std::move(base);
+    m_additive = std::move(ref);
+  }
 
   /// Checks the inputs (skeleton, clip, settings) and names what is wrong.
   Status validate() const;
@@ -139,6 +149,8 @@ class CompressJob {
   EffectiveSettings m_settings;
   std::span<const SkinnedMesh> m_meshes;
   std::uint8_t m_upAxis = 1;
+  std::optional<AdditiveBase> m_base;
+  AdditiveRef m_additive;
 };
 
 

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "core/anim/raw_sampler.h"
+#include "core/compress/additive_base.h"
+#include "core/runtime/additive.h"
 #include "core/anim/source_clip.h"
 #include "core/runtime/clip_view.h"
 #include "core/runtime/player.h"
@@ -184,7 +186,8 @@ std::vector<float> ErrorMetric::measure(std::span<const Transform> decodedLocal)
   return errors;
 }
 
-ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::Player& player, std::vector<Transform>* decodedFrames) const {
+ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::Player& player, std::vector<Transform>* decodedFrames,
+                                       const AdditiveBase* base) const {
   ClipErrors e;
   std::vector<Transform> local;
   std::vector<Transform>& frames = decodedFrames ? *decodedFrames : local;
@@ -192,34 +195,44 @@ ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::P
   for (std::uint32_t f = 0; f < m_frames; ++f)
     player.sampleFrame(clip, static_cast<float>(f), std::span(frames.data() + std::size_t(f) * m_joints, m_joints));
   // What is seen: root motion folded back as the runtime folds it, at frames and between them
-  // (`frames` keeps the decoded tracks themselves).
+  // (`frames` keeps the decoded tracks themselves); an additive clip composed on its base.
   if (clip.rootMotion()) {
     std::vector<Transform> folded = frames;
     for (std::uint32_t f = 0; f < m_frames; ++f)
       runtime::applyRootMotionAtFrame(player, clip, static_cast<float>(f), m_skeleton->parents, std::span(folded.data() + std::size_t(f) * m_joints, m_joints));
     e.frames = measure(folded);
   } else {
-    e.frames = measure(frames);
+    e.frames = base ? measure(composeAdditive(base->frames(m_frames, clip.sampleRate()), frames)) : measure(frames);
   }
   e.between.resize(m_between.size() * m_joints);
-  std::vector<Transform> pose(m_joints);
+  std::vector<Transform> pose(m_joints), basePose(m_joints);
   std::vector<Mat34d> scratch;
   for (std::size_t s = 0; s < m_between.size(); ++s) {
-    player.sampleFrame(clip, static_cast<float>(m_between[s].frame) + m_between[s].alpha, pose);
-    runtime::applyRootMotionAtFrame(player, clip, static_cast<float>(m_between[s].frame) + m_between[s].alpha, m_skeleton->parents, pose);
+    const float frame = static_cast<float>(m_between[s].frame) + m_between[s].alpha;
+    player.sampleFrame(clip, frame, pose);
+    runtime::applyRootMotionAtFrame(player, clip, frame, m_skeleton->parents, pose);
+    if (base) {
+      base->sample(frame / clip.sampleRate(), basePose);
+      runtime::applyAdditive(basePose, pose, 1.f, pose);
+    }
     measureBetween(s, pose, std::span(e.between.data() + s * m_joints, m_joints), scratch);
   }
   return e;
 }
 
-ClipErrors ErrorMetric::measureFloor(const RawClip& clip) const {
+ClipErrors ErrorMetric::measureFloor(const RawClip& clip, const AdditiveBase* base) const {
   ClipErrors e;
-  e.frames = measure(clip.samples);
+  e.frames = base ? measure(composeAdditive(base->frames(clip.frameCount, clip.sampleRate), clip.samples)) : measure(clip.samples);
   e.between.resize(m_between.size() * m_joints);
-  std::vector<Transform> pose(m_joints);
+  std::vector<Transform> pose(m_joints), basePose(m_joints);
   std::vector<Mat34d> scratch;
   for (std::size_t s = 0; s < m_between.size(); ++s) {
-    RawSampler::sampleFrame(clip, double(static_cast<float>(m_between[s].frame) + m_between[s].alpha), pose);
+    const double frame = double(static_cast<float>(m_between[s].frame) + m_between[s].alpha);
+    RawSampler::sampleFrame(clip, frame, pose);
+    if (base) {
+      base->sample(static_cast<float>(frame / clip.sampleRate), basePose);
+      runtime::applyAdditive(basePose, pose, 1.f, pose);
+    }
     measureBetween(s, pose, std::span(e.between.data() + s * m_joints, m_joints), scratch);
   }
   return e;

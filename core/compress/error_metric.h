@@ -25,6 +25,8 @@ class Player;
 
 namespace animpack::core {
 
+class AdditiveBase;
+
 /// A time between two frames at which the clip is checked: frame + alpha (0 < alpha < 1).
 struct BetweenSample {
   std::uint32_t frame = 0;
@@ -101,11 +103,16 @@ class ErrorMetric {
   /// Errors of every joint at every frame (frame-major) given decoded local transforms (frame-major).
   std::vector<float> measure(std::span<const Transform> decodedLocal) const;
   /// Decodes `clip` with `player` at every frame and between-frame sample and measures each.
-  /// `decodedFrames` (optional) receives the decoded frames, frame-major.
-  ClipErrors measureDecoded(const runtime::ClipView& clip, runtime::Player& player, std::vector<Transform>* decodedFrames = nullptr) const;
+  /// `decodedFrames` (optional) receives the decoded frames, frame-major. With `base` the clip is
+  /// additive: each decoded delta is applied to the base decoded at the same time (both
+  /// interpolated on their own, then composed, as the runtime does) and that pose is measured;
+  /// `decodedFrames` still receives the deltas.
+  ClipErrors measureDecoded(const runtime::ClipView& clip, runtime::Player& player, std::vector<Transform>* decodedFrames = nullptr,
+                            const AdditiveBase* base = nullptr) const;
   /// The float32 floor: the errors of the clip's own float samples, interpolated as the runtime
-  /// interpolates decoded frames (what raw storage of every track would give).
-  ClipErrors measureFloor(const RawClip& clip) const;
+  /// interpolates decoded frames (what raw storage of every track would give); deltas on `base`
+  /// as in measureDecoded().
+  ClipErrors measureFloor(const RawClip& clip, const AdditiveBase* base = nullptr) const;
 
   /// Max, p99, worst joint and time, per-joint max over frames and between-frame samples.
   ErrorSummary summarize(const ClipErrors& errors) const;

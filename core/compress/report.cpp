@@ -51,6 +51,7 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   r.maxVertexErrorCm = s.maxVertexErrorCm;
   r.loop = clip.loop;
   r.seamErrorCm = clip.loop ? s.seamErrorCm : -1.f;
+  r.additiveBase = clip.additive.spelling();
   r.droppedLastFrame = clip.droppedLastFrame;
   if (const RootMotionReport& m = s.rootMotion; m.extracted)
     r.rootMotion = ClipReport::RootMotion{skeleton.names[m.joint], m.distanceCm, m.turnDeg, m.drift10CyclesCm, m.sourceDrift10CyclesCm};
@@ -103,7 +104,8 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"loop", r.loop},
           {"seam_error_cm", vertexErrorJson(r.seamErrorCm)},
           {"dropped_last_frame", r.droppedLastFrame},
-          {"root_motion", rootMotionJson(r.rootMotion)}};
+          {"root_motion", rootMotionJson(r.rootMotion)},
+          {"additive_base", r.additiveBase.empty() ? ordered_json(nullptr) : ordered_json(r.additiveBase)}};
 }
 
 }  // namespace
@@ -151,6 +153,7 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
     if (const auto m = j.find("root_motion"); m != j.end() && m->is_object())
       r.rootMotion = ClipReport::RootMotion{m->at("joint").get<std::string>(), m->at("distance_cm").get<float>(), m->at("turn_deg").get<float>(),
                                             m->at("drift_10_cycles_cm").get<float>(), m->at("source_drift_10_cycles_cm").get<float>()};
+    if (const auto v = j.find("additive_base"); v != j.end() && v->is_string()) r.additiveBase = v->get<std::string>();
     return r;
   } catch (const std::exception& e) {
     return Error{std::string("not a clip report: ") + e.what()};
@@ -222,7 +225,7 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
        "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_constant,"
        "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,seam_error_cm,"
        "root_motion_joint,root_motion_distance_cm,root_motion_turn_deg,root_motion_drift_10_cycles_cm,"
-       "root_motion_source_drift_10_cycles_cm,error\n";
+       "root_motion_source_drift_10_cycles_cm,additive_base,error\n";
   for (const ClipReport& r : rows) {
     o << quote(r.file) << ',' << quote(r.clip) << ',' << quote(r.sourceClip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
       << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
@@ -238,6 +241,8 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
       o << quote(m->joint) << ',' << m->distanceCm << ',' << m->turnDeg << ',' << m->drift10CyclesCm << ',' << m->sourceDrift10CyclesCm;
     else
       o << ",,,,";
+    o << ',';
+    if (!r.additiveBase.empty()) o << quote(r.additiveBase);  // empty: absolute
     o << ',' << quote(r.error) << '\n';
   }
   return o.str();

@@ -56,6 +56,7 @@ struct ClipReport {
     float distanceCm = 0, turnDeg = 0, drift10CyclesCm = 0, sourceDrift10CyclesCm = 0;
   };
   std::optional<RootMotion> rootMotion;  ///< none: the root keeps its motion (null)
+  std::string additiveBase;             ///< additive clips: "rest", "CLIP" or "CLIP@FRAME" (AdditiveRef::spelling); empty: absolute
   std::string error;                    ///< non-empty when the clip failed (then only file/clip are set)
 
   double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }

@@ -70,6 +70,7 @@ std::optional<double> widen(std::optional<float> v) { return v ? std::optional<d
 std::optional<double> numericShell(std::optional<float> v) { return v && *v == kShellFromMesh ? std::nullopt : widen(v); }
 
 Json shellJson(float v) { return v == kShellFromMesh ? Json("mesh") : Json(v); }
+Json additiveBaseJson(const std::string& base) { return base.empty() ? Json(nullptr) : Json(base); }
 Json loopJson(LoopPolicy p) { return p == LoopPolicy::Auto ? Json("auto") : Json(p == LoopPolicy::On); }
 
 class Parser {
@@ -139,6 +140,13 @@ class Parser {
     out = value.get<std::string>();
     return Status::ok();
   }
+  // null is kept (an explicit "not additive" overrides a top-level base); the clip is found later.
+  Status additiveBase(const Json& value, const std::string& key, std::optional<std::string>& out) {
+    if (value.is_null()) out = std::string();
+    else if (value.is_string() && !value.get<std::string>().empty()) out = value.get<std::string>();
+    else return error("key '" + key + "': expected \"rest\", a clip name, \"CLIP@FRAME\" or null, got " + value.dump());
+    return Status::ok();
+  }
 
   Status jointRules(const Json& value, const std::string& path, std::vector<std::pair<std::string, JointOverride>>& out) {
     if (!value.is_object()) return error("key '" + path + "': expected an object of joint names or wildcards");
@@ -173,6 +181,7 @@ class Parser {
       else if (k == "loop") st = loop(v, k, s.loop);
       else if (k == "root_motion") st = rootMotion(v, k, s.rootMotion);
       else if (k == "root_joint") st = rootJoint(v, k, s.rootJoint);
+      else if (k == "additive_base") st = additiveBase(v, k, s.additiveBase);
       else if (k == "joints") st = jointRules(v, "joints", s.joints);
       else if (k == "description") {
         if (!v.is_string()) return error("key 'description': expected a string");
@@ -199,17 +208,20 @@ class Parser {
             else if (ck == "loop") cst = loop(cv, sub, c.loop);
             else if (ck == "root_motion") cst = rootMotion(cv, sub, c.rootMotion);
             else if (ck == "root_joint") cst = rootJoint(cv, sub, c.rootJoint);
+            else if (ck == "additive_base") cst = additiveBase(cv, sub, c.additiveBase);
             else if (ck == "joints") cst = jointRules(cv, sub, c.joints);
             else
               return error(unknownKey(key + ".", ck, {"name", "precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s",
-                                                      "unit_to_cm", "sample_rate", "loop", "root_motion", "root_joint", "joints"}));
+                                                      "unit_to_cm", "sample_rate", "loop", "root_motion", "root_joint",
+                                                      "additive_base", "joints"}));
             if (!cst) return cst;
           }
           s.clips.emplace_back(pattern, std::move(c));
         }
       } else {
         return error(unknownKey("", k, {"precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
-                                        "sample_rate", "loop", "root_motion", "root_joint", "joints", "clips", "description"}));
+                                        "sample_rate", "loop", "root_motion", "root_joint", "additive_base", "joints", "clips",
+                                        "description"}));
       }
       if (!st) return st;
     }
@@ -374,6 +386,7 @@ std::string CompressionSettings::toJson() const {
   if (loop) j["loop"] = loopJson(*loop);
   if (rootMotion) j["root_motion"] = rootMotionModeName(*rootMotion);
   if (rootJoint) j["root_joint"] = *rootJoint;
+  if (additiveBase) j["additive_base"] = additiveBaseJson(*additiveBase);
   if (!joints.empty()) j["joints"] = jointRulesJson(joints);
   if (!clips.empty()) {
     Json c = Json::object();
@@ -389,6 +402,7 @@ std::string CompressionSettings::toJson() const {
       if (o.loop) r["loop"] = loopJson(*o.loop);
       if (o.rootMotion) r["root_motion"] = rootMotionModeName(*o.rootMotion);
       if (o.rootJoint) r["root_joint"] = *o.rootJoint;
+      if (o.additiveBase) r["additive_base"] = additiveBaseJson(*o.additiveBase);
       if (!o.joints.empty()) r["joints"] = jointRulesJson(o.joints);
       c[pattern] = r;
     }
@@ -407,6 +421,7 @@ void CompressionSettings::merge(const CompressionSettings& over) {
   if (over.loop) loop = over.loop;
   if (over.rootMotion) rootMotion = over.rootMotion;
   if (over.rootJoint) rootJoint = over.rootJoint;
+  if (over.additiveBase) additiveBase = over.additiveBase;
   if (!over.description.empty()) description = over.description;
   mergeJointRules(joints, over.joints);
   for (const auto& [pattern, o] : over.clips) {
@@ -425,6 +440,7 @@ void CompressionSettings::merge(const CompressionSettings& over) {
     if (o.loop) c.loop = o.loop;
     if (o.rootMotion) c.rootMotion = o.rootMotion;
     if (o.rootJoint) c.rootJoint = o.rootJoint;
+    if (o.additiveBase) c.additiveBase = o.additiveBase;
     mergeJointRules(c.joints, o.joints);
   }
 }
@@ -448,6 +464,7 @@ std::uint64_t EffectiveSettings::hash() const {
   // existed keep their settings hash (and their approvals).
   if (loop != LoopPolicy::Auto) h = fnv1a64Value(static_cast<std::uint8_t>(loop), h);
   if (rootMotion != RootMotionMode::Keep) h = runtime::fnv1a64(rootJoint, fnv1a64Value(static_cast<std::uint8_t>(rootMotion), h));
+  if (!additiveBase.empty()) h = runtime::fnv1a64(additiveBase, fnv1a64Value(std::uint8_t(0xad), h));
   return h;
 }
 
@@ -460,21 +477,27 @@ bool usesMeshShells(const CompressionSettings& settings) {
                      [&](const auto& c) { return c.second.shellCm == kShellFromMesh || anyRule(c.second.joints); });
 }
 
-EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
-                          std::span<const SkinnedMesh> meshes, double unitToCm) {
-  // The clip rule: an exact name, else the longest matching wildcard.
+const ClipOverride* clipRule(const CompressionSettings& settings, std::string_view clipName) {
   const ClipOverride* clip = nullptr;
   std::size_t clipLength = 0;
   for (const auto& [pattern, o] : settings.clips) {
-    if (!isWildcard(pattern) && pattern == clipName) {
-      clip = &o;
-      break;
-    }
+    if (!isWildcard(pattern) && pattern == clipName) return &o;
     if (isWildcard(pattern) && wildcardMatch(pattern, clipName) && (!clip || pattern.size() > clipLength)) {
       clip = &o;
       clipLength = pattern.size();
     }
   }
+  return clip;
+}
+
+std::string additiveBaseSetting(const CompressionSettings& settings, std::string_view clipName) {
+  const ClipOverride* clip = clipRule(settings, clipName);
+  return clip && clip->additiveBase ? *clip->additiveBase : settings.additiveBase.value_or(std::string());
+}
+
+EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
+                          std::span<const SkinnedMesh> meshes, double unitToCm) {
+  const ClipOverride* clip = clipRule(settings, clipName);
   static const std::vector<std::pair<std::string, JointOverride>> kNoRules;
   const auto& clipRules = clip ? clip->joints : kNoRules;
 
@@ -486,6 +509,7 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
   e.loop = clip && clip->loop ? *clip->loop : settings.loop.value_or(LoopPolicy::Auto);
   e.rootMotion = clip && clip->rootMotion ? *clip->rootMotion : settings.rootMotion.value_or(RootMotionMode::Keep);
   e.rootJoint = clip && clip->rootJoint ? *clip->rootJoint : settings.rootJoint.value_or(std::string());
+  e.additiveBase = additiveBaseSetting(settings, clipName);
   const float topPrecision = settings.precisionCm.value_or(kDefaultPrecisionCm);
   const float topShell = settings.shellCm.value_or(kDefaultShellCm);
   // Mesh distances only when some shell asks for them (they visit every vertex), in file units

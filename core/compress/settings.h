@@ -54,6 +54,7 @@ struct JointOverride {
   std::optional<float> precisionCm;  ///< cm, max object-space error on the shell
   std::optional<float> shellCm;      ///< cm, distance of the virtual vertices from the joint, or kShellFromMesh
   std::optional<bool> pinned;        ///< recompute the track against compressed ancestors (no inheritance)
+  bool operator==(const JointOverride&) const = default;
 };
 
 /// One entry of "clips": any top-level value, for the clips a name or wildcard matches.
@@ -69,6 +70,8 @@ struct ClipOverride {
   std::optional<LoopPolicy> loop;
   std::optional<RootMotionMode> rootMotion;
   std::optional<std::string> rootJoint;  ///< the root-motion joint; unset (null): the first animated joint that translates
+  std::optional<std::string> additiveBase;  ///< see CompressionSettings::additiveBase
+  bool operator==(const ClipOverride&) const = default;
 };
 
 struct CompressionSettings {
@@ -84,6 +87,9 @@ struct CompressionSettings {
   std::optional<LoopPolicy> loop;              ///< default auto: whether clips loop
   std::optional<RootMotionMode> rootMotion;    ///< default keep
   std::optional<std::string> rootJoint;        ///< default null: the first animated joint that translates
+  /// Default null (not additive): "rest", "CLIP" or "CLIP@FRAME", the pose the clip is stored as a
+  /// delta from (docs/SETTINGS.md `additive_base`); an empty string is an explicit null.
+  std::optional<std::string> additiveBase;
 
   /// Checks every value (ranges, patterns); errors name the key.
   Status validate() const;
@@ -121,6 +127,7 @@ struct EffectiveSettings {
   LoopPolicy loop = LoopPolicy::Auto;
   RootMotionMode rootMotion = RootMotionMode::Keep;
   std::string rootJoint;  ///< empty: the first animated joint that translates
+  std::string additiveBase;  ///< empty: not additive; else "rest", "CLIP" or "CLIP@FRAME" as the settings spell it
 
   /// Covers every effective value.
   std::uint64_t hash() const;
@@ -135,6 +142,11 @@ struct EffectiveSettings {
 /// top-level number, else 3 cm).
 EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
                           std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0);
+
+/// The `clips` rule that applies to a clip: an exact name, else the longest matching wildcard; nullptr if none.
+const ClipOverride* clipRule(const CompressionSettings& settings, std::string_view clipName);
+/// A clip's effective `additive_base` (EffectiveSettings::additiveBase) without resolving its joints.
+std::string additiveBaseSetting(const CompressionSettings& settings, std::string_view clipName);
 
 /// True when any shell value (top level, joint rule, clip or clip joint rule) is "mesh".
 bool usesMeshShells(const CompressionSettings& settings);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/runtime/additive.h"
 #include "core/runtime/player.h"
 #include "core/runtime/root_motion.h"
 
@@ -49,7 +50,7 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame) {
 }
 
 std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz,
-                            bool foldRootMotion) {
+                            bool foldRootMotion, bool additiveDeltas) {
   const runtime::PackSkeleton& sk = pack.skeleton();
   // A dropped last frame is written too (decoded through the wrap as frame 0): the output has the
   // source's frames, so an independent check compares like with like.
@@ -60,12 +61,17 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
   const ClipJsonHeader header{clip.name, clip.clipIndex, clip.startTime, rateHz ? *rateHz : double(clip.sampleRate), count,
                               double(sk.unitToCm), sk.names, sk.parents, clip.tolerances, clip.sourceFile,
                               clip.sourceClip.empty() ? std::nullopt : std::optional<std::string>(clip.sourceClip)};
-  runtime::Player player;
+  runtime::Player player, basePlayer;
+  const bool apply = clip.view.additive() && !additiveDeltas;
+  std::vector<runtime::Transform> base(apply ? sk.names.size() : 0);
   return clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
     // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.
     const double frame = rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate), double(frames - 1)) : double(f);
     player.sampleFrame(clip.view, static_cast<float>(frame), pose);
     if (foldRootMotion) runtime::applyRootMotionAtFrame(player, clip.view, static_cast<float>(frame), sk.parents, pose);
+    if (!apply) return;
+    runtime::sampleAdditiveBase(pack, clip, basePlayer, static_cast<float>(frame / double(clip.sampleRate)), base);
+    runtime::applyAdditive(base, pose, 1.f, pose);
   });
 }
 

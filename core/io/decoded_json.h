@@ -41,9 +41,11 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame);
 /// are samples at start_time + k / rateHz (k = 0 .. floor(duration x rateHz)) through the runtime's
 /// Player, and sample_rate is rateHz: a check between frames. A clip with root motion has it
 /// folded back into its root joint (runtime::applyRootMotion, the source's pose) unless
-/// `foldRootMotion` is false (the in-place tracks); no joint is ever added.
+/// `foldRootMotion` is false (the in-place tracks); no joint is ever added. An additive clip gives
+/// the pose its deltas make on their base (base and delta each sampled at the time, then applied,
+/// as a game does), or with `additiveDeltas` the deltas themselves.
 std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& clip, std::optional<double> rateHz = {},
-                            bool foldRootMotion = true);
+                            bool foldRootMotion = true, bool additiveDeltas = false);
 /// Samples at k / rateHz for k = 0 .. floor(duration x rateHz).
 std::uint32_t sampleCount(double durationS, double rateHz);
 

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "core/compress/additive_base.h"
 #include "core/compress/error_metric.h"
 #include "core/runtime/player.h"
 
@@ -78,7 +79,14 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
     // interval as the compressor verified it.
     const ErrorMetric metric(skeleton, *raw, sk.unitToCm, shells, 1, LoopLayout{clip.view.wraps(), clip.view.droppedLastFrame()});
     runtime::Player player;
-    const ErrorSummary s = metric.summarize(metric.measureDecoded(clip.view, player));
+    // An additive clip is judged as what it shows: its deltas applied to its decoded base.
+    const auto base = clip.view.additive() ? std::optional(AdditiveBase::fromPack(pack, clip)) : std::nullopt;
+    if (base && !*base) {
+      v.problem = base->message();
+      result.push_back(v);
+      continue;
+    }
+    const ErrorSummary s = metric.summarize(metric.measureDecoded(clip.view, player, nullptr, base ? &base->value() : nullptr));
     v.maxErrorCm = s.maxCm;
     v.maxErrorBetweenFramesCm = s.maxBetweenCm;
     v.p99ErrorCm = s.p99Cm;

@@ -86,6 +86,7 @@ PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceF
   r.sourceHash = sourceHash;
   for (const EffectiveJoint& j : clip.settings.joints) r.tolerances.push_back({j.precisionCm, j.shellCm, j.pinned});
   r.data = clip.data;
+  r.additive = clip.additive;
   return r;
 }
 
@@ -103,6 +104,19 @@ PackClipRecord clipRecord(const runtime::PackClip& clip, std::span<const std::ui
   r.sourceHash = clip.sourceHash;
   r.tolerances = clip.tolerances;
   r.data = packBytes.subspan(clip.dataOffset, clip.dataSize);
+  return r;
+}
+
+AdditiveRef additiveRef(const runtime::Pack& pack, const runtime::PackClip& clip) {
+  AdditiveRef r;
+  if (clip.additiveBase == runtime::kAdditiveNone) return r;
+  if (clip.additiveBase == runtime::kAdditiveRest) {
+    r.kind = AdditiveRef::Kind::Rest;
+    return r;
+  }
+  r.kind = AdditiveRef::Kind::Clip;
+  r.clip = pack.clips()[clip.additiveBase].name;  // the reader checked the index
+  r.frame = clip.additiveFrame;
   return r;
 }
 
@@ -186,6 +200,15 @@ void writeToleranceTables(std::vector<std::uint8_t>& b, std::span<const PackClip
   }
 }
 
+/// The clip table's additive base and frame fields for `ref`.
+std::pair<std::uint32_t, std::int32_t> additiveEntry(std::span<const PackClipRecord> clips, const AdditiveRef& ref) {
+  if (ref.kind == AdditiveRef::Kind::None) return {runtime::kAdditiveNone, -1};
+  if (ref.kind == AdditiveRef::Kind::Rest) return {runtime::kAdditiveRest, -1};
+  const auto it = std::find_if(clips.begin(), clips.end(), [&](const PackClipRecord& c) { return c.name == ref.clip; });
+  ANIMPACK_ASSERT(it != clips.end(), "an additive clip's base is in its pack");
+  return {static_cast<std::uint32_t>(it - clips.begin()), ref.frame};
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::span<const PackClipRecord> clips) {
@@ -244,8 +267,9 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
     put(b, e + C::tolerancesSize, tolSizes[i]);
     put(b, e + C::settingsHash, clip.settingsHash);
     put(b, e + C::sourceHash, clip.sourceHash);
-    put(b, e + C::additiveBase, runtime::kAdditiveNone);  // the compressor makes no additive clips yet
-    put(b, e + C::additiveFrame, std::int32_t(-1));
+    const auto [base, frame] = additiveEntry(clips, clip.additive);
+    put(b, e + C::additiveBase, base);
+    put(b, e + C::additiveFrame, frame);
   }
   align(b, runtime::kPackAlignment);
 

@@ -30,6 +30,7 @@ struct PackClipRecord {
   std::uint64_t sourceHash = 0;
   std::vector<runtime::JointTolerance> tolerances;  ///< per joint
   std::span<const std::uint8_t> data;               ///< the clip block
+  AdditiveRef additive;  ///< an additive clip's base: a clip of the same pack, by pack name
 };
 
 struct PackSkeletonRecord {
@@ -43,12 +44,15 @@ PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm);
 PackSkeletonRecord skeletonRecord(const runtime::PackSkeleton& skeleton);
 PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceFile, std::uint64_t sourceHash);
 PackClipRecord clipRecord(const runtime::PackClip& clip, std::span<const std::uint8_t> packBytes);
+/// A pack clip's additive base, naming a base clip by its pack name.
+AdditiveRef additiveRef(const runtime::Pack& pack, const runtime::PackClip& clip);
 
 /// Whether two skeletons can share a pack: same joint names, parents, rest pose (within 1e-5
 /// relative) and unit. The error names the first difference.
 Status sameSkeleton(const PackSkeletonRecord& a, const PackSkeletonRecord& b);
 
-/// The pack's bytes; clips keep their order.
+/// The pack's bytes; clips keep their order. An additive clip's base must be one of `clips`
+/// (resolved by name; callers check it, see linkAdditiveBases in core/batch/additive_links.h).
 std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::span<const PackClipRecord> clips);
 
 /// Bytes a clip costs inside a pack (docs/ARCHITECTURE.md `compressed_bytes`): its table entry and its data

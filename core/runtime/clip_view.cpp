@@ -117,8 +117,10 @@ Status ClipViewReader::header(std::span<const Transform> restPose) {
   if ((m_view.m_flags & kClipFlagWrap) && m_view.m_frameCount < 2) return fail("a wrapping clip needs two frames");
   if ((m_view.m_flags & kClipFlagDroppedLast) && !(m_view.m_flags & kClipFlagWrap)) return fail("dropped-last-frame flag without the wrap flag");
   if ((m_uniformCount > 0) != (m_view.m_segmentLength > 0)) return fail("segment length and uniform tracks disagree");
-  m_view.m_basePose.assign(restPose.begin(), restPose.end());
-  m_view.m_restPose = m_view.m_basePose;
+  m_view.m_restPose.assign(restPose.begin(), restPose.end());
+  // An additive clip's tracks are deltas: its default tracks are the identity (FORMAT.md "Additive clips").
+  if (m_view.m_flags & kClipFlagAdditive) m_view.m_basePose.assign(restPose.size(), Transform{});
+  else m_view.m_basePose = m_view.m_restPose;
   return Status::ok();
 }
 

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "core/compress/compressor.h"
+#include "core/runtime/additive.h"
 #include "core/runtime/player.h"
 #include "core/runtime/root_motion.h"
 
@@ -108,7 +109,8 @@ Affine decodedLocal(const runtime::Transform& x) {
 }  // namespace
 
 SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::ImportedAsset& asset, std::uint32_t clipIndex,
-                               const runtime::ClipView& view, std::span<const float> shellCm, int subSteps) {
+                               const runtime::ClipView& view, std::span<const float> shellCm, int subSteps,
+                               const runtime::ClipView* additiveBase, std::int32_t baseFrame) {
   SourceCheck out;
   Assimp::Importer importer;
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
@@ -202,8 +204,9 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
       shell[j][std::size_t(a)] = Eigen::Vector3d::Unit(a) * (double(shellCm[j]) / asset.unitToCm / (len > 1e-12 ? len : 1.0));
     }
   out.jointMaxAtFramesCm.assign(joints, 0.0);
-  runtime::Player player;
+  runtime::Player player, basePlayer;
   std::vector<runtime::Transform> pose(joints);
+  std::vector<runtime::Transform> base(asset.skeleton.restLocal.begin(), asset.skeleton.restLocal.end());
   const std::uint32_t frames = clip.frameCount;
   for (std::uint32_t f = 0; f < frames; ++f)
     for (int k = 0; k < (f + 1 < frames ? subSteps : 1); ++k) {
@@ -211,6 +214,10 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
       sourceObject(double(u), src);
       player.sampleFrame(view, u, pose);
       runtime::applyRootMotionAtFrame(player, view, u, asset.skeleton.parents, pose);  // the pose decode gives
+      if (view.additive()) {
+        if (additiveBase) basePlayer.sampleFrame(*additiveBase, runtime::additiveBaseFrame(*additiveBase, baseFrame, u / view.sampleRate()), base);
+        runtime::applyAdditive(base, pose, 1.f, pose);
+      }
       for (std::size_t j = 0; j < joints; ++j) {
         const std::int32_t p = asset.skeleton.parents[j];
         dec[j] = p < 0 ? decodedLocal(pose[j]) : dec[std::size_t(p)] * decodedLocal(pose[j]);

@@ -227,6 +227,28 @@ GltfScene staticRig() {
 
 namespace animpack::test {
 
+GltfScene layeredRig(int frames, float rate) {
+  GltfScene s = armatureRig(1.f, frames, rate);
+  GltfAnimation idle = s.animations[0];
+  idle.name = "Idle";
+  GltfAnimation upper = idle;
+  upper.name = "Upper";
+  for (GltfChannel& ch : upper.channels) {
+    if (ch.path != 0 || (ch.node != 3 && ch.node != 4)) continue;
+    for (std::size_t f = 0; f < ch.values.size(); ++f) {
+      // The layer on top of the idle: the spine leans and the head nods, in the joint's local frame.
+      const float phase = 0.5f * static_cast<float>(f);
+      const core::Quat layer = axisAngle(1, 0, 0, (ch.node == 3 ? 0.25f : 0.4f) * std::sin(phase));
+      const auto& v = ch.values[f];
+      const core::Quat q = core::Quat{v[0], v[1], v[2], v[3]} * layer;
+      ch.values[f] = {q.x, q.y, q.z, q.w};
+    }
+  }
+  s.animations.push_back(idle);
+  s.animations.push_back(upper);
+  return s;
+}
+
 GltfScene scaledRig(GltfScene s, float size) {
   for (GltfNode& n : s.nodes) n.rest.translation = n.rest.translation * size;
   for (GltfAnimation& a : s.animations)

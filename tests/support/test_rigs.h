@@ -32,6 +32,10 @@ GltfScene scaledRig(GltfScene scene, float size);
 GltfScene armatureSpaceRig(float armatureScale);
 /// Expected local transform of joint `node` (a GltfScene node index) in clip "Walk" at key `frame`.
 core::Transform armatureRigKey(const GltfScene& scene, int node, int frame);
+/// armatureRig (scale 1) with layers on one rig: "Idle" (the Walk motion of every joint), "Upper"
+/// (Idle plus a wave of Spine and Head: the legs and hips move exactly as in Idle) and the Walk/Wave
+/// clips renamed "Walk"/"Wave", for additive clips (docs/SETTINGS.md `additive_base`).
+GltfScene layeredRig(int frames = 25, float rate = 25.f);
 /// A single animated node whose second rotation key is NaN.
 GltfScene nanRig();
 /// `count` animated nodes under one root.

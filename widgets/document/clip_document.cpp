@@ -129,6 +129,7 @@ std::uint64_t ClipDocument::compressionKey(int clip) const {
   std::uint64_t h = runtime::fnv1a64Value(effectiveHash(clip), runtime::kFnvOffset);
   h = runtime::fnv1a64Value(m_asset->sourceHash, h);
   h = runtime::fnv1a64Value(clip, h);
+  if (const int base = additiveBaseClip(clip); base >= 0) h = runtime::fnv1a64Value(effectiveHash(base), h);  // the deltas follow the base
   return runtime::fnv1a64Value(m_asset->unitToCm, h);
 }
 

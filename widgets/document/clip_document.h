@@ -20,6 +20,7 @@
 #include "core/io/asset_importer.h"
 #include "core/io/isolated_import.h"
 #include "core/compress/settings_edit.h"
+#include "core/batch/additive_links.h"
 #include "core/batch/clip_names.h"
 
 namespace animpack::widgets {
@@ -71,8 +72,13 @@ class ClipDocument : public QObject {
   const core::CompressionSettings& settings() const { return m_settings; }
   /// The clip's settings resolved against the skeleton.
   core::EffectiveSettings effectiveSettings(int clip) const;
-  /// Identity of what a clip's compression depends on: effective settings and the source bytes.
+  /// Identity of what a clip's compression depends on: effective settings and the source bytes
+  /// (an additive clip's also its base's).
   std::uint64_t compressionKey(int clip) const;
+  /// The clip's additive base resolved among the file's clips (docs/SETTINGS.md `additive_base`).
+  core::AdditiveLink additiveLink(int clip) const;
+  /// The index of the clip an additive clip is a delta from, or -1 (absolute, the rest pose, an error).
+  int additiveBaseClip(int clip) const;
 
   /// The clip's approval; NeedsReview when its settings or source changed since it was approved.
   Approval approval(int clip) const;
@@ -96,6 +102,8 @@ class ClipDocument : public QObject {
   void applyToSubtree(EditScope scope, const std::vector<int>& roots);
   /// Sets each joint's shell distance to its farthest influenced vertex (bind pose, in cm).
   void deriveShellsFromMesh(EditScope scope, const std::vector<int>& joints);
+  /// Makes `clip` additive on `base` ("rest", a clip's name, "CLIP@FRAME") or, with "", absolute.
+  void setAdditiveBase(int clip, const QString& base);
   /// Sets the top-level (AllClips) or the current clip's precision, as a sweep point does.
   void setPrecision(EditScope scope, float precisionCm);
   /// Replaces the settings by a built-in preset, keeping the file unit and sample rate override.

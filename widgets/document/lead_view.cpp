@@ -35,6 +35,7 @@ PackTotals packTotals(const ClipDocument& document, const Recompressor& recompre
     t.compressedBytes += core::packedClipBytes(*compressed);
     t.maxErrorCm = std::max(t.maxErrorCm, compressed->stats.maxErrorCm);
     records.push_back(core::clipRecord(*compressed, file, asset->sourceHash));
+    records.back().additive = {};  // only sizes are wanted here, and a base may not be compressed yet
   }
   // The pack as `animpack compress` would write it (skeleton block, names and tolerance tables included).
   t.packBytes = core::buildPack(core::skeletonRecord(asset->skeleton, asset->unitToCm), records).size();

@@ -6,6 +6,7 @@
 
 #include "core/anim/raw_sampler.h"
 #include "core/compress/error_table.h"
+#include "core/runtime/additive.h"
 #include "core/runtime/root_motion.h"
 
 namespace animpack::widgets {
@@ -19,6 +20,9 @@ PosePreview::PosePreview(ClipDocument* document, Recompressor* recompressor, QOb
     : QObject(parent), m_document(document), m_recompressor(recompressor) {
   connect(document, &ClipDocument::currentTimeChanged, this, &PosePreview::update);
   connect(recompressor, &Recompressor::currentChanged, this, &PosePreview::update);
+  connect(recompressor, &Recompressor::resultReady, this, [this](int clip) {
+    if (clip >= 0 && clip == m_document->additiveBaseClip(m_document->currentClip())) update();
+  });
   update();
 }
 
@@ -44,6 +48,12 @@ void PosePreview::update() {
   const double t = m_document->currentTime();
   m_original.resize(asset.skeleton.jointCount());
   core::RawSampler::sample(asset.clips[std::size_t(clip)], t, m_original);
+  if (m_additiveWeight < 1.f && basePose(t, false, m_base)) {
+    // The source layer at the weight: its delta from the source base, applied partly.
+    std::vector<core::Transform> delta(m_original.size());
+    for (std::size_t j = 0; j < delta.size(); ++j) delta[j] = runtime::additiveDelta(m_base[j], m_original[j]);
+    runtime::applyAdditive(m_base, delta, m_additiveWeight, m_original);
+  }
   // The newest result for this clip (an older one while a new one is computed).
   sampleCompressed(m_recompressor->current(), t);
   sampleBlend(t);
@@ -66,10 +76,15 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
     m_compressed.resize(n);
     m_player.sample(*m_playingView, float(seconds), m_compressed);
     m_compressedValid = true;
-    if (const runtime::RootMotionInfo* info = m_playingView->rootMotion(); info && m_inPlace && info->joint < m_original.size())
+    if (m_playingView->additive()) {
+      // An additive result is its deltas: shown on its base as the base decodes, as a game plays it.
+      m_compressedValid = basePose(seconds, true, m_base);
+      if (m_compressedValid) runtime::applyAdditive(m_base, m_compressed, m_additiveWeight, m_compressed);
+    } else if (const runtime::RootMotionInfo* info = m_playingView->rootMotion(); info && m_inPlace && info->joint < m_original.size()) {
       runtime::moveJoint(asset.skeleton.parents, info->joint, runtime::inverse(runtime::characterMotion(*m_playingView, 0.f, float(seconds))), m_original);
-    else
+    } else {
       runtime::applyRootMotion(m_player, *m_playingView, float(seconds), asset.skeleton.parents, m_compressed);
+    }
   }
   // Per-joint error at this time (between frames: that interval's largest), as a fraction of the
   // joint's precision.
@@ -100,6 +115,47 @@ void PosePreview::updateTrajectory() {
     const runtime::Transform m = runtime::rootMotion(view, 0.f, end * float(k) / float(steps));
     m_trajectory.push_back(runtime::rotate(m.rotation, start) + m.translation);
   }
+}
+
+void PosePreview::setAdditiveWeight(float weight) {
+  weight = std::clamp(weight, 0.f, 1.f);
+  if (weight == m_additiveWeight) return;
+  m_additiveWeight = weight;
+  update();
+}
+
+bool PosePreview::basePose(double seconds, bool decoded, std::vector<core::Transform>& out) {
+  const int clip = m_document->currentClip();
+  const core::AdditiveLink link = m_document->additiveLink(clip);
+  const auto& asset = *m_document->asset();
+  out.resize(asset.skeleton.jointCount());
+  if (link.ref.kind == core::AdditiveRef::Kind::Rest) {
+    std::copy(asset.skeleton.restLocal.begin(), asset.skeleton.restLocal.end(), out.begin());
+    return true;
+  }
+  const int base = m_document->additiveBaseClip(clip);
+  if (base < 0) return false;
+  const core::RawClip& raw = asset.clips[std::size_t(base)];
+  const double last = raw.frameCount > 1 ? double(raw.frameCount - 1) / raw.sampleRate : 0.0;
+  const double at = link.ref.frame >= 0 ? double(link.ref.frame) / raw.sampleRate : std::clamp(seconds, 0.0, last);
+  if (!decoded) {
+    core::RawSampler::sample(raw, at, out);
+    return true;
+  }
+  const ShownResult shown = m_recompressor->shown(base);
+  if (!shown.compressed()) {
+    m_recompressor->request(base);  // resultReady() brings it back here
+    return false;
+  }
+  if (m_basePlaying != shown.result->compressed) {
+    m_basePlaying = shown.result->compressed;
+    auto view = runtime::ClipView::open(m_basePlaying->data, asset.skeleton.restLocal);
+    m_baseView = view ? std::optional<runtime::ClipView>(std::move(view.value())) : std::nullopt;
+    m_basePlayer = runtime::Player();
+  }
+  if (!m_baseView) return false;
+  m_basePlayer.sampleFrame(*m_baseView, runtime::additiveBaseFrame(*m_baseView, link.ref.frame, float(seconds)), out);
+  return true;
 }
 
 void PosePreview::sampleBlend(double seconds) {

@@ -42,6 +42,10 @@ class PosePreview : public QObject {
   const std::vector<core::Vec3>& rootTrajectory() const { return m_trajectory; }
   /// Sets what the blend preview shows (off by default).
   void setBlend(const BlendSetup& blend);
+  /// How much of an additive clip is applied on its base, 0..1 (default 1: the clip as authored).
+  /// Both the original and the compressed pose show the base with the layer at this weight.
+  void setAdditiveWeight(float weight);
+  float additiveWeight() const { return m_additiveWeight; }
   /// Local transforms of the original clip at the current time (empty without a clip).
   std::span<const core::Transform> original() const { return m_original; }
   /// The compressed clip at the same time, empty until there is a result to play.
@@ -61,6 +65,9 @@ class PosePreview : public QObject {
   void sampleCompressed(const ShownResult& shown, double seconds);
   void sampleBlend(double seconds);
   void updateTrajectory();
+  /// The current clip's base pose at `seconds`: from the source (`decoded` false) or as the base's
+  /// compressed result decodes (true); false when there is none (absolute clip, no result yet).
+  bool basePose(double seconds, bool decoded, std::vector<core::Transform>& out);
 
   ClipDocument* m_document;
   Recompressor* m_recompressor;
@@ -70,6 +77,11 @@ class PosePreview : public QObject {
   std::shared_ptr<const core::CompressedClip> m_playing;
   std::optional<runtime::ClipView> m_playingView;
   runtime::Player m_player;
+  float m_additiveWeight = 1.f;
+  std::shared_ptr<const core::CompressedClip> m_basePlaying;  // an additive clip's base, as m_playing
+  std::optional<runtime::ClipView> m_baseView;
+  runtime::Player m_basePlayer;
+  std::vector<core::Transform> m_base;
   std::vector<core::Transform> m_original, m_compressed, m_blendA, m_blendB, m_naive, m_decomposed;
   bool m_compressedValid = false;
   bool m_inPlace = false;

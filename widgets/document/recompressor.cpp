@@ -118,6 +118,39 @@ void Recompressor::cancel() {
   }
 }
 
+namespace {
+
+/// What an additive clip's job needs of its base, read on the GUI thread.
+struct AdditiveJob {
+  core::AdditiveLink link;
+  int baseClip = -1;
+  core::EffectiveSettings baseSettings;
+};
+
+AdditiveJob additiveJob(const ClipDocument& document, int clip) {
+  AdditiveJob a;
+  a.link = document.additiveLink(clip);
+  a.baseClip = document.additiveBaseClip(clip);
+  if (a.baseClip >= 0) a.baseSettings = document.effectiveSettings(a.baseClip);
+  return a;
+}
+
+/// Makes `job` additive: the base clip is compressed first (in this job: the deltas are taken from
+/// the base as it decodes), or the rest pose is the base.
+Status setAdditiveBase(core::CompressJob& job, const core::ImportedAsset& asset, const AdditiveJob& additive, const std::atomic<bool>* cancel) {
+  if (!additive.link.error.empty()) return Error{additive.link.error};
+  if (additive.link.ref.kind == core::AdditiveRef::Kind::Rest) job.setAdditiveBase(core::AdditiveBase::rest(asset.skeleton.restLocal), additive.link.ref);
+  if (additive.link.ref.kind != core::AdditiveRef::Kind::Clip || additive.baseClip < 0) return Status::ok();
+  auto base = core::CompressJob(asset.skeleton, asset.clips[std::size_t(additive.baseClip)], asset.unitToCm, additive.baseSettings).run(nullptr, cancel);
+  if (!base) return Error{"its additive base '" + additive.link.ref.clip + "' failed: " + base.message()};
+  auto decoded = core::AdditiveBase::clip(std::move(base->data), asset.skeleton.restLocal, additive.link.ref.frame);
+  if (!decoded) return Error{decoded.message()};
+  job.setAdditiveBase(std::move(decoded.value()), additive.link.ref);
+  return Status::ok();
+}
+
+}  // namespace
+
 void Recompressor::launch(int clip) {
   ClipState& state = *m_clips[std::size_t(clip)];
   if (state.running) {
@@ -138,6 +171,7 @@ void Recompressor::launch(int clip) {
   const std::uint64_t key = m_document->compressionKey(clip);
   auto context = state.context;
   auto cancelFlag = state.cancel;
+  const AdditiveJob additive = additiveJob(*m_document, clip);
   auto* watcher = new QFutureWatcher<std::shared_ptr<const CompressionResult>>(this);
   m_watchers.push_back(watcher);
   connect(watcher, &QFutureWatcher<std::shared_ptr<const CompressionResult>>::finished, this, [this, watcher, clip, generation] {
@@ -151,7 +185,7 @@ void Recompressor::launch(int clip) {
   ++m_jobsStarted;
   if (m_running == 1) emit busyChanged(true);
   emit jobStarted(clip);
-  watcher->setFuture(QtConcurrent::run([asset, clip, settings, key, context, cancelFlag]() -> std::shared_ptr<const CompressionResult> {
+  watcher->setFuture(QtConcurrent::run([asset, clip, settings, key, context, cancelFlag, additive]() -> std::shared_ptr<const CompressionResult> {
     auto r = std::make_shared<CompressionResult>();
     r->clip = clip;
     r->key = key;
@@ -159,6 +193,10 @@ void Recompressor::launch(int clip) {
     core::CompressJob job(asset->skeleton, asset->clips[std::size_t(clip)], asset->unitToCm, settings);
     job.setMeshes(asset->meshes);
     job.setUpAxis(core::objectUpAxis(asset->sceneRootTransform, core::UpAxis::AsImported));
+    if (auto st = setAdditiveBase(job, *asset, additive, cancelFlag.get()); !st) {
+      r->error = QString::fromStdString(st.message());
+      return r;
+    }
     auto compressed = job.run(context.get(), cancelFlag.get());
     if (compressed) r->compressed = std::make_shared<const core::CompressedClip>(std::move(compressed.value()));
     else r->error = QString::fromStdString(compressed.message());

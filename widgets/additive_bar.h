@@ -1,0 +1,39 @@
+#pragma once
+// The Clips panel's additive row (docs/SETTINGS.md `additive_base`): a base picker for the current
+// clip (absolute, the rest pose, or another clip of the file), an undoable settings edit; and the
+// weight (0..1) at which the viewport previews the additive clip on its base.
+
+#include <QWidget>
+
+#include "widgets/document/clip_document.h"
+
+class QComboBox;
+class QLabel;
+class QSlider;
+
+namespace animpack::widgets {
+
+class AdditiveBar : public QWidget {
+  Q_OBJECT
+ public:
+  AdditiveBar(ClipDocument* document, QWidget* parent = nullptr);
+  QComboBox* basePicker() const { return m_base; }
+  QSlider* weightSlider() const { return m_weight; }
+  /// The preview weight, 0..1.
+  float weight() const;
+
+ signals:
+  /// The preview weight moved (0..1).
+  void weightChanged(float weight);
+
+ private:
+  void refresh();
+  ClipDocument* m_document;
+  QComboBox* m_base;
+  QSlider* m_weight;
+  QLabel* m_weightLabel;
+  QLabel* m_problem;
+  bool m_refreshing = false;
+};
+
+}  // namespace animpack::widgets
