@@ -41,9 +41,14 @@ void PosePreview::update() {
   const auto& asset = *m_document->asset();
   const double t = m_document->currentTime();
   m_original.resize(asset.skeleton.jointCount());
-  core::RawSampler::sample(asset.clips[std::size_t(clip)], t, m_original);
   // The newest result for this clip (an older one while a new one is computed).
-  sampleCompressed(m_recompressor->current(), t);
+  const ShownResult shown = m_recompressor->current();
+  // A clip compressed to wrap plays one interval more, from its last frame to its first: the
+  // source shows the same interval instead of holding its last frame.
+  const core::CompressedClip* c = shown.compressed();
+  if (c && c->wrap && !c->droppedLastFrame) core::RawSampler::sampleWrapping(asset.clips[std::size_t(clip)], t, m_original);
+  else core::RawSampler::sample(asset.clips[std::size_t(clip)], t, m_original);
+  sampleCompressed(shown, t);
   sampleBlend(t);
   emit changed();
 }
