@@ -9,6 +9,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/import_options.h"
 #include "core/anim/raw_sampler.h"
+#include "core/batch/clip_names.h"
 #include "core/io/pack_verify.h"
 #include "core/runtime/player.h"
 
@@ -45,7 +46,7 @@ struct ClipBench {
 
 int benchCommand(int argc, char** argv, int first) {
   std::vector<Option> flags = {{"source", "FILE", "source file: adds the raw float clip for comparison", true},
-                               {"clip", "NAME", "only this clip"},
+                               {"clip", "NAME", "only this clip: its pack name, its source animation's name (with --source), a wildcard or #N"},
                                {"scalar", "", "decode with the portable lanes instead of SIMD (both give identical poses)"},
                                {"json", "", "print one JSON object"}};
   for (Option& o : importOptions()) flags.push_back(std::move(o));
@@ -72,15 +73,23 @@ int benchCommand(int argc, char** argv, int first) {
     if (!matched) return failure(matched.message());
     sources = std::move(matched.value());
   }
-  const auto only = args.value("clip");
-  if (only && !pack->findClip(*only)) return failure("no clip '" + *only + "' in the pack");
+  // --clip as every command reads it (docs/CLIP_NAMES.md); source names are known when a source is given.
+  std::optional<std::size_t> only;
+  if (const auto spec = args.value("clip")) {
+    std::vector<core::ClipChoice> choices;
+    for (std::size_t i = 0; i < pack->clips().size(); ++i)
+      choices.push_back({pack->clips()[i].name, sources.clips[i] ? sources.clips[i]->name : std::string()});
+    auto index = core::matchOneClip(*spec, choices);
+    if (!index) return failure("'" + args.positional()[0] + "': " + index.message());
+    only = *index;
+  }
 
   std::vector<ClipBench> results;
   runtime::Player player(args.has("scalar") ? runtime::DecodePath::Scalar : runtime::DecodePath::Simd);
   volatile float sink = 0;
   for (std::size_t i = 0; i < pack->clips().size(); ++i) {
     const runtime::PackClip& clip = pack->clips()[i];
-    if (only && clip.name != *only) continue;
+    if (only && i != *only) continue;
     const runtime::ClipView& view = clip.view;
     const runtime::PackClip& other = pack->clips()[(i + 1) % pack->clips().size()];
     ClipBench b;
