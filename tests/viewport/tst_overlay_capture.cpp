@@ -11,6 +11,7 @@
 
 #include "core/project/project.h"
 #include "core/review/review_build.h"
+#include "tests/support/chromium_render.h"
 #include "tests/support/test_rigs.h"
 #include "viewport/overlay_capture.h"
 #include "viewport/scene_style.h"
@@ -113,6 +114,16 @@ class TstOverlayCapture : public QObject {
     const std::string html = core::reviewPacketHtml(*packet);
     QVERIFY(html.find("drawn by the studio's 3D viewport") != std::string::npos);
     QVERIFY(html.find(toQColor(SceneStyle::kCompressedMesh).name().toStdString()) != std::string::npos);
+
+    // As a browser shows it: the pictures' blue wireframe comes only from the embedded PNGs.
+    const QString page = dir.filePath("review.html");
+    QVERIFY(core::writeReviewPacket(*packet, page.toStdString()));
+    const QString shot = QDir::current().filePath("viewport_review_packet.png");  // kept for a person to look at
+    const test::ChromiumShot rendered = test::renderWithChromium(page, shot);
+    if (rendered.image.isNull()) QSKIP(qPrintable("cannot render with Chromium: " + rendered.problem));
+    qInfo("screenshot: %s", qPrintable(shot));
+    const Colours seen = colours(rendered.image.convertToFormat(QImage::Format_RGB32));
+    QVERIFY2(seen.compressed > 5000, qPrintable(QString("%1 blue pixels").arg(seen.compressed)));
   }
 
   void everyClipOfARealFileWhenFewer() {
