@@ -3,6 +3,7 @@
 #include <QGuiApplication>
 #include <QMetaObject>
 #include <QPointer>
+#include <QThread>
 #include <QTimer>
 #include <Qt3DCore/QEntity>
 #include <Qt3DExtras/Qt3DWindow>
@@ -159,6 +160,8 @@ void OverlayCapture::finish(Expected<QImage> result) {
 core::PictureRenderer OverlayCapture::renderer(int timeoutMs) {
   QPointer<OverlayCapture> self(this);
   return [self, timeoutMs](const core::PoseOverlay& overlay) -> Expected<core::Image> {
+    // On the viewport's own thread the wait below would block the very loop that renders.
+    if (self && QThread::currentThread() == self->thread()) return Error{"the viewport's pictures are asked for from a worker thread only"};
     auto pending = std::make_shared<Pending>();
     const bool queued = QMetaObject::invokeMethod(self.data(), [self, pending, overlay] {
       if (!self) return pending->answer(Error{"the viewport was closed"});

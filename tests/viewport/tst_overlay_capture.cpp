@@ -70,6 +70,18 @@ Colours colours(const QImage& image) {
   return c;
 }
 
+/// Pixels in rows [y0, y1) that are not the viewport's background.
+int drawnRows(const QImage& image, int y0, int y1) {
+  const QColor bg = toQColor(SceneStyle::kBackground);
+  int n = 0;
+  for (int y = y0; y < y1; ++y)
+    for (int x = 0; x < image.width(); ++x) {
+      const QRgb p = image.pixel(x, y);
+      n += std::abs(qRed(p) - bg.red()) + std::abs(qGreen(p) - bg.green()) + std::abs(qBlue(p) - bg.blue()) > 30;
+    }
+  return n;
+}
+
 /// Checks every picture of `packet` and keeps them next to the test for a person to look at.
 void checkPictures(const core::ReviewPacket& packet, std::size_t expected, const QString& name) {
   QVERIFY2(packet.picturesNote.empty(), packet.picturesNote.c_str());
@@ -83,6 +95,10 @@ void checkPictures(const core::ReviewPacket& packet, std::size_t expected, const
     image.save(QDir::current().filePath(QString("%1_picture_%2.png").arg(name).arg(i)));
     const Colours c = colours(image);
     const int area = image.width() * image.height();
+    // Upright (each Qt 3D renderer reads back its own way): the ground grid fills the bottom, the
+    // top above the figure is background.
+    QVERIFY2(drawnRows(image, 0, image.height() / 5) < drawnRows(image, image.height() * 4 / 5, image.height()),
+             qPrintable(QString("%1 picture %2 is upside down").arg(name).arg(i)));
     QVERIFY2(c.original > area / 500 && c.compressed > area / 500,
              qPrintable(QString("%1 picture %2: %3 original, %4 compressed pixels of %5").arg(name).arg(i).arg(c.original).arg(c.compressed).arg(area)));
   }
@@ -133,6 +149,13 @@ class TstOverlayCapture : public QObject {
     QVERIFY2(packet, packet ? "" : packet.message().c_str());
     QCOMPARE(packet->clips.size(), std::size_t(3));
     checkPictures(*packet, 3, "wuson");
+  }
+
+  void neverWaitsOnItsOwnThread() {
+    OverlayCapture capture;
+    const auto image = capture.renderer(60000)(core::PoseOverlay{});
+    QVERIFY(!image);
+    QVERIFY2(image.message().find("worker thread") != std::string::npos, image.message().c_str());
   }
 
   void closedWhileWaiting() {
