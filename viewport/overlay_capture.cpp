@@ -2,7 +2,6 @@
 
 #include <QGuiApplication>
 #include <QMetaObject>
-#include <QPointer>
 #include <QThread>
 #include <QTimer>
 #include <Qt3DCore/QEntity>
@@ -56,10 +55,24 @@ struct OverlayCapture::Pending {
   }
 };
 
-OverlayCapture::OverlayCapture(QSize size, QObject* parent) : QObject(parent), m_size(size) {}
+/// Who answers the renderers handed out, and the requests they are waiting on.
+struct OverlayCapture::Owner {
+  std::mutex mutex;
+  OverlayCapture* capture = nullptr;
+  std::vector<std::shared_ptr<Pending>> waiting;
+};
+
+OverlayCapture::OverlayCapture(QSize size, QObject* parent) : QObject(parent), m_size(size), m_owner(std::make_shared<Owner>()) {
+  m_owner->capture = this;
+}
 
 OverlayCapture::~OverlayCapture() {
-  for (const auto& p : m_waiting) p->answer(Error{"the viewport was closed"});
+  {
+    const std::lock_guard lock(m_owner->mutex);
+    m_owner->capture = nullptr;
+    for (const auto& p : m_owner->waiting) p->answer(Error{"the viewport was closed"});
+    m_owner->waiting.clear();
+  }
   delete m_view;
 }
 
@@ -158,21 +171,26 @@ void OverlayCapture::finish(Expected<QImage> result) {
 }
 
 core::PictureRenderer OverlayCapture::renderer(int timeoutMs) {
-  QPointer<OverlayCapture> self(this);
-  return [self, timeoutMs](const core::PoseOverlay& overlay) -> Expected<core::Image> {
-    // On the viewport's own thread the wait below would block the very loop that renders.
-    if (self && QThread::currentThread() == self->thread()) return Error{"the viewport's pictures are asked for from a worker thread only"};
+  return [owner = m_owner, timeoutMs](const core::PoseOverlay& overlay) -> Expected<core::Image> {
     auto pending = std::make_shared<Pending>();
-    const bool queued = QMetaObject::invokeMethod(self.data(), [self, pending, overlay] {
-      if (!self) return pending->answer(Error{"the viewport was closed"});
-      self->m_waiting.push_back(pending);
-      self->render(overlay, [self, pending](Expected<QImage> image) {
-        if (self) std::erase(self->m_waiting, pending);
-        if (image) pending->answer(toCoreImage(*image));
-        else pending->answer(Error{image.message()});
-      });
-    }, Qt::QueuedConnection);
-    if (!self || !queued) return Error{"the viewport was closed"};
+    {
+      // Under the owner's lock the capture cannot be destroyed before the request is queued and
+      // listed; its destructor answers every listed request.
+      const std::lock_guard lock(owner->mutex);
+      OverlayCapture* capture = owner->capture;
+      if (!capture) return Error{"the viewport was closed"};
+      // On the viewport's own thread the wait below would block the very loop that renders.
+      if (QThread::currentThread() == capture->thread()) return Error{"the viewport's pictures are asked for from a worker thread only"};
+      owner->waiting.push_back(pending);
+      QMetaObject::invokeMethod(capture, [capture, owner, pending, overlay] {
+        capture->render(overlay, [owner, pending](Expected<QImage> image) {
+          if (image) pending->answer(toCoreImage(*image));
+          else pending->answer(Error{image.message()});
+          const std::lock_guard done(owner->mutex);
+          std::erase(owner->waiting, pending);
+        });
+      }, Qt::QueuedConnection);
+    }
     std::unique_lock lock(pending->mutex);
     if (!pending->ready.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] { return pending->result.has_value(); }))
       return Error{"the viewport did not answer within " + std::to_string(timeoutMs / 1000) + " s"};

@@ -47,6 +47,7 @@ class OverlayCapture : public QObject {
 
  private:
   struct Pending;
+  struct Owner;
   void capture(int remaining);
   void finish(Expected<QImage> result);
 
@@ -57,7 +58,7 @@ class OverlayCapture : public QObject {
   QImage m_previous;                              // the last capture of the picture being rendered
   int m_requests = 0;                             // render() calls so far
   std::string m_broken;                           // why no frame ever came; then every request fails at once
-  std::vector<std::shared_ptr<Pending>> m_waiting;  // requests from other threads not yet answered
+  std::shared_ptr<Owner> m_owner;                  // shared with the renderers handed out
 };
 
 /// `image` as the packet's RGB picture.
