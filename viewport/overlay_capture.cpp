@@ -1,6 +1,6 @@
 #include "viewport/overlay_capture.h"
 
-#include <QGuiApplication>
+#include <QApplication>
 #include <QMetaObject>
 #include <QThread>
 #include <QTimer>
@@ -78,7 +78,7 @@ OverlayCapture::~OverlayCapture() {
 
 bool OverlayCapture::displayAvailable() {
   const QString platform = QGuiApplication::platformName();
-  return qobject_cast<QGuiApplication*>(QCoreApplication::instance()) && platform != "offscreen" && platform != "minimal" &&
+  return qobject_cast<QApplication*>(QCoreApplication::instance()) && platform != "offscreen" && platform != "minimal" &&
          platform != "vnc";
 }
 

@@ -10,7 +10,7 @@
 #include <QSize>
 #include <functional>
 #include <memory>
-#include <vector>
+#include <string>
 
 #include "core/base/status.h"
 #include "core/review/pose_picture.h"
@@ -31,7 +31,8 @@ class OverlayCapture : public QObject {
   /// Fails every request still waiting with "the viewport was closed".
   ~OverlayCapture() override;
 
-  /// Whether this process has a display Qt 3D can draw on (not the offscreen or minimal platform).
+  /// Whether this process can draw with it: a QApplication on a display Qt 3D can draw on (not the
+  /// offscreen or minimal platform).
   static bool displayAvailable();
   /// What the packet says drew the pictures.
   static const char* rendererName() { return "studio's 3D viewport (Qt 3D)"; }
