@@ -128,7 +128,13 @@ int benchCommand(int argc, char** argv, int first) {
       const core::RawClip& raw = *sources.clips[i];
       std::vector<core::Transform> rawOut(raw.jointCount);
       b.raw = medianNs(t60.size(), [&] {
-        for (float t : t60) core::RawSampler::sample(raw, t, rawOut, clip.loop);
+        // The source sampled as the runtime plays the clip: through its wrap interval when it wraps
+        // with every source frame kept (a dropped repeated last frame leaves the source's own loop).
+        const bool wraps = view.wraps() && raw.frameCount == view.frameCount();
+        for (float t : t60) {
+          if (wraps) core::RawSampler::sampleWrapping(raw, t, rawOut);
+          else core::RawSampler::sample(raw, t, rawOut, clip.loop);
+        }
         sink = sink + rawOut[0].rotation.w;
       });
     }
