@@ -110,6 +110,7 @@ void OverlayCapture::render(const core::PoseOverlay& overlay, std::function<void
     m_view->setWindowTitle("Rendering review pictures");
     m_view->setWindowFlags(Qt::Tool | Qt::FramelessWindowHint | Qt::WindowDoesNotAcceptFocus);
     m_view->setAttribute(Qt::WA_ShowWithoutActivating);
+    m_view->setAttribute(Qt::WA_QuitOnClose, false);  // never what keeps the studio open
     m_view->resize(m_size);
     m_view->setCompareMode(CompareMode::Overlay);
     m_view->setGhostStyle(GhostStyle::Wireframe);
