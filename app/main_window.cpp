@@ -20,6 +20,7 @@
 
 #include "core/compress/presets.h"
 #include "core/io/isolated_import.h"
+#include "viewport/overlay_capture.h"
 #include "viewport/view_actions.h"
 #include "viewport/viewport_widget.h"
 #include "widgets/blend_panel.h"
@@ -367,6 +368,13 @@ bool MainWindow::startReviewExport(const QString& path) {
   if (!m_document.hasAsset()) return false;
   core::ReviewOptions options;
   options.importer = importer();
+  // The viewport draws the pictures as the studio shows the poses; without a display, the software raster.
+  if (viewport::OverlayCapture::displayAvailable()) {
+    if (!m_pictures) m_pictures = new viewport::OverlayCapture(QSize(480, 360), this);
+    options.renderer = m_pictures->renderer();
+    options.rendererName = viewport::OverlayCapture::rendererName();
+    options.legend = viewport::OverlayCapture::legend();
+  }
   return m_export.startReview(widgets::documentProject(m_document), widgets::reviewProjectPath(m_document, projectPath()),
                               std::move(options), path);
 }

@@ -17,6 +17,7 @@
 class QActionGroup;
 
 namespace animpack::viewport {
+class OverlayCapture;
 class ViewportWidget;
 }
 
@@ -103,6 +104,7 @@ class MainWindow : public QMainWindow {
   widgets::FileActions* m_files;  ///< file dialogs and the project session
   widgets::ExportRunner m_export;
   viewport::ViewportWidget* m_viewport = nullptr;
+  viewport::OverlayCapture* m_pictures = nullptr;  ///< draws the review packet's pictures, made on first use
   widgets::Timeline* m_timeline = nullptr;
   widgets::ClipListPanel* m_clips = nullptr;
   widgets::JointTreeView* m_joints = nullptr;

@@ -9,6 +9,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/import_options.h"
 #include "core/anim/raw_sampler.h"
+#include "core/batch/clip_names.h"
 #include "core/io/pack_verify.h"
 #include "core/runtime/player.h"
 
@@ -45,7 +46,7 @@ struct ClipBench {
 
 int benchCommand(int argc, char** argv, int first) {
   std::vector<Option> flags = {{"source", "FILE", "source file: adds the raw float clip for comparison", true},
-                               {"clip", "NAME", "only this clip"},
+                               {"clip", "NAME", "only this clip: its pack name, its source animation's name, a wildcard or #N"},
                                {"scalar", "", "decode with the portable lanes instead of SIMD (both give identical poses)"},
                                {"json", "", "print one JSON object"}};
   for (Option& o : importOptions()) flags.push_back(std::move(o));
@@ -73,15 +74,25 @@ int benchCommand(int argc, char** argv, int first) {
     if (!matched) return failure(matched.message());
     sources = std::move(matched.value());
   }
-  const auto only = args.value("clip");
-  if (only && !pack->findClip(*only)) return failure("no clip '" + *only + "' in the pack");
+  // --clip as every command reads it (docs/CLIP_NAMES.md); source names come from the pack (format
+  // version 4) or, for an older pack, from a given source.
+  std::optional<std::size_t> only;
+  if (const auto spec = args.value("clip")) {
+    std::vector<core::ClipChoice> choices;
+    for (std::size_t i = 0; i < pack->clips().size(); ++i)
+      choices.push_back({pack->clips()[i].name, !pack->clips()[i].sourceClip.empty() ? pack->clips()[i].sourceClip
+                                                : sources.clips[i] ? sources.clips[i]->name : std::string()});
+    auto index = core::matchOneClip(*spec, choices);
+    if (!index) return failure("'" + args.positional()[0] + "': " + index.message());
+    only = *index;
+  }
 
   std::vector<ClipBench> results;
   runtime::Player player(args.has("scalar") ? runtime::DecodePath::Scalar : runtime::DecodePath::Simd);
   volatile float sink = 0;
   for (std::size_t i = 0; i < pack->clips().size(); ++i) {
     const runtime::PackClip& clip = pack->clips()[i];
-    if (only && clip.name != *only) continue;
+    if (only && i != *only) continue;
     const runtime::ClipView& view = clip.view;
     const runtime::PackClip& other = pack->clips()[(i + 1) % pack->clips().size()];
     ClipBench b;
@@ -120,7 +131,13 @@ int benchCommand(int argc, char** argv, int first) {
       const core::RawClip& raw = *sources.clips[i];
       std::vector<core::Transform> rawOut(raw.jointCount);
       b.raw = medianNs(t60.size(), [&] {
-        for (float t : t60) core::RawSampler::sample(raw, t, rawOut, clip.loop);
+        // The source sampled as the runtime plays the clip: through its wrap interval when it wraps
+        // with every source frame kept (a dropped repeated last frame leaves the source's own loop).
+        const bool wraps = view.wraps() && raw.frameCount == view.frameCount();
+        for (float t : t60) {
+          if (wraps) core::RawSampler::sampleWrapping(raw, t, rawOut);
+          else core::RawSampler::sample(raw, t, rawOut, clip.loop);
+        }
         sink = sink + rawOut[0].rotation.w;
       });
     }

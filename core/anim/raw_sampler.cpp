@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/runtime/loop.h"
+
 namespace animpack::core {
 
 KeyLookupTable::KeyLookupTable(std::span<const double> times, double tableRate) : m_times(times) {
@@ -37,6 +39,17 @@ void RawSampler::sample(const RawClip& clip, double seconds, std::span<Transform
     if (frame < 0) frame += last;
   }
   sampleFrame(clip, frame, out);
+}
+
+void RawSampler::sampleWrapping(const RawClip& clip, double seconds, std::span<Transform> out) {
+  const double cycle = double(clip.frameCount);
+  if (clip.frameCount < 2) return sampleFrame(clip, 0.0, out);
+  double frame = std::fmod(seconds * clip.sampleRate, cycle);
+  if (frame < 0) frame += cycle;
+  const double last = cycle - 1;
+  if (frame <= last) return sampleFrame(clip, frame, out);
+  // The wrap interval: the one interpolation the player uses there, so both poses agree.
+  runtime::interpolatePoses(clip.frame(clip.frameCount - 1), clip.frame(0), float(frame - last), out);
 }
 
 void RawSampler::sampleFrame(const RawClip& clip, double frame, std::span<Transform> out) {

@@ -33,6 +33,9 @@ class RawSampler {
  public:
   /// Samples `clip` at `seconds` from its first frame: clamped, or wrapped when `loop`.
   static void sample(const RawClip& clip, double seconds, std::span<Transform> out, bool loop = false);
+  /// Samples a clip that wraps (core/runtime/FORMAT.md "Loops": a cycle of frameCount frames) at
+  /// `seconds`, as the runtime plays it: past the last frame, the last frame interpolated to frame 0.
+  static void sampleWrapping(const RawClip& clip, double seconds, std::span<Transform> out);
   /// Samples at a fractional frame index (clamped).
   static void sampleFrame(const RawClip& clip, double frame, std::span<Transform> out);
 };

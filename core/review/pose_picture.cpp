@@ -118,6 +118,8 @@ Expected<PoseOverlay> poseOverlay(std::shared_ptr<const ImportedAsset> asset, st
   overlay.parents = asset->skeleton.parents;
   overlay.original = positions(asset->skeleton, raw.frame(frame), asset->sceneRootTransform);
   overlay.compressed = positions(asset->skeleton, decoded.frame(frame), asset->sceneRootTransform);
+  overlay.originalLocal.assign(raw.frame(frame).begin(), raw.frame(frame).end());
+  overlay.compressedLocal.assign(decoded.frame(frame).begin(), decoded.frame(frame).end());
   overlay.worstJoint = worstJoint;
   overlay.asset = std::move(asset);
   overlay.clip = std::move(clip);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/math/transform.h"
 #include "core/review/image.h"
 
 namespace animpack::core {
@@ -23,6 +24,8 @@ struct PoseOverlay {
   std::vector<std::int32_t> parents;           ///< parents first, -1 for a root
   std::vector<std::array<double, 3>> original;  ///< joint positions, file units
   std::vector<std::array<double, 3>> compressed;
+  std::vector<Transform> originalLocal;        ///< the poses themselves, local joint transforms
+  std::vector<Transform> compressedLocal;
   std::int32_t worstJoint = -1;                ///< circled; -1: none
   std::shared_ptr<const ImportedAsset> asset;  ///< the file (for renderers that draw its meshes)
   std::shared_ptr<const CompressedClip> clip;  ///< the compression result drawn
@@ -36,6 +39,13 @@ Expected<PoseOverlay> poseOverlay(std::shared_ptr<const ImportedAsset> asset, st
 /// Draws the overlay, looking along -Z at the figure's bounding box (original grey-blue, compressed
 /// orange, the worst joint circled red), `width` x `height` pixels.
 Image drawPoseOverlay(const PoseOverlay& overlay, int width = 420, int height = 300);
+
+/// How to read a renderer's pictures: the colours of the two poses (CSS) and how the worst joint is marked.
+struct PictureLegend {
+  std::string original = "#466eaa";
+  std::string compressed = "#eb7814";
+  std::string marks = "the worst joint circled in red and magnified in the inset";
+};
 
 /// Draws an overlay (the software raster, or the viewport in the studio); an error says why not.
 using PictureRenderer = std::function<Expected<Image>(const PoseOverlay&)>;

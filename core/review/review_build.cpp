@@ -34,6 +34,7 @@ void drawPictures(ReviewPacket& packet, const std::vector<BatchFile>& batch,
     return;
   }
   packet.picturesRenderer = options.rendererName;
+  packet.picturesLegend = options.legend;
   std::vector<std::string> missing;
   for (const std::size_t row : worstClips(packet.clips, options.pictureCount)) {
     const auto [f, c] = origin[row];

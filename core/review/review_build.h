@@ -21,6 +21,7 @@ struct ReviewOptions {
   unsigned jobs = 0;        ///< worker threads; 0: one per core
   PictureRenderer renderer; ///< empty: the software raster (drawPoseOverlay)
   std::string rendererName = "software raster";
+  PictureLegend legend;     ///< how the renderer's pictures read (the software raster's by default)
   bool pictures = true;     ///< false: leave the pictures out (the packet says so)
   std::size_t pictureCount = 5;
   std::string toolVersion = "unknown";

@@ -168,8 +168,9 @@ std::string chart(const ReviewPacket& packet, const std::vector<std::size_t>& wo
 std::string picturesSection(const ReviewPacket& packet) {
   std::string h = "<h2>Worst frames</h2>\n";
   if (!packet.pictures.empty())
-    h += "<p class=\"legend\"><i style=\"background:#466eaa\"></i>original <i style=\"background:#eb7814\"></i>compressed; "
-         "the worst joint circled in red and magnified in the inset; drawn by the " + escape(packet.picturesRenderer) + ".</p>\n<div class=\"pictures\">\n";
+    h += "<p class=\"legend\"><i style=\"background:" + escape(packet.picturesLegend.original) + "\"></i>original <i style=\"background:" +
+         escape(packet.picturesLegend.compressed) + "\"></i>compressed; " + escape(packet.picturesLegend.marks) +
+         "; drawn by the " + escape(packet.picturesRenderer) + ".</p>\n<div class=\"pictures\">\n";
   for (const ReviewPicture& p : packet.pictures) {
     const ClipReport& r = packet.clips[p.clip].report;
     h += format("<figure><img alt=\"worst frame\" width=\"%d\" height=\"%d\" src=\"data:image/png;base64,", p.width, p.height) +

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/compress/report.h"
+#include "core/review/pose_picture.h"
 
 namespace animpack::core {
 
@@ -43,7 +44,8 @@ struct ReviewPacket {
   std::uint64_t packBytes = 0;     ///< the pack's file size
   std::vector<ReviewClip> clips;   ///< pack order; failed clips carry report.error
   std::vector<ReviewPicture> pictures;
-  std::string picturesRenderer;    ///< what drew the pictures ("software raster", "viewport")
+  std::string picturesRenderer;    ///< what drew the pictures ("software raster", "studio's 3D viewport (Qt 3D)")
+  PictureLegend picturesLegend;    ///< how to read them
   std::string picturesNote;        ///< why pictures are missing; empty when every one was drawn
 };
 

@@ -234,6 +234,9 @@ class TstStudio : public QObject {
     QVERIFY(html.contains(">Walk<") && html.contains(">Wave<"));
     QVERIFY(html.contains("class=\"meter over\""));
     QCOMPARE(html.count("data:image/png;base64,"), 2);
+    // With a display, the viewport draws the pictures, and the packet says so.
+    QVERIFY(html.contains("drawn by the studio's 3D viewport"));
+    QVERIFY(!html.contains("pictures-note"));
     QVERIFY(html.contains(">approved<"));  // the studio's approval, for the settings it was given for
   }
 

@@ -110,6 +110,31 @@ class TestCli : public QObject {
     QCOMPARE(QJsonDocument::fromJson(scalar.out).object()["decode_path"].toString(), QString("scalar"));
   }
 
+  void benchPicksClipsAsEveryCommand() {
+    // Two single-clip BVH files: pack names "01_01" and "01_03", both animations named "Motion".
+    const QString dir = QString::fromStdString((test::scratchDir() / "cli-bench").string());
+    QDir().mkpath(dir);
+    const QString pack = dir + "/walks.anpk";
+    QCOMPARE(runCli({"compress", model("BVH/01_01.bvh"), model("BVH/01_03.bvh"), "-o", pack, "-q"}).code, 0);
+    auto benched = [&](const QStringList& extra) {
+      const Run r = runCli(QStringList{"bench", pack, "--json"} + extra);
+      return r.code == 0 ? QJsonDocument::fromJson(r.out).object()["clips"].toInt() : -r.code;
+    };
+    QCOMPARE(benched({}), 2);
+    QCOMPARE(benched({"--clip", "01_03"}), 1);                                  // pack name
+    QCOMPARE(benched({"--clip", "#1"}), 1);                                     // N-th clip of the pack
+    QCOMPARE(benched({"--clip", "*_03"}), 1);                                   // wildcard
+    QCOMPARE(benched({"--clip", "Motion", "--source", model("BVH/01_01.bvh")}), 1);  // source animation name
+    // A name several clips answer to, or none: an error that lists them.
+    const Run ambiguous = runCli({"bench", pack, "--clip", "01_0*"});
+    QCOMPARE(ambiguous.code, 1);
+    QVERIFY2(ambiguous.err.contains("01_01") && ambiguous.err.contains("01_03") && ambiguous.err.contains("#N"), ambiguous.err.constData());
+    const Run none = runCli({"bench", pack, "--clip", "Run"});
+    QCOMPARE(none.code, 1);
+    QVERIFY2(none.err.contains("01_01") && none.err.contains("Run"), none.err.constData());
+    QCOMPARE(runCli({"bench", pack, "--clip", "#7"}).code, 1);
+  }
+
   void batchExportFromTheCommandLine() {
     const QString dir = QString::fromStdString((test::scratchDir() / "cli-batch").string());
     QDir().mkpath(dir);

@@ -2,13 +2,11 @@
 // exit codes, no file left behind on failure; and (label "report") the packet rendered by headless
 // Chromium, its screenshot checked for the over-budget meter and the embedded pictures.
 #include <QImage>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <unistd.h>
-
 #include "tests/cli/cli_runner.h"
+#include "tests/support/chromium_render.h"
 
 using namespace animpack;
 
@@ -32,34 +30,6 @@ int countNear(const QImage& image, QRgb colour, int tolerance = 30) {
       n += std::abs(qRed(p) - qRed(colour)) + std::abs(qGreen(p) - qGreen(colour)) + std::abs(qBlue(p) - qBlue(colour)) <= tolerance;
     }
   return n;
-}
-
-struct Render {
-  QImage image;
-  QString problem;  ///< why Chromium could not render (the test then skips)
-};
-
-/// Renders `html` with headless Chromium into a screenshot.
-Render renderWithChromium(const QString& html, const QString& png) {
-  const QString chromium = QStandardPaths::findExecutable("chromium");
-  if (chromium.isEmpty()) return {{}, "chromium is not installed (apt-get install chromium; scripts/setup-lib.sh lists it)"};
-  QTemporaryDir profile;
-  QStringList args = {"--headless", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--window-size=1200,1500",
-                      "--user-data-dir=" + profile.path(), "--screenshot=" + png, QUrl::fromLocalFile(html).toString()};
-  if (geteuid() == 0) args.prepend("--no-sandbox");  // Chromium refuses to run as root with its sandbox
-  QFile::remove(png);
-  QProcess p;
-  p.start(chromium, args);
-  if (!p.waitForStarted(30000)) return {{}, "chromium did not start: " + p.errorString()};
-  if (!p.waitForFinished(180000)) {
-    p.kill();
-    p.waitForFinished();
-    return {{}, "chromium did not finish within 180 s"};
-  }
-  QImage image(png);
-  if (image.isNull())
-    return {{}, QString("chromium wrote no screenshot (exit %1): %2").arg(p.exitCode()).arg(QString(p.readAllStandardError().right(400)))};
-  return {image, {}};
 }
 
 }  // namespace
@@ -111,10 +81,10 @@ class TestReviewCli : public QObject {
     QCOMPARE(test::runCli({"report", project, "-o", bare, "-q", "--no-pictures"}).code, 0);
     // Kept next to the test for a person to look at.
     const QString shot = QDir::current().filePath("review_packet.png");
-    const Render withPictures = renderWithChromium(full, shot);
+    const test::ChromiumShot withPictures = test::renderWithChromium(full, shot);
     if (withPictures.image.isNull()) QSKIP(qPrintable("cannot render with Chromium: " + withPictures.problem));
     qInfo("screenshot: %s", qPrintable(shot));
-    const Render without = renderWithChromium(bare, dir.filePath("bare.png"));
+    const test::ChromiumShot without = test::renderWithChromium(bare, dir.filePath("bare.png"));
     QVERIFY2(!without.image.isNull(), qPrintable(without.problem));
     QCOMPARE(withPictures.image.width(), 1200);
     // Over budget: the meter is red (#c8281e), in both.

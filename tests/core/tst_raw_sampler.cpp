@@ -53,6 +53,18 @@ class TestRawSampler : public QObject {
     QCOMPARE(out[0].translation.x, 5.f);
     RawSampler::sample(c, -1.0, out);
     QCOMPARE(out[0].translation.x, 0.f);
+
+    // A clip that wraps: a cycle of 3 frames, the last interpolated to the first after frame 2.
+    RawSampler::sampleWrapping(c, 0.15, out);  // frame 1.5: between frames as before
+    QCOMPARE(out[0].translation.y, 10.f);
+    RawSampler::sampleWrapping(c, 0.25, out);  // frame 2.5: halfway from the last frame to frame 0
+    QCOMPARE(out[0].translation.x, 5.f);
+    QCOMPARE(out[0].translation.y, 10.f);
+    RawSampler::sampleWrapping(c, 0.3, out);  // frame 3: the next cycle's frame 0
+    QVERIFY(std::fabs(out[0].translation.x) < 1e-5f && std::fabs(out[0].translation.y) < 1e-5f);
+    RawSampler::sampleWrapping(c, -0.05, out);  // before the start: the previous cycle's wrap interval
+    QCOMPARE(out[0].translation.x, 5.f);
+    QCOMPARE(out[0].translation.y, 10.f);
   }
 };
 

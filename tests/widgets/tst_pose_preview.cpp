@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include "core/anim/raw_sampler.h"
+#include "core/runtime/loop.h"
 #include "core/runtime/player.h"
 #include "tests/support/test_rigs.h"
 #include "tests/widgets/fixture.h"
@@ -82,6 +83,40 @@ class TstPosePreview : public QObject {
     QCOMPARE(doc.effectiveSettings(0).rootMotion, core::RootMotionMode::Keep);
     QVERIFY(test::waitForResult(rc, 0));
     QVERIFY(QTest::qWaitFor([&] { return preview.rootTrajectory().empty(); }, 5000));
+  }
+
+  void wrapIntervalAgreesWithTheRuntime() {
+    // A clip whose last frame does not repeat its first, made to loop: it wraps, and between its
+    // last frame and the next cycle's first both poses interpolate to frame 0.
+    auto settings = core::CompressionSettings::fromJson(R"({"loop": true})", "loop.json");
+    QVERIFY(settings);
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    PosePreview preview(&doc, &rc);
+    QVERIFY(doc.open(test::rigPath("open_loop.gltf", 31), *settings));
+    QVERIFY(test::waitForResult(rc, 0));
+    const core::CompressedClip& c = *rc.result(0)->compressed;
+    QVERIFY(c.wrap && !c.droppedLastFrame);
+    const auto& raw = doc.asset()->clips[0];
+    const std::uint32_t last = raw.frameCount - 1;
+    doc.setCurrentTime((last + 0.5) / raw.sampleRate);
+    const std::size_t n = doc.asset()->skeleton.jointCount();
+    QCOMPARE(preview.original().size(), n);
+    QCOMPARE(preview.compressed().size(), n);
+    std::vector<core::Transform> expected(n);
+    runtime::interpolatePoses(raw.frame(last), raw.frame(0), 0.5f, expected);
+    float fromLast = 0, fromCompressed = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const auto& o = preview.original()[j];
+      QVERIFY(std::fabs(o.rotation.x - expected[j].rotation.x) < 1e-6f && std::fabs(o.translation.y - expected[j].translation.y) < 1e-5f);
+      fromLast = std::max(fromLast, std::fabs(o.rotation.x - raw.frame(last)[j].rotation.x) +
+                                        std::fabs(o.rotation.w - raw.frame(last)[j].rotation.w));
+      fromCompressed = std::max(fromCompressed, std::fabs(o.rotation.x - preview.compressed()[j].rotation.x) +
+                                                    std::fabs(o.rotation.w - preview.compressed()[j].rotation.w));
+    }
+    QVERIFY2(fromLast > 1e-3f, "the original holds its last frame in the wrap interval");
+    QVERIFY2(fromCompressed < fromLast / 10, qPrintable(QString("original vs compressed %1, vs last frame %2").arg(fromCompressed).arg(fromLast)));
   }
 
   void blendPreviewOnlyWhenAsked() {

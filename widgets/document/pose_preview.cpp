@@ -47,15 +47,20 @@ void PosePreview::update() {
   const auto& asset = *m_document->asset();
   const double t = m_document->currentTime();
   m_original.resize(asset.skeleton.jointCount());
-  core::RawSampler::sample(asset.clips[std::size_t(clip)], t, m_original);
+  // The newest result for this clip (an older one while a new one is computed). A clip compressed
+  // to wrap plays one interval more, from its last frame to its first: the source shows the same
+  // interval instead of holding its last frame.
+  const ShownResult shown = m_recompressor->current();
+  const core::CompressedClip* c = shown.compressed();
+  if (c && c->wrap && !c->droppedLastFrame) core::RawSampler::sampleWrapping(asset.clips[std::size_t(clip)], t, m_original);
+  else core::RawSampler::sample(asset.clips[std::size_t(clip)], t, m_original);
   if (m_additiveWeight < 1.f && basePose(t, false, m_base)) {
     // The source layer at the weight: its delta from the source base, applied partly.
     std::vector<core::Transform> delta(m_original.size());
     for (std::size_t j = 0; j < delta.size(); ++j) delta[j] = runtime::additiveDelta(m_base[j], m_original[j]);
     runtime::applyAdditive(m_base, delta, m_additiveWeight, m_original);
   }
-  // The newest result for this clip (an older one while a new one is computed).
-  sampleCompressed(m_recompressor->current(), t);
+  sampleCompressed(shown, t);
   sampleBlend(t);
   emit changed();
 }
