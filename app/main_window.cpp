@@ -147,6 +147,8 @@ void MainWindow::buildMenus() {
 void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu("&File");
   m_files->addTo(file);
+  QAction* remove = file->addAction("Re&move selected files from the project", m_clips, &widgets::ClipListPanel::removeSelectedFiles);
+  remove->setStatusTip("Removes the files of the rows selected in the Clips panel (undoable)");
   file->addSeparator();
   file->addAction("&Export pack...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPacks);
   file->addAction("Export &review packet...", this, &MainWindow::exportReviewPacket);
@@ -248,7 +250,7 @@ void MainWindow::buildHelpMenu() {
 void MainWindow::stepFrames(int frames) {
   const int clip = m_document.currentClip();
   if (clip < 0) return;
-  const double dt = 1.0 / m_document.asset()->clips[std::size_t(clip)].sampleRate;
+  const double dt = 1.0 / m_document.rawClip(clip).sampleRate;
   // Forward goes through the timeline so looping wraps; backward stops at the first frame.
   if (frames > 0) m_timeline->advance(frames * dt / m_timeline->speed());
   else m_document.setCurrentTime(std::max(0.0, m_document.currentTime() + frames * dt));
@@ -261,11 +263,20 @@ void MainWindow::connectDocument() {
     m_viewport->setSelectedJoint(sel.empty() ? -1 : sel.front());
   });
   connect(&m_document, &widgets::ClipDocument::assetChanged, this, [this] {
-    m_viewport->setAsset(m_document.asset());
+    m_viewportAsset = m_document.asset();
+    m_viewport->setAsset(m_viewportAsset);
     m_viewport->setUpAxis(m_document.upAxis());
     m_viewport->frameAll();
     showPoses();
     updateTitle();
+  });
+  // A clip of another file: the viewport shows that file (its mesh; the skeleton is the same).
+  connect(&m_document, &widgets::ClipDocument::currentClipChanged, this, [this] {
+    if (m_document.asset() == m_viewportAsset) return;
+    m_viewportAsset = m_document.asset();
+    m_viewport->setAsset(m_viewportAsset);
+    m_viewport->setUpAxis(m_document.upAxis());
+    showPoses();
   });
   connect(&m_document, &widgets::ClipDocument::upAxisChanged, this, [this](core::UpAxis axis) {
     m_viewport->setUpAxis(axis);
@@ -292,6 +303,7 @@ void MainWindow::connectDocument() {
     m_document.setSelectedJoints(joint < 0 ? std::vector<int>{} : std::vector<int>{joint});
   });
   connect(m_files, &widgets::FileActions::message, m_statusLine, &widgets::StatusLine::showMessage);
+  connect(m_files, &widgets::FileActions::opened, this, &MainWindow::afterOpen);
   connect(&m_export, &widgets::ExportRunner::finished, this, [this](bool ok, const QString& summary) {
     notify(ok ? QMessageBox::Information : QMessageBox::Critical, ok ? "Export finished" : "Export failed", summary);
     emit exportFinished(ok, summary);
@@ -305,15 +317,17 @@ void MainWindow::showPoses() {
   m_viewport->setBlendPreview(m_preview.blendNaive(), m_preview.blendDecomposed());
 }
 
-bool MainWindow::openPath(const QString& path, bool quiet) {
-  if (!m_files->open(path, quiet)) return false;
+bool MainWindow::openPath(const QString& path, bool quiet) { return m_files->open(path, quiet); }
+
+int MainWindow::addPaths(const QStringList& paths, bool quiet) { return m_files->add(paths, quiet); }
+
+void MainWindow::afterOpen() {
   if (m_document.clipCount() > 0) {
     m_document.setCurrentClip(0);
     m_timeline->play();
   }
   m_selectWorst = m_document.selectedJoints().empty();
   updateTitle();
-  return true;
 }
 
 void MainWindow::updateTitle() {
@@ -334,7 +348,7 @@ void MainWindow::exportPacks() {
 
 bool MainWindow::startExport(core::ExportOptions options) {
   options.batch.importer = importer();
-  return m_document.hasAsset() && m_export.start(m_document.sourcePath(), std::move(options));
+  return m_document.hasAsset() && m_export.start(widgets::documentFiles(m_document), std::move(options));
 }
 
 void MainWindow::exportReviewPacket() {
@@ -410,15 +424,32 @@ void MainWindow::keyPressEvent(QKeyEvent* event) {
   QMainWindow::keyPressEvent(event);
 }
 
+namespace {
+
+QStringList droppedPaths(const QMimeData* data) {
+  QStringList paths;
+  if (!data->hasUrls()) return paths;
+  for (const QUrl& url : data->urls())
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  return paths;
+}
+
+}  // namespace
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-  if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 && event->mimeData()->urls().front().isLocalFile())
-    event->acceptProposedAction();
+  if (!droppedPaths(event->mimeData()).isEmpty()) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-  const QString path = event->mimeData()->urls().front().toLocalFile();
+  const QStringList paths = droppedPaths(event->mimeData());
+  if (paths.isEmpty()) return;
   event->acceptProposedAction();
-  QTimer::singleShot(0, this, [this, path] { openPath(path); });  // not inside the drag's event loop
+  // Not inside the drag's event loop. A project opens; files and folders join the open project (or,
+  // with nothing open, the first file opens and the rest join it).
+  QTimer::singleShot(0, this, [this, paths] {
+    if (paths.size() == 1 && widgets::ProjectSession::isProject(paths.front())) openPath(paths.front());
+    else addPaths(paths);
+  });
 }
 
 }  // namespace animpack::app

@@ -1,5 +1,6 @@
 #include "widgets/diagnostics_panel.h"
 
+#include <QFileInfo>
 #include <QStyle>
 
 namespace animpack::widgets {

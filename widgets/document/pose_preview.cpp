@@ -41,7 +41,7 @@ void PosePreview::update() {
   const auto& asset = *m_document->asset();
   const double t = m_document->currentTime();
   m_original.resize(asset.skeleton.jointCount());
-  core::RawSampler::sample(asset.clips[std::size_t(clip)], t, m_original);
+  core::RawSampler::sample(m_document->rawClip(clip), t, m_original);
   // The newest result for this clip (an older one while a new one is computed).
   sampleCompressed(m_recompressor->current(), t);
   sampleBlend(t);
@@ -67,7 +67,7 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
   // Per-joint error at this time (between frames: that interval's largest), as a fraction of the
   // joint's precision.
   const auto& stats = compressed->stats;
-  const double frame = std::max(0.0, seconds) * asset.clips[std::size_t(m_document->currentClip())].sampleRate;
+  const double frame = std::max(0.0, seconds) * m_document->rawClip(m_document->currentClip()).sampleRate;
   if (stats.errors.size() == std::size_t(compressed->frameCount) * n && stats.joints.size() == n) {
     m_ratios.resize(n);
     for (std::size_t j = 0; j < n; ++j) m_ratios[j] = core::errorAtCm(stats, n, frame, j) / std::max(1e-6f, stats.joints[j].precisionCm);
@@ -76,15 +76,15 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
 
 void PosePreview::sampleBlend(double seconds) {
   const auto& asset = *m_document->asset();
-  const int clips = int(asset.clips.size());
+  const int clips = m_document->clipCount();
   if (!m_blend.enabled || m_blend.clipA < 0 || m_blend.clipB < 0 || m_blend.clipA >= clips || m_blend.clipB >= clips) return;
   const std::size_t n = asset.skeleton.jointCount();
   m_blendA.resize(n);
   m_blendB.resize(n);
   m_naive.resize(n);
   m_decomposed.resize(n);
-  core::RawSampler::sample(asset.clips[std::size_t(m_blend.clipA)], seconds, m_blendA, true);
-  core::RawSampler::sample(asset.clips[std::size_t(m_blend.clipB)], seconds, m_blendB, true);
+  core::RawSampler::sample(m_document->rawClip(m_blend.clipA), seconds, m_blendA, true);
+  core::RawSampler::sample(m_document->rawClip(m_blend.clipB), seconds, m_blendB, true);
   const float w = m_blend.weightAt(seconds);
   const auto& rest = asset.skeleton.restLocal;
   runtime::blendPoses(m_blendA, m_blendB, w, runtime::BlendMode::Naive, rest, m_naive);

@@ -38,8 +38,8 @@ void Recompressor::reset() {
   for (auto& c : m_clips)
     if (c->cancel) c->cancel->store(true);
   m_clips.clear();
-  m_cache.clear();
-  m_lru.clear();
+  // The cache stays: its keys are what a result depends on (settings, source bytes, clip in its
+  // file), so results survive adding or removing files and undoing that.
   m_batchTotal = m_batchDone = 0;
   for (int i = 0; i < m_document->clipCount(); ++i) {
     auto state = std::make_unique<ClipState>();
@@ -79,7 +79,7 @@ std::shared_ptr<const CompressionResult> Recompressor::latestResult(int clip) co
 ShownResult Recompressor::shown(int clip) const {
   if (auto fresh = result(clip)) return {fresh, false};
   auto latest = latestResult(clip);
-  if (!latest || latest->asset != m_document->asset()) return {};
+  if (!latest || latest->asset != m_document->assetOf(clip)) return {};
   return {latest, true};
 }
 
@@ -133,7 +133,8 @@ void Recompressor::launch(int clip) {
   state.pending = false;
   state.cancel = std::make_shared<std::atomic<bool>>(false);
   const quint64 generation = state.generation;
-  auto asset = m_document->asset();
+  auto asset = m_document->assetOf(clip);
+  const int index = int(m_document->rawClip(clip).clipIndex);
   const core::EffectiveSettings settings = m_document->effectiveSettings(clip);
   const std::uint64_t key = m_document->compressionKey(clip);
   auto context = state.context;
@@ -151,12 +152,12 @@ void Recompressor::launch(int clip) {
   ++m_jobsStarted;
   if (m_running == 1) emit busyChanged(true);
   emit jobStarted(clip);
-  watcher->setFuture(QtConcurrent::run([asset, clip, settings, key, context, cancelFlag]() -> std::shared_ptr<const CompressionResult> {
+  watcher->setFuture(QtConcurrent::run([asset, clip, index, settings, key, context, cancelFlag]() -> std::shared_ptr<const CompressionResult> {
     auto r = std::make_shared<CompressionResult>();
     r->clip = clip;
     r->key = key;
     r->asset = asset;
-    core::CompressJob job(asset->skeleton, asset->clips[std::size_t(clip)], asset->unitToCm, settings);
+    core::CompressJob job(asset->skeleton, asset->clips[std::size_t(index)], asset->unitToCm, settings);
     job.setMeshes(asset->meshes);
     auto compressed = job.run(context.get(), cancelFlag.get());
     if (compressed) r->compressed = std::make_shared<const core::CompressedClip>(std::move(compressed.value()));
@@ -166,7 +167,7 @@ void Recompressor::launch(int clip) {
 }
 
 void Recompressor::deliver(int clip, quint64 generation, std::shared_ptr<const CompressionResult> result) {
-  if (std::size_t(clip) >= m_clips.size() || result->asset != m_document->asset()) return;  // another asset now
+  if (std::size_t(clip) >= m_clips.size() || result->asset != m_document->assetOf(clip)) return;  // another file there now
   ClipState& state = *m_clips[std::size_t(clip)];
   state.running = false;
   const bool cancelled = state.cancel && state.cancel->load();
