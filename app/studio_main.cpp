@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription("animpack studio: see, tune and approve skeletal-animation compression.");
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument("file", "An animated rig (glTF, FBX, COLLADA, BVH, X, ...) or an .anproj project.");
+  parser.addPositionalArgument("file", "An animated rig (glTF, FBX, COLLADA, BVH, X, ...) or an .anproj project; more files or folders join its project.", "[file...]");
   QCommandLineOption screenshot("screenshot",
                                 "Save a picture of the window to FILE after DELAY ms, then quit (docs, checks); the exit "
                                 "code is 1 when the file given did not open (the picture shows why).",
@@ -59,6 +59,8 @@ int main(int argc, char** argv) {
     shot.start(parser.value(delay).toInt());
   }
   if (!files.isEmpty() && !window.openPath(files.front())) status = 1;
+  // More files (or folders) on the command line join the first one's project.
+  if (status == 0 && files.size() > 1) window.addPaths(files.mid(1));
   if (status == 0 && parser.isSet(joint) && window.document()->hasAsset()) {
     const int j = window.document()->asset()->skeleton.find(parser.value(joint).toStdString());
     if (j >= 0) window.document()->setSelectedJoints({j});
