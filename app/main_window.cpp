@@ -131,7 +131,7 @@ void MainWindow::applyDefaultLayout() {
   const auto d = [this](const char* name) { return findChild<QDockWidget*>(name); };
   const int w = width(), h = height();
   resizeDocks({d("dock.clips"), d("dock.stats")}, {w * 31 / 100, w * 19 / 100}, Qt::Horizontal);
-  resizeDocks({d("dock.clips"), d("dock.joints")}, {h * 22 / 100, h * 40 / 100}, Qt::Vertical);
+  resizeDocks({d("dock.clips"), d("dock.joints")}, {h * 30 / 100, h * 32 / 100}, Qt::Vertical);
   resizeDocks({d("dock.curves")}, {h * 30 / 100}, Qt::Vertical);
   resizeDocks({d("dock.curves"), d("dock.errormap")}, {w * 58 / 100, w * 42 / 100}, Qt::Horizontal);
 }

@@ -137,7 +137,7 @@ QVariant ClipListModel::fileData(int file, int column, int role) const {
       case MaxError: return measured ? formatCm(t.maxErrorCm) : QString();
       case Status:
         if (!problem.isEmpty()) return m_document->file(file).asset ? QString("left out: skeleton differs") : QString("not imported");
-        return QString("%1 clip%2, %3 approved").arg(t.clips).arg(t.clips == 1 ? "" : "s").arg(t.approved);
+        return QString("%1 of %2 approved").arg(t.approved).arg(t.clips);
       case File: {
         const QString relative = QDir(m_document->projectFolder()).relativeFilePath(m_document->file(file).path);
         return relative;

@@ -184,7 +184,7 @@ class TstDocumentFiles : public QObject {
     QCOMPARE(pack.compressedBytes, hero.compressedBytes + fileTotals(doc, rc, 1).compressedBytes);
     // Approvals count per file; selecting a file row stands for its clips.
     doc.setApproval({2}, Approval::Approved);
-    QCOMPARE(model.fileIndex(1, ClipListModel::Status).data().toString(), QString("1 clip, 1 approved"));
+    QCOMPARE(model.fileIndex(1, ClipListModel::Status).data().toString(), QString("1 of 1 approved"));
     panel.table()->selectionModel()->select(panel.proxy()->mapFromSource(model.fileIndex(0)),
                                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     QCOMPARE(panel.selectedClips(), (std::vector<int>{0, 1}));

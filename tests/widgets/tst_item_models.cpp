@@ -209,7 +209,7 @@ class TstItemModels : public QObject {
     QCOMPARE(panel.model()->rowCount(panel.model()->fileIndex(0)), 2);
     doc.setApproval({0}, Approval::Approved);
     QCOMPARE(model.clipIndex(0, ClipListModel::Status).data().toString(), QString("approved"));
-    QCOMPARE(model.fileIndex(0, ClipListModel::Status).data().toString(), QString("2 clips, 1 approved"));
+    QCOMPARE(model.fileIndex(0, ClipListModel::Status).data().toString(), QString("1 of 2 approved"));
   }
 };
 
