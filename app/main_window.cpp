@@ -45,7 +45,7 @@ const char* const kShortcutsText =
     "Space  play / pause\n, and .  step a frame\nPage Up / Page Down  previous / next clip\n"
     "F  frame all\n1 / 2  show original / compressed\nM / K  mesh / skeleton\nV  vertex-error colours\n"
     "Ctrl+Enter / Ctrl+Backspace  approve / reject the selected clips\nCtrl+B  compress every clip\n"
-    "Ctrl+E  export a pack\nCtrl+Z / Ctrl+Shift+Z  undo / redo\n"
+    "Ctrl+E  export a pack\nCtrl+Shift+O  add files to the project\nCtrl+Z / Ctrl+Shift+Z  undo / redo\n"
     "In the curve view: wheel zooms time, Ctrl+wheel zooms values, F frames all";
 
 }  // namespace
