@@ -343,7 +343,7 @@ void MainWindow::updateTitle() {
 
 void MainWindow::exportPacks() {
   if (!m_document.hasAsset() || m_export.running()) return;
-  if (auto options = widgets::askExportOptions(this, m_document, m_clips->selectedClips())) startExport(std::move(*options));
+  if (auto options = widgets::askExportOptions(this, m_document, m_clips->selectedClips(), projectPath())) startExport(std::move(*options));
 }
 
 bool MainWindow::startExport(core::ExportOptions options) {

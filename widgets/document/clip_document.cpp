@@ -1,6 +1,7 @@
 #include "widgets/document/clip_document.h"
 
 #include <QFileInfo>
+#include <QtConcurrent>
 #include <algorithm>
 #include <filesystem>
 
@@ -58,22 +59,36 @@ QString absolutePath(const QString& path) { return QFileInfo(path).absoluteFileP
 
 }  // namespace
 
+void ClipDocument::importEach(std::vector<SourceFile>& files, const core::CompressionSettings& settings) const {
+  // Each import is a child process: run them side by side (the importer is thread-safe).
+  struct Job {
+    SourceFile* file;
+    core::CompressionSettings settings;
+  };
+  std::vector<Job> jobs;
+  for (SourceFile& f : files) jobs.push_back({&f, stacked(settings, f.settings)});
+  QtConcurrent::blockingMap(jobs, [this](Job& job) {
+    auto asset = import(job.file->path, job.settings);
+    if (!asset) {
+      job.file->asset = nullptr;
+      job.file->importError = QString::fromStdString(asset.message());
+      return;
+    }
+    job.file->asset = std::move(asset.value());
+    job.file->importError.clear();
+    job.file->approvals.resize(job.file->asset->clips.size());
+  });
+}
+
 bool ClipDocument::importAll(std::vector<SourceFile>& files, const core::CompressionSettings& settings, QString* error) const {
   std::vector<SourceFile> out = files;
-  for (SourceFile& f : out) {
-    auto asset = import(f.path, stacked(settings, f.settings));
-    if (!asset) {
-      // A file that was readable must stay readable: a change that breaks it is refused.
-      if (f.asset) {
-        if (error) *error = QString::fromStdString(asset.message());
-        return false;
-      }
-      f.importError = QString::fromStdString(asset.message());
-      continue;
+  importEach(out, settings);
+  for (std::size_t f = 0; f < out.size(); ++f) {
+    // A file that was readable must stay readable: a change that breaks it is refused.
+    if (files[f].asset && !out[f].asset) {
+      if (error) *error = out[f].importError;
+      return false;
     }
-    f.asset = std::move(asset.value());
-    f.importError.clear();
-    f.approvals.resize(f.asset->clips.size());
   }
   files = std::move(out);
   return true;
@@ -468,29 +483,29 @@ void ClipDocument::setBudgetKib(std::optional<double> kib, quint64 mergeKey) {
 
 int ClipDocument::addFiles(const QStringList& paths, QStringList* errors) {
   if (m_files.empty()) return 0;  // nothing open: the first file is opened, not added
-  std::vector<SourceFile> after = m_files;
   QStringList listed;
   for (const SourceFile& f : m_files) listed << QFileInfo(f.path).canonicalFilePath();
-  int added = 0;
+  std::vector<SourceFile> added;
   for (const QString& path : paths) {
     const QString absolute = absolutePath(path);
-    if (listed.contains(QFileInfo(absolute).canonicalFilePath())) continue;  // each file once
-    SourceFile f{absolute, std::nullopt, nullptr, {}, {}};
-    auto asset = import(absolute, m_settings);
-    if (!asset) {
-      if (errors) *errors << QString::fromStdString(asset.message());
+    const QString canonical = QFileInfo(absolute).canonicalFilePath();
+    if (canonical.isEmpty() || !listed.contains(canonical)) added.push_back({absolute, std::nullopt, nullptr, {}, {}});
+    if (!canonical.isEmpty()) listed << canonical;  // each file once
+  }
+  importEach(added, m_settings);
+  std::vector<SourceFile> after = m_files;
+  for (SourceFile& f : added) {
+    if (!f.asset) {
+      if (errors) *errors << f.importError;
       continue;
     }
-    f.asset = std::move(asset.value());
-    f.approvals.resize(f.asset->clips.size());
-    listed << QFileInfo(absolute).canonicalFilePath();
     after.push_back(std::move(f));
-    ++added;
   }
-  if (added == 0) return 0;
-  const QString text = added == 1 ? QString("Add %1").arg(QFileInfo(after.back().path).fileName()) : QString("Add %1 files").arg(added);
+  const int count = int(after.size() - m_files.size());
+  if (count == 0) return 0;
+  const QString text = count == 1 ? QString("Add %1").arg(QFileInfo(after.back().path).fileName()) : QString("Add %1 files").arg(count);
   m_undo.push(new FilesCommand(this, text, std::move(after)));
-  return added;
+  return count;
 }
 
 Expected<QStringList> animationFilesIn(const QString& folder) {

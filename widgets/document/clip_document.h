@@ -221,7 +221,10 @@ class ClipDocument : public QObject {
   std::string currentClipName() const { return clipName(m_currentClip).toStdString(); }
   /// Imports a file with the unit and sample rate of `settings`.
   Expected<std::shared_ptr<const core::ImportedAsset>> import(const QString& path, const core::CompressionSettings& settings) const;
-  /// Imports every file again for `settings` (the project's); false, and `files` untouched, when one fails.
+  /// Imports every file (in parallel) with `settings` (the project's) and its own: its asset, or its error.
+  void importEach(std::vector<SourceFile>& files, const core::CompressionSettings& settings) const;
+  /// Imports every file again for `settings` (the project's); false, and `files` untouched, when one
+  /// that was imported fails.
   bool importAll(std::vector<SourceFile>& files, const core::CompressionSettings& settings, QString* error) const;
   /// Recomputes the stacked settings, the clip table, the files left out, and the pack names.
   void layout();
