@@ -46,7 +46,7 @@ const char* const kShortcutsText =
     "Space  play / pause\n, and .  step a frame\nPage Up / Page Down  previous / next clip\n"
     "F  frame all\n1 / 2  show original / compressed\nM / K  mesh / skeleton\nV  vertex-error colours\n"
     "Ctrl+Enter / Ctrl+Backspace  approve / reject the selected clips\nCtrl+B  compress every clip\n"
-    "Ctrl+E  export a pack\nCtrl+Z / Ctrl+Shift+Z  undo / redo\n"
+    "Ctrl+E  export a pack\nCtrl+Shift+O  add files to the project\nCtrl+Z / Ctrl+Shift+Z  undo / redo\n"
     "In the curve view: wheel zooms time, Ctrl+wheel zooms values, F frames all";
 
 }  // namespace
@@ -132,7 +132,7 @@ void MainWindow::applyDefaultLayout() {
   const auto d = [this](const char* name) { return findChild<QDockWidget*>(name); };
   const int w = width(), h = height();
   resizeDocks({d("dock.clips"), d("dock.stats")}, {w * 31 / 100, w * 19 / 100}, Qt::Horizontal);
-  resizeDocks({d("dock.clips"), d("dock.joints")}, {h * 22 / 100, h * 40 / 100}, Qt::Vertical);
+  resizeDocks({d("dock.clips"), d("dock.joints")}, {h * 30 / 100, h * 32 / 100}, Qt::Vertical);
   resizeDocks({d("dock.curves")}, {h * 30 / 100}, Qt::Vertical);
   resizeDocks({d("dock.curves"), d("dock.errormap")}, {w * 58 / 100, w * 42 / 100}, Qt::Horizontal);
 }
@@ -148,6 +148,8 @@ void MainWindow::buildMenus() {
 void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu("&File");
   m_files->addTo(file);
+  QAction* remove = file->addAction("Re&move selected files from the project", m_clips, &widgets::ClipListPanel::removeSelectedFiles);
+  remove->setStatusTip("Removes the files of the rows selected in the Clips panel (undoable)");
   file->addSeparator();
   file->addAction("&Export pack...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPacks);
   file->addAction("Export &review packet...", this, &MainWindow::exportReviewPacket);
@@ -265,7 +267,7 @@ void MainWindow::buildHelpMenu() {
 void MainWindow::stepFrames(int frames) {
   const int clip = m_document.currentClip();
   if (clip < 0) return;
-  const double dt = 1.0 / m_document.asset()->clips[std::size_t(clip)].sampleRate;
+  const double dt = 1.0 / m_document.rawClip(clip).sampleRate;
   // Forward goes through the timeline so looping wraps; backward stops at the first frame.
   if (frames > 0) m_timeline->advance(frames * dt / m_timeline->speed());
   else m_document.setCurrentTime(std::max(0.0, m_document.currentTime() + frames * dt));
@@ -278,11 +280,20 @@ void MainWindow::connectDocument() {
     m_viewport->setSelectedJoint(sel.empty() ? -1 : sel.front());
   });
   connect(&m_document, &widgets::ClipDocument::assetChanged, this, [this] {
-    m_viewport->setAsset(m_document.asset());
+    m_viewportAsset = m_document.asset();
+    m_viewport->setAsset(m_viewportAsset);
     m_viewport->setUpAxis(m_document.upAxis());
     m_viewport->frameAll();
     showPoses();
     updateTitle();
+  });
+  // A clip of another file: the viewport shows that file (its mesh; the skeleton is the same).
+  connect(&m_document, &widgets::ClipDocument::currentClipChanged, this, [this] {
+    if (m_document.asset() == m_viewportAsset) return;
+    m_viewportAsset = m_document.asset();
+    m_viewport->setAsset(m_viewportAsset);
+    m_viewport->setUpAxis(m_document.upAxis());
+    showPoses();
   });
   connect(&m_document, &widgets::ClipDocument::upAxisChanged, this, [this](core::UpAxis axis) {
     m_viewport->setUpAxis(axis);
@@ -311,6 +322,7 @@ void MainWindow::connectDocument() {
     m_document.setSelectedJoints(joint < 0 ? std::vector<int>{} : std::vector<int>{joint});
   });
   connect(m_files, &widgets::FileActions::message, m_statusLine, &widgets::StatusLine::showMessage);
+  connect(m_files, &widgets::FileActions::opened, this, &MainWindow::afterOpen);
   connect(&m_export, &widgets::ExportRunner::finished, this, [this](bool ok, const QString& summary) {
     notify(ok ? QMessageBox::Information : QMessageBox::Critical, ok ? "Export finished" : "Export failed", summary);
     emit exportFinished(ok, summary);
@@ -325,15 +337,17 @@ void MainWindow::showPoses() {
   m_viewport->setRootTrajectory(m_preview.rootTrajectory());
 }
 
-bool MainWindow::openPath(const QString& path, bool quiet) {
-  if (!m_files->open(path, quiet)) return false;
+bool MainWindow::openPath(const QString& path, bool quiet) { return m_files->open(path, quiet); }
+
+int MainWindow::addPaths(const QStringList& paths, bool quiet) { return m_files->add(paths, quiet); }
+
+void MainWindow::afterOpen() {
   if (m_document.clipCount() > 0) {
     m_document.setCurrentClip(0);
     m_timeline->play();
   }
   m_selectWorst = m_document.selectedJoints().empty();
   updateTitle();
-  return true;
 }
 
 void MainWindow::updateTitle() {
@@ -349,12 +363,12 @@ void MainWindow::updateTitle() {
 
 void MainWindow::exportPacks() {
   if (!m_document.hasAsset() || m_export.running()) return;
-  if (auto options = widgets::askExportOptions(this, m_document, m_clips->selectedClips())) startExport(std::move(*options));
+  if (auto options = widgets::askExportOptions(this, m_document, m_clips->selectedClips(), projectPath())) startExport(std::move(*options));
 }
 
 bool MainWindow::startExport(core::ExportOptions options) {
   options.batch.importer = importer();
-  return m_document.hasAsset() && m_export.start(m_document.sourcePath(), std::move(options));
+  return m_document.hasAsset() && m_export.start(widgets::documentFiles(m_document), std::move(options));
 }
 
 void MainWindow::exportReviewPacket() {
@@ -437,15 +451,32 @@ void MainWindow::keyPressEvent(QKeyEvent* event) {
   QMainWindow::keyPressEvent(event);
 }
 
+namespace {
+
+QStringList droppedPaths(const QMimeData* data) {
+  QStringList paths;
+  if (!data->hasUrls()) return paths;
+  for (const QUrl& url : data->urls())
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  return paths;
+}
+
+}  // namespace
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-  if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 && event->mimeData()->urls().front().isLocalFile())
-    event->acceptProposedAction();
+  if (!droppedPaths(event->mimeData()).isEmpty()) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-  const QString path = event->mimeData()->urls().front().toLocalFile();
+  const QStringList paths = droppedPaths(event->mimeData());
+  if (paths.isEmpty()) return;
   event->acceptProposedAction();
-  QTimer::singleShot(0, this, [this, path] { openPath(path); });  // not inside the drag's event loop
+  // Not inside the drag's event loop. A project opens; files and folders join the open project (or,
+  // with nothing open, the first file opens and the rest join it).
+  QTimer::singleShot(0, this, [this, paths] {
+    if (paths.size() == 1 && widgets::ProjectSession::isProject(paths.front())) openPath(paths.front());
+    else addPaths(paths);
+  });
 }
 
 }  // namespace animpack::app

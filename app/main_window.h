@@ -43,6 +43,9 @@ class MainWindow : public QMainWindow {
 
   /// Opens an animation file or an .anproj project; reports errors in a dialog unless `quiet`.
   bool openPath(const QString& path, bool quiet = false);
+  /// Adds animation files and folders to the project (File > Add files, Add folder, a drop); with
+  /// nothing open, the first file opens. Returns how many files came in.
+  int addPaths(const QStringList& paths, bool quiet = false);
   /// Saves the project to `path` (atomically); errors go to a dialog.
   bool saveProjectAs(const QString& path);
   /// Exports the document's source with its settings in the background (File > Export pack runs
@@ -66,6 +69,7 @@ class MainWindow : public QMainWindow {
   widgets::Recompressor* recompressor() { return m_recompressor; }
   viewport::ViewportWidget* viewport() { return m_viewport; }
   widgets::Timeline* timeline() { return m_timeline; }
+  widgets::ClipListPanel* clipList() { return m_clips; }
 
  signals:
   void exportFinished(bool ok, const QString& summary);
@@ -88,6 +92,8 @@ class MainWindow : public QMainWindow {
   void connectDocument();
   void showPoses();
   void updateTitle();
+  /// A file or project was opened: play its first clip, show its worst joint.
+  void afterOpen();
   void exportPacks();
   void exportReviewPacket();
   void stepFrames(int frames);
@@ -116,6 +122,7 @@ class MainWindow : public QMainWindow {
   widgets::StatusLine* m_statusLine = nullptr;
   QActionGroup* m_upAxisGroup = nullptr;
   QAction* m_rootMotionAction = nullptr;
+  std::shared_ptr<const core::ImportedAsset> m_viewportAsset;  ///< the file the viewport shows
   bool m_selectWorst = false;  ///< select the worst joint when the first result arrives
 };
 

@@ -11,6 +11,8 @@
 
 #include "app/main_window.h"
 #include "core/io/atomic_file.h"
+#include "viewport/viewport_widget.h"
+#include "widgets/timeline.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -22,14 +24,16 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription("animpack studio: see, tune and approve skeletal-animation compression.");
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument("file", "An animated rig (glTF, FBX, COLLADA, BVH, X, ...) or an .anproj project.");
+  parser.addPositionalArgument("file", "An animated rig (glTF, FBX, COLLADA, BVH, X, ...) or an .anproj project; more files or folders join its project.", "[file...]");
   QCommandLineOption screenshot("screenshot",
                                 "Save a picture of the window to FILE after DELAY ms, then quit (docs, checks); the exit "
                                 "code is 1 when the file given did not open (the picture shows why).",
                                 "FILE");
   QCommandLineOption delay("screenshot-delay", "Milliseconds before the screenshot (default 4000).", "DELAY", "4000");
   QCommandLineOption joint("select", "Select the joint NAME (for screenshots).", "NAME");
-  parser.addOptions({screenshot, delay, joint});
+  QCommandLineOption compressAll("compress-all", "Compress every clip once the files are open (Clip > Compress all clips).");
+  QCommandLineOption time("time", "Pause the first clip at SECONDS (for screenshots).", "SECONDS");
+  parser.addOptions({screenshot, delay, joint, compressAll, time});
   parser.process(app);
 
   animpack::app::MainWindow window;
@@ -59,6 +63,14 @@ int main(int argc, char** argv) {
     shot.start(parser.value(delay).toInt());
   }
   if (!files.isEmpty() && !window.openPath(files.front())) status = 1;
+  // More files (or folders) on the command line join the first one's project.
+  if (status == 0 && files.size() > 1) window.addPaths(files.mid(1));
+  if (status == 0 && parser.isSet(compressAll)) window.recompressor()->compressAll();
+  if (status == 0 && parser.isSet(time)) {
+    window.timeline()->pause();
+    window.document()->setCurrentTime(parser.value(time).toDouble());
+    window.viewport()->frameAll();  // around the pose at that time
+  }
   if (status == 0 && parser.isSet(joint) && window.document()->hasAsset()) {
     const int j = window.document()->asset()->skeleton.find(parser.value(joint).toStdString());
     if (j >= 0) window.document()->setSelectedJoints({j});

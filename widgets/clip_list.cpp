@@ -13,7 +13,9 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
-#include <QTableView>
+#include <QTreeView>
+#include <QDir>
+#include <QMenu>
 #include <QVBoxLayout>
 
 #include "core/compress/clip_sizes.h"
@@ -32,26 +34,82 @@ QString additiveText(const core::AdditiveLink& link) {
 }  // namespace
 
 ClipListModel::ClipListModel(ClipDocument* document, Recompressor* recompressor, QObject* parent)
-    : QAbstractTableModel(parent), m_document(document), m_recompressor(recompressor) {
+    : QAbstractItemModel(parent), m_document(document), m_recompressor(recompressor) {
   connect(document, &ClipDocument::assetChanged, this, [this] {
     beginResetModel();
+    rebuild();
     endResetModel();
   });
   connect(document, &ClipDocument::settingsChanged, this, [this] {
-    if (rowCount() > 0) emit dataChanged(index(0, CompressedBytes), index(rowCount() - 1, ColumnCount - 1));
+    // Names, sizes, errors and approvals of every row may change.
+    for (int f = 0; f < rowCount(); ++f) {
+      emit dataChanged(fileIndex(f, 0), fileIndex(f, ColumnCount - 1));
+      const int clips = rowCount(fileIndex(f));
+      if (clips > 0) emit dataChanged(index(0, 0, fileIndex(f)), index(clips - 1, ColumnCount - 1, fileIndex(f)));
+    }
   });
-  connect(document, &ClipDocument::approvalChanged, this, &ClipListModel::refreshRow);
-  connect(recompressor, &Recompressor::resultReady, this, &ClipListModel::refreshRow);
-  connect(recompressor, &Recompressor::jobStarted, this, &ClipListModel::refreshRow);
-  connect(recompressor, &Recompressor::failed, this, [this](int clip, const QString&) { refreshRow(clip); });
+  connect(document, &ClipDocument::approvalChanged, this, &ClipListModel::refreshClip);
+  connect(recompressor, &Recompressor::resultReady, this, &ClipListModel::refreshClip);
+  connect(recompressor, &Recompressor::jobStarted, this, &ClipListModel::refreshClip);
+  connect(recompressor, &Recompressor::failed, this, [this](int clip, const QString&) { refreshClip(clip); });
+  rebuild();
 }
 
-void ClipListModel::refreshRow(int clip) {
-  if (clip >= 0 && clip < rowCount()) emit dataChanged(index(clip, 0), index(clip, ColumnCount - 1));
+void ClipListModel::rebuild() {
+  m_fileClips.assign(std::size_t(m_document->fileCount()), {});
+  m_rowOfClip.assign(std::size_t(m_document->clipCount()), 0);
+  for (int c = 0; c < m_document->clipCount(); ++c) {
+    auto& clips = m_fileClips[std::size_t(m_document->fileOfClip(c))];
+    m_rowOfClip[std::size_t(c)] = int(clips.size());
+    clips.push_back(c);
+  }
 }
 
-int ClipListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_document->clipCount(); }
-int ClipListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+void ClipListModel::refreshClip(int clip) {
+  if (clip < 0 || std::size_t(clip) >= m_rowOfClip.size()) return;
+  emit dataChanged(clipIndex(clip, 0), clipIndex(clip, ColumnCount - 1));
+  const int file = m_document->fileOfClip(clip);
+  emit dataChanged(fileIndex(file, 0), fileIndex(file, ColumnCount - 1));  // its file's totals
+}
+
+// Internal ids: 0 for a file row; a clip row carries its file + 1.
+QModelIndex ClipListModel::index(int row, int column, const QModelIndex& parent) const {
+  if (row < 0 || column < 0 || column >= ColumnCount || row >= rowCount(parent)) return {};
+  return createIndex(row, column, parent.isValid() ? quintptr(parent.row() + 1) : quintptr(0));
+}
+
+QModelIndex ClipListModel::parent(const QModelIndex& child) const {
+  if (!child.isValid() || child.internalId() == 0) return {};
+  return createIndex(int(child.internalId() - 1), 0, quintptr(0));
+}
+
+int ClipListModel::rowCount(const QModelIndex& parent) const {
+  if (!parent.isValid()) return int(m_fileClips.size());
+  if (parent.internalId() != 0 || parent.column() != 0 || std::size_t(parent.row()) >= m_fileClips.size()) return 0;
+  return int(m_fileClips[std::size_t(parent.row())].size());
+}
+
+int ClipListModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+QModelIndex ClipListModel::fileIndex(int file, int column) const {
+  return file >= 0 && std::size_t(file) < m_fileClips.size() ? createIndex(file, column, quintptr(0)) : QModelIndex();
+}
+
+QModelIndex ClipListModel::clipIndex(int clip, int column) const {
+  if (clip < 0 || std::size_t(clip) >= m_rowOfClip.size()) return {};
+  return createIndex(m_rowOfClip[std::size_t(clip)], column, quintptr(m_document->fileOfClip(clip) + 1));
+}
+
+int ClipListModel::clipAt(const QModelIndex& index) const {
+  if (!index.isValid() || index.internalId() == 0) return -1;
+  const auto& clips = m_fileClips[std::size_t(index.internalId() - 1)];
+  return std::size_t(index.row()) < clips.size() ? clips[std::size_t(index.row())] : -1;
+}
+
+int ClipListModel::fileAt(const QModelIndex& index) const {
+  if (!index.isValid()) return -1;
+  return index.internalId() == 0 ? index.row() : int(index.internalId() - 1);
+}
 
 QVariant ClipListModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
@@ -60,25 +118,85 @@ QVariant ClipListModel::headerData(int section, Qt::Orientation orientation, int
 }
 
 QVariant ClipListModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rowCount() || !m_document->hasAsset()) return {};
-  const int clip = index.row();
-  const core::RawClip& raw = m_document->asset()->clips[std::size_t(clip)];
+  if (!index.isValid() || !m_document->hasAsset()) return {};
+  const int clip = clipAt(index);
+  if (clip >= 0) return clipData(clip, index.column(), role);
+  return index.internalId() == 0 && index.row() < m_document->fileCount() ? fileData(index.row(), index.column(), role) : QVariant();
+}
+
+namespace {
+
+QString ratioText(std::uint64_t raw, std::uint64_t packed) { return QString("%1:1").arg(double(raw) / double(packed), 0, 'f', 1); }
+
+}  // namespace
+
+QVariant ClipListModel::fileData(int file, int column, int role) const {
+  const PackTotals t = fileTotals(*m_document, *m_recompressor, file);
+  const QString problem = m_document->fileProblem(file);
+  const bool measured = t.complete();
+  if (role == Qt::DisplayRole) {
+    switch (column) {
+      case Name: return QFileInfo(m_document->file(file).path).fileName();
+      case Frames: {
+        int frames = 0;
+        for (int c : m_fileClips[std::size_t(file)]) frames += m_document->rawClip(c).frameCount;
+        return t.clips ? QVariant(frames) : QVariant();
+      }
+      case RawBytes: return t.measured ? formatBytes(t.rawBytes) : QString();
+      case CompressedBytes: return t.clips == 0 ? QString() : measured ? formatBytes(t.compressedBytes) : QString("…");
+      case Ratio: return measured ? ratioText(t.rawBytes, t.compressedBytes) : QString();
+      case MaxError: return measured ? formatCm(t.maxErrorCm) : QString();
+      case Status:
+        if (!problem.isEmpty()) return m_document->file(file).asset ? QString("left out: skeleton differs") : QString("not imported");
+        return QString("%1 of %2 approved").arg(t.approved).arg(t.clips);
+      case File: {
+        const QString relative = QDir(m_document->projectFolder()).relativeFilePath(m_document->file(file).path);
+        return relative;
+      }
+      default: return {};
+    }
+  }
+  if (role == Qt::FontRole) {
+    QFont bold;
+    bold.setBold(true);
+    return bold;
+  }
+  if (role == Qt::ToolTipRole) return problem.isEmpty() ? m_document->file(file).path : problem;
+  if (role == Qt::ForegroundRole && !problem.isEmpty()) return QBrush(QColor(200, 40, 30));
+  if (role == Qt::ForegroundRole && t.stale && column >= CompressedBytes && column <= MaxError) return QBrush(kStaleColor);
+  if (role == Qt::TextAlignmentRole && column != Name && column != Status && column != File) return int(Qt::AlignRight | Qt::AlignVCenter);
+  if (role == Qt::UserRole) {  // sort keys: files sort by their totals
+    switch (column) {
+      case Frames: return t.clips;
+      case RawBytes: return qulonglong(t.rawBytes);
+      case CompressedBytes: return qulonglong(t.compressedBytes);
+      case Ratio: return t.ratio();
+      case MaxError: return t.measured ? double(t.maxErrorCm) : -1.0;
+      case Status: return t.approved;
+      default: return fileData(file, column, Qt::DisplayRole);
+    }
+  }
+  return {};
+}
+
+QVariant ClipListModel::clipData(int clip, int column, int role) const {
+  const core::RawClip& raw = m_document->rawClip(clip);
   const ShownResult shown = m_recompressor->shown(clip);
   const core::CompressedClip* c = shown.compressed();
   const std::uint64_t rawBytes = core::rawClipBytes(raw);
   const std::uint64_t packed = c ? core::packedClipBytes(*c) : 0;
-  const bool resultColumn = index.column() >= CompressedBytes && index.column() <= MaxError;
+  const bool resultColumn = column >= CompressedBytes && column <= MaxError;
   const Approval approval = m_document->approval(clip);
   if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case Name: return QString::fromStdString(raw.name);
+    switch (column) {
+      case Name: return m_document->clipName(clip);
       case Frames: return raw.frameCount;
       case Rate: return QString("%1 Hz").arg(raw.sampleRate, 0, 'g', 4);
       case RawBytes: return formatBytes(rawBytes);
       case CompressedBytes: return c ? formatBytes(packed) : QString("…");
-      case Ratio: return c ? QString("%1:1").arg(double(rawBytes) / double(packed), 0, 'f', 1) : QString();
+      case Ratio: return c ? ratioText(rawBytes, packed) : QString();
       case MaxError: return c ? formatCm(c->stats.maxErrorCm) : QString();
-      case File: return QFileInfo(m_document->sourcePath()).fileName();
+      case File: return QFileInfo(m_document->file(m_document->fileOfClip(clip)).path).fileName();
       case Base: return additiveText(m_document->additiveLink(clip));
       case Status: {
         QString s = approval == Approval::Approved ? "approved" : approval == Approval::Rejected ? "rejected" : "needs review";
@@ -90,32 +208,34 @@ QVariant ClipListModel::data(const QModelIndex& index, int role) const {
   }
   if (role == Qt::ForegroundRole && resultColumn && c && shown.stale) return QBrush(kStaleColor);
   if (role == Qt::ToolTipRole && resultColumn && c && shown.stale) return kUpdatingTip;
-  if (role == Qt::ForegroundRole && index.column() == MaxError && c)
+  if (role == Qt::ToolTipRole && column == Name && m_document->clipName(clip) != m_document->sourceClipName(clip))
+    return QString("'%1' in its file").arg(m_document->sourceClipName(clip));
+  if (role == Qt::ForegroundRole && column == MaxError && c)
     return QBrush(c->stats.withinPrecision ? QColor(30, 130, 50) : QColor(200, 40, 30));
-  if (role == Qt::ForegroundRole && index.column() == Status)
+  if (role == Qt::ForegroundRole && column == Status)
     return QBrush(approval == Approval::Approved ? QColor(30, 130, 50) : approval == Approval::Rejected ? QColor(200, 40, 30) : QColor(150, 110, 0));
   if (role == ApprovalRole) return int(approval);
-  if ((role == Qt::ForegroundRole || role == Qt::ToolTipRole) && index.column() == Base && !m_document->additiveLink(clip).error.empty())
+  if ((role == Qt::ForegroundRole || role == Qt::ToolTipRole) && column == Base && !m_document->additiveLink(clip).error.empty())
     return role == Qt::ForegroundRole ? QVariant(QBrush(QColor(200, 40, 30))) : QVariant(QString::fromStdString(m_document->additiveLink(clip).error));
-  if (role == Qt::FontRole && index.column() == Name && m_document->additiveLink(clip).ref.additive()) {
+  if (role == Qt::FontRole && column == Name && m_document->additiveLink(clip).ref.additive()) {
     QFont italic;
     italic.setItalic(true);  // additive clips read as layers at a glance
     return italic;
   }
-  if (role == Qt::TextAlignmentRole && index.column() != Name && index.column() != Status && index.column() != File && index.column() != Base)
+  if (role == Qt::TextAlignmentRole && column != Name && column != Status && column != File && column != Base)
     return int(Qt::AlignRight | Qt::AlignVCenter);
-  if (role == Qt::ToolTipRole && index.column() == Status && m_document->storedApproval(clip).state != Approval::NeedsReview &&
+  if (role == Qt::ToolTipRole && column == Status && m_document->storedApproval(clip).state != Approval::NeedsReview &&
       approval == Approval::NeedsReview)
     return QString("Approval reset: the settings or the source changed since it was given.");
   if (role == Qt::UserRole) {  // sort keys
-    switch (index.column()) {
+    switch (column) {
       case Frames: return raw.frameCount;
       case RawBytes: return qulonglong(rawBytes);
       case CompressedBytes: return qulonglong(packed);
       case Ratio: return packed ? double(rawBytes) / double(packed) : 0.0;
       case MaxError: return c ? double(c->stats.maxErrorCm) : -1.0;
       case Status: return int(approval);
-      default: return data(index, Qt::DisplayRole);
+      default: return clipData(clip, column, Qt::DisplayRole);
     }
   }
   return {};
@@ -127,9 +247,12 @@ void ClipFilterProxy::setApprovalFilter(std::optional<Approval> state) {
 }
 
 bool ClipFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const {
+  const QString text = filterRegularExpression().pattern();
+  // A file row shows by itself only without a filter; with one, it shows for the clips that match
+  // (recursive filtering).
+  if (!parent.isValid()) return !m_approval && text.isEmpty();
   if (m_approval && sourceModel()->index(row, 0, parent).data(ClipListModel::ApprovalRole).toInt() != int(*m_approval)) return false;
   // The text matches the clip's name or its file.
-  const QString text = filterRegularExpression().pattern();
   if (text.isEmpty()) return true;
   for (int column : {int(ClipListModel::Name), int(ClipListModel::File)})
     if (sourceModel()->index(row, column, parent).data().toString().contains(text, Qt::CaseInsensitive)) return true;
@@ -138,9 +261,10 @@ bool ClipFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
 
 ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
     : QWidget(parent), m_document(document), m_recompressor(recompressor), m_model(new ClipListModel(document, recompressor, this)),
-      m_proxy(new ClipFilterProxy(this)), m_table(new QTableView(this)), m_filter(new QLineEdit(this)),
+      m_proxy(new ClipFilterProxy(this)), m_table(new QTreeView(this)), m_filter(new QLineEdit(this)),
       m_approvalFilter(new QComboBox(this)), m_advisor(new BudgetAdvisor(document, recompressor, this)) {
   m_proxy->setSourceModel(m_model);
+  m_proxy->setRecursiveFilteringEnabled(true);
   m_proxy->setSortRole(Qt::UserRole);
   m_filter->setPlaceholderText("Filter clips or files");
   m_filter->setClearButtonEnabled(true);
@@ -158,12 +282,19 @@ ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor,
   m_table->setModel(m_proxy);
   m_table->setSortingEnabled(true);
   // File order until the user clicks a column (Qt's default indicator would sort by name, descending).
-  m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+  m_table->header()->setSortIndicator(-1, Qt::AscendingOrder);
   m_proxy->sort(-1);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-  m_table->verticalHeader()->hide();
-  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  m_table->horizontalHeader()->setStretchLastSection(true);
+  m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  m_table->setUniformRowHeights(true);
+  m_table->setAlternatingRowColors(true);
+  m_table->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_table->header()->setStretchLastSection(true);
+  m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_table, &QWidget::customContextMenuRequested, this, &ClipListPanel::showContextMenu);
+  // Every file open: a new model (files added or removed) shows every clip.
+  connect(m_proxy, &QAbstractItemModel::modelReset, m_table, &QTreeView::expandAll);
+  connect(m_proxy, &QAbstractItemModel::rowsInserted, m_table, &QTreeView::expandAll);
   auto* compressAll = new QPushButton("Compress all", this);
   auto* approve = new QPushButton("Approve", this);
   auto* reject = new QPushButton("Reject", this);
@@ -193,12 +324,14 @@ ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor,
   layout->addWidget(m_suggestionBox);
   layout->addLayout(buttons);
   connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (current.isValid()) m_document->setCurrentClip(m_proxy->mapToSource(current).row());
+    const int clip = m_model->clipAt(m_proxy->mapToSource(current));
+    if (clip >= 0) m_document->setCurrentClip(clip);
   });
   connect(document, &ClipDocument::currentClipChanged, this, [this](int clip) {
     if (clip < 0) return;
-    const QModelIndex index = m_proxy->mapFromSource(m_model->index(clip, 0));
-    if (index.isValid() && m_table->currentIndex().row() != index.row()) m_table->selectRow(index.row());
+    const QModelIndex index = m_proxy->mapFromSource(m_model->clipIndex(clip, 0));
+    if (index.isValid() && m_table->currentIndex().siblingAtColumn(0) != index)
+      m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   });
   // The totals follow every result and every approval; dataChanged covers both.
   connect(m_model, &QAbstractItemModel::dataChanged, this, &ClipListPanel::updateTotals);
@@ -317,11 +450,47 @@ void ClipListPanel::updateSuggestion() {
 
 std::vector<int> ClipListPanel::selectedClips() const {
   std::vector<int> clips;
-  for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) clips.push_back(m_proxy->mapToSource(index).row());
-  if (clips.empty())
-    for (int row = 0; row < m_proxy->rowCount(); ++row) clips.push_back(m_proxy->mapToSource(m_proxy->index(row, 0)).row());
+  // Every clip row the proxy shows under `parent` (a file row stands for its clips).
+  const auto shownUnder = [&](const QModelIndex& parent) {
+    for (int row = 0; row < m_proxy->rowCount(parent); ++row)
+      if (const int c = m_model->clipAt(m_proxy->mapToSource(m_proxy->index(row, 0, parent))); c >= 0) clips.push_back(c);
+  };
+  for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
+    const int clip = m_model->clipAt(m_proxy->mapToSource(index));
+    if (clip >= 0) clips.push_back(clip);
+    else shownUnder(index);
+  }
+  if (m_table->selectionModel()->selectedRows().isEmpty())
+    for (int row = 0; row < m_proxy->rowCount(); ++row) shownUnder(m_proxy->index(row, 0));
   std::sort(clips.begin(), clips.end());
+  clips.erase(std::unique(clips.begin(), clips.end()), clips.end());
   return clips;
+}
+
+std::vector<int> ClipListPanel::selectedFiles() const {
+  std::vector<int> files;
+  for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) files.push_back(m_model->fileAt(m_proxy->mapToSource(index)));
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  return files;
+}
+
+void ClipListPanel::removeSelectedFiles() { m_document->removeFiles(selectedFiles()); }
+
+void ClipListPanel::showContextMenu(const QPoint& pos) {
+  if (!m_document->hasAsset()) return;
+  QMenu menu(this);
+  menu.addAction("Approve", this, &ClipListPanel::approveSelected);
+  menu.addAction("Reject", this, &ClipListPanel::rejectSelected);
+  menu.addAction("Needs review", this, &ClipListPanel::reopenSelected);
+  menu.addSeparator();
+  const std::vector<int> files = selectedFiles();
+  QAction* remove = menu.addAction(files.size() == 1 ? QString("Remove %1 from the project").arg(QFileInfo(m_document->file(files.front()).path).fileName())
+                                                     : QString("Remove %1 files from the project").arg(files.size()),
+                                   this, &ClipListPanel::removeSelectedFiles);
+  // The project keeps at least one file.
+  remove->setEnabled(!files.empty() && int(files.size()) < m_document->fileCount());
+  menu.exec(m_table->viewport()->mapToGlobal(pos));
 }
 
 void ClipListPanel::setSelectedApproval(Approval state) { m_document->setApproval(selectedClips(), state); }

@@ -1,11 +1,12 @@
 #pragma once
-// The Clips panel, the lead's view (README "For leads"): every clip with its file, frames, raw and
-// compressed size, ratio, max error and approval, sortable by any column and filtered by name, file
-// and approval; the pack's totals against the budget (KiB, stored in the project) with a meter
+// The Clips panel, the lead's view (README "For leads"): the project's files, each a row with its
+// totals (clips, frames, raw and compressed size, ratio, max error, approvals, or why it is left out
+// of the pack), and under each its clips with frames, raw and compressed size, ratio, max error and
+// approval; sortable by any column (clips within their file) and filtered by name, file and approval; the pack's totals against the budget (KiB, stored in the project) with a meter
 // that turns red over budget; approve/reject the selection in one undo step; over budget, the
 // BudgetAdvisor's suggestion, applied with one click.
 
-#include <QAbstractTableModel>
+#include <QAbstractItemModel>
 #include <QSortFilterProxyModel>
 #include <QWidget>
 
@@ -21,30 +22,48 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QTableView;
+class QTreeView;
 
 namespace animpack::widgets {
 
-class ClipListModel : public QAbstractTableModel {
+/// The files (top-level rows) and their clips (child rows) of the document.
+class ClipListModel : public QAbstractItemModel {
   Q_OBJECT
  public:
   enum Column { Name, Frames, Rate, RawBytes, CompressedBytes, Ratio, MaxError, Status, File, Base, ColumnCount };
-  /// The role of the approval (an Approval as int) the filter reads.
+  /// The role of the approval (an Approval as int) the filter reads; invalid on file rows.
   static constexpr int ApprovalRole = Qt::UserRole + 1;
   ClipListModel(ClipDocument* document, Recompressor* recompressor, QObject* parent = nullptr);
 
+  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+  QModelIndex parent(const QModelIndex& child) const override;
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
+  /// The row of a file.
+  QModelIndex fileIndex(int file, int column = 0) const;
+  /// The row of a clip (its file's child).
+  QModelIndex clipIndex(int clip, int column = 0) const;
+  /// The clip of a clip row, -1 for a file row.
+  int clipAt(const QModelIndex& index) const;
+  /// The file of a row (a file row's own, a clip row's parent).
+  int fileAt(const QModelIndex& index) const;
+
  private:
-  void refreshRow(int clip);
+  void refreshClip(int clip);
+  void rebuild();
+  QVariant clipData(int clip, int column, int role) const;
+  QVariant fileData(int file, int column, int role) const;
   ClipDocument* m_document;
   Recompressor* m_recompressor;
+  std::vector<std::vector<int>> m_fileClips;  ///< per file, its clips
+  std::vector<int> m_rowOfClip;               ///< per clip, its row under its file
 };
 
-/// Rows whose name contains the text filter and whose approval matches the approval filter.
+/// Clip rows whose name or file contains the text filter and whose approval matches the approval
+/// filter, under their files; with no filter every file, those without clips included.
 class ClipFilterProxy : public QSortFilterProxyModel {
   Q_OBJECT
  public:
@@ -65,10 +84,13 @@ class ClipListPanel : public QWidget {
   ClipListPanel(ClipDocument* document, Recompressor* recompressor, QWidget* parent = nullptr);
   ClipListModel* model() const { return m_model; }
   ClipFilterProxy* proxy() const { return m_proxy; }
-  QTableView* table() const { return m_table; }
+  QTreeView* table() const { return m_table; }
   BudgetAdvisor* advisor() const { return m_advisor; }
-  /// Clips selected in the table (every clip the filters show when none is).
+  /// Clips selected in the table, a selected file row standing for its clips (every clip the filters
+  /// show when none is).
   std::vector<int> selectedClips() const;
+  /// Files of the selected rows (a clip row stands for its file).
+  std::vector<int> selectedFiles() const;
   /// The totals line, the meter, the budget box and the suggestion (for tests and screenshots).
   QLabel* totalsLabel() const { return m_totals; }
   QProgressBar* meter() const { return m_meter; }
@@ -83,17 +105,20 @@ class ClipListPanel : public QWidget {
   void approveSelected();
   void rejectSelected();
   void reopenSelected();
+  /// Removes the files of the selected rows from the project (one undo step).
+  void removeSelectedFiles();
 
  private:
   void setSelectedApproval(Approval state);
   QWidget* buildPackBar();
   void updateTotals();
   void updateSuggestion();
+  void showContextMenu(const QPoint& pos);
   ClipDocument* m_document;
   Recompressor* m_recompressor;
   ClipListModel* m_model;
   ClipFilterProxy* m_proxy;
-  QTableView* m_table;
+  QTreeView* m_table;
   QLineEdit* m_filter;
   QComboBox* m_approvalFilter;
   QLabel* m_totals;

@@ -92,7 +92,7 @@ CurveView::CurveView(ClipDocument* document, Recompressor* recompressor, QWidget
     const int clip = m_document->currentClip();
     if (clip < 0) return;
     const double frame = m_plot->xAxis->pixelToCoord(e->pos().x());
-    const auto& raw = m_document->asset()->clips[std::size_t(clip)];
+    const auto& raw = m_document->rawClip(clip);
     m_document->setCurrentTime(std::clamp(frame, 0.0, double(raw.frameCount - 1)) / raw.sampleRate);
   });
 
@@ -149,7 +149,7 @@ void CurveView::rebuild() {
     return;
   }
   const core::ImportedAsset& asset = *m_document->asset();
-  const core::RawClip& raw = asset.clips[std::size_t(clip)];
+  const core::RawClip& raw = m_document->rawClip(clip);
   std::vector<int> joints = m_document->selectedJoints();
   if (joints.size() > 4) joints.resize(4);
   for (int c = 0; c < 4; ++c) m_components[c]->setEnabled(c < 3 || m_view == ChannelView::Quaternion);
@@ -286,7 +286,7 @@ void CurveView::rebuild() {
 
 void CurveView::updatePlayhead() {
   if (!m_playhead || !m_document->hasAsset() || m_document->currentClip() < 0) return;
-  const auto& raw = m_document->asset()->clips[std::size_t(m_document->currentClip())];
+  const auto& raw = m_document->rawClip(m_document->currentClip());
   const double frame = m_document->currentTime() * raw.sampleRate;
   for (QCPItemStraightLine* line : {m_playhead, m_errorPlayhead}) {
     line->point1->setCoords(frame, 0);

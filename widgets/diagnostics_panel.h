@@ -1,5 +1,6 @@
 #pragma once
-// Import diagnostics of the open asset, never silently dropped.
+// Import diagnostics of every file of the project, never silently dropped, and why a file is left
+// out of the pack (its import error, or the joints its skeleton differs in).
 
 #include <QListWidget>
 

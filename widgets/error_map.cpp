@@ -79,7 +79,7 @@ void ErrorMap::rebuild() {
 
 void ErrorMap::updatePlayhead() {
   if (!m_playhead || m_document->currentClip() < 0) return;
-  const auto& raw = m_document->asset()->clips[std::size_t(m_document->currentClip())];
+  const auto& raw = m_document->rawClip(m_document->currentClip());
   const double frame = m_document->currentTime() * raw.sampleRate;
   m_playhead->point1->setCoords(frame, 0);
   m_playhead->point2->setCoords(frame, 1);
@@ -95,7 +95,7 @@ void ErrorMap::clickAt(const QPoint& position) {
   if (!m_map || !m_plot->axisRect()->rect().contains(position)) return;
   const int frame = int(std::lround(m_plot->xAxis->pixelToCoord(position.x())));
   const int joint = int(std::lround(m_plot->yAxis->pixelToCoord(position.y())));
-  const auto& raw = m_document->asset()->clips[std::size_t(m_document->currentClip())];
+  const auto& raw = m_document->rawClip(m_document->currentClip());
   if (frame < 0 || joint < 0 || frame >= int(raw.frameCount) || joint >= int(raw.jointCount)) return;
   m_document->setSelectedJoints({joint});
   m_document->setCurrentTime(double(frame) / raw.sampleRate);

@@ -19,11 +19,11 @@
 namespace animpack::widgets {
 
 std::optional<core::ExportOptions> askExportOptions(QWidget* parent, const ClipDocument& document,
-                                                    const std::vector<int>& selectedClips) {
+                                                    const std::vector<int>& selectedClips, const QString& projectPath) {
   QDialog dialog(parent);
   dialog.setWindowTitle("Export pack");
   auto* form = new QFormLayout(&dialog);
-  const QFileInfo source(document.sourcePath());
+  const QFileInfo source(projectPath.isEmpty() ? document.sourcePath() : projectPath);
   auto* output = new QLineEdit(source.dir().filePath(source.completeBaseName() + ".anpk"));
   auto* browse = new QPushButton("Browse...");
   auto* row = new QHBoxLayout;

@@ -11,9 +11,10 @@
 
 namespace animpack::widgets {
 
-/// Asks how to export the document's source with its settings; nullopt when the user cancels.
-/// `selectedClips` are the clips selected in the Clips panel.
+/// Asks how to export the document's project (every source with its settings); nullopt when the user
+/// cancels. `selectedClips` are the clips selected in the Clips panel; the pack is named after
+/// `projectPath` when the project is saved, else after its first source.
 std::optional<core::ExportOptions> askExportOptions(QWidget* parent, const ClipDocument& document,
-                                                    const std::vector<int>& selectedClips);
+                                                    const std::vector<int>& selectedClips, const QString& projectPath = {});
 
 }  // namespace animpack::widgets

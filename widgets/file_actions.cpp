@@ -29,6 +29,9 @@ void FileActions::addTo(QMenu* menu) {
   });
   m_recentMenu = menu->addMenu("Open &recent");
   menu->addSeparator();
+  menu->addAction("Add &files...", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, &FileActions::askAddFiles);
+  menu->addAction("Add fol&der...", this, &FileActions::askAddFolder);
+  menu->addSeparator();
   menu->addAction("&Save project", QKeySequence::Save, this, [this] { save(m_session.projectPath().isEmpty()); });
   menu->addAction("Save project &as...", QKeySequence::SaveAs, this, [this] { save(true); });
   menu->addSeparator();
@@ -52,7 +55,45 @@ bool FileActions::open(const QString& path, bool quiet) {
     if (!quiet) showError(why);
     return false;
   }
+  emit opened();
   return true;
+}
+
+int FileActions::add(const QStringList& paths, bool quiet) {
+  QStringList files, errors;
+  for (const QString& path : paths) {
+    if (!QFileInfo(path).isDir()) {
+      files << path;
+      continue;
+    }
+    auto inside = animationFilesIn(path);
+    if (inside) files << *inside;
+    else errors << QString::fromStdString(inside.message());
+  }
+  int added = 0;
+  if (!files.isEmpty() && !m_document->hasAsset()) {
+    // Nothing open: the first file opens the document, the others join it.
+    if (!open(files.takeFirst(), quiet)) return 0;
+    added = 1;
+  }
+  if (!files.isEmpty()) added += m_document->addFiles(files, &errors);
+  if (!errors.isEmpty()) {
+    const QString why = QString("%1 file(s) not added:\n%2").arg(errors.size()).arg(errors.join("\n"));
+    emit message(errors.front());
+    if (!quiet) showError(why);
+  }
+  if (added > 0) emit message(QString("Added %1 file(s) to the project").arg(added));
+  return added;
+}
+
+void FileActions::askAddFiles() {
+  const QStringList paths = QFileDialog::getOpenFileNames(m_window, "Add animation files to the project", QString(), kAnimationFilter);
+  if (!paths.isEmpty()) add(paths);
+}
+
+void FileActions::askAddFolder() {
+  const QString dir = QFileDialog::getExistingDirectory(m_window, "Add every animation file in a folder (and its subfolders)");
+  if (!dir.isEmpty()) add({dir});
 }
 
 QString FileActions::askRecovery(const QString& path) {

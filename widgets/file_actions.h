@@ -21,8 +21,17 @@ class FileActions : public QObject {
   /// Dialogs open over `window`.
   FileActions(ClipDocument* document, QWidget* window);
 
-  /// Adds Open, Open recent, Save project, Save project as, Import and Export settings to `menu`.
+  /// Adds Open, Open recent, Add files, Add folder, Save project, Save project as, Import and Export
+  /// settings to `menu`.
   void addTo(QMenu* menu);
+  /// Adds animation files and folders (searched recursively) to the project in one undo step; with
+  /// nothing open, opens the first file and adds the rest. Errors go to a dialog, or with `quiet` to
+  /// message(). Returns how many files came in.
+  int add(const QStringList& paths, bool quiet = false);
+  /// File > Add files...: asks for files, then add().
+  void askAddFiles();
+  /// File > Add folder...: asks for a folder, then add().
+  void askAddFolder();
   /// Opens an animation file or an .anproj project (offering recovery unless `quiet`); errors go
   /// to a dialog, or with `quiet` to message().
   bool open(const QString& path, bool quiet = false);
@@ -39,6 +48,8 @@ class FileActions : public QObject {
  signals:
   /// A one-line outcome for the status bar.
   void message(const QString& text);
+  /// open() (or add() with nothing open) opened a file or a project.
+  void opened();
 
  private:
   void importSettings();

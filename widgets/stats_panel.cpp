@@ -26,7 +26,7 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
     const QStringList parts = link.split(':');  // joint:frame
     if (parts.size() != 2 || m_document->currentClip() < 0) return;
     m_document->setSelectedJoints({parts[0].toInt()});
-    m_document->setCurrentTime(parts[1].toDouble() / m_document->asset()->clips[std::size_t(m_document->currentClip())].sampleRate);
+    m_document->setCurrentTime(parts[1].toDouble() / m_document->rawClip(m_document->currentClip()).sampleRate);
   });
   m_skin->setWordWrap(true);
   m_skin->setTextFormat(Qt::RichText);

@@ -21,11 +21,14 @@ StatusLine::StatusLine(QStatusBar* bar, ClipDocument* document, Recompressor* re
   connect(m_cancel, &QToolButton::clicked, this, &StatusLine::cancelRequested);
 
   connect(document, &ClipDocument::assetChanged, this, [this] {
-    const auto& asset = *m_document->asset();
+    if (!m_document->hasAsset()) return;
+    const auto& asset = *m_document->packAsset();
+    const QString files = m_document->fileCount() == 1 ? QFileInfo(m_document->sourcePath()).fileName()
+                                                       : QString("%1 files").arg(m_document->fileCount());
     m_readyText = QString("%1: %2 joints, %3 clips, %4 meshes, 1 unit = %5 cm (%6)")
-                      .arg(QFileInfo(m_document->sourcePath()).fileName())
+                      .arg(files)
                       .arg(asset.skeleton.jointCount())
-                      .arg(asset.clips.size())
+                      .arg(m_document->clipCount())
                       .arg(asset.meshes.size())
                       .arg(asset.unitToCm)
                       .arg(QString::fromStdString(asset.unitSource));

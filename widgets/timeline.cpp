@@ -33,7 +33,7 @@ Timeline::Timeline(ClipDocument* document, QWidget* parent)
   connect(m_speedBox, &QComboBox::currentIndexChanged, this, [this](int i) { m_speed = m_speedBox->itemData(i).toDouble(); });
   connect(m_slider, &QSlider::valueChanged, this, [this](int frame) {
     if (m_updating || m_document->currentClip() < 0) return;
-    const auto& raw = m_document->asset()->clips[std::size_t(m_document->currentClip())];
+    const auto& raw = m_document->rawClip(m_document->currentClip());
     m_document->setCurrentTime(double(frame) / raw.sampleRate);
   });
   m_timer.setInterval(16);
@@ -75,7 +75,7 @@ void Timeline::togglePlay() { isPlaying() ? pause() : play(); }
 void Timeline::advance(double seconds) {
   const int clip = m_document->currentClip();
   if (clip < 0) return;
-  const auto& raw = m_document->asset()->clips[std::size_t(clip)];
+  const auto& raw = m_document->rawClip(clip);
   const double duration = raw.duration();
   double t = m_document->currentTime() + seconds * m_speed;
   const double cycle = m_cycle > 0 ? m_cycle : duration;
@@ -95,7 +95,7 @@ void Timeline::syncFromDocument() {
     m_slider->setRange(0, 0);
     m_label->setText("no clip");
   } else {
-    const auto& raw = m_document->asset()->clips[std::size_t(clip)];
+    const auto& raw = m_document->rawClip(clip);
     m_slider->setRange(0, int(raw.frameCount) - 1);
     const double frame = m_document->currentTime() * raw.sampleRate;
     m_slider->setValue(int(std::lround(frame)));

@@ -55,7 +55,8 @@ Status preparePackDirectory(const std::vector<std::filesystem::path>& files, con
   return Status::ok();
 }
 
-/// The joints that differ between two skeletons (missing, extra, other parent), a few named.
+}  // namespace
+
 std::string skeletonDifferences(const PackSkeletonRecord& a, const PackSkeletonRecord& b) {
   std::map<std::string, std::string> parentA, parentB;
   auto parents = [](const PackSkeletonRecord& s, std::map<std::string, std::string>& out) {
@@ -80,6 +81,8 @@ std::string skeletonDifferences(const PackSkeletonRecord& a, const PackSkeletonR
   if (diffs.size() > 8) out += ", ...";
   return out;
 }
+
+namespace {
 
 void addFailure(ExportResult& result, const BatchFile& file, const std::string& clip, const std::string& error) {
   ClipReport failed;

@@ -43,6 +43,10 @@ struct ExportResult {
 Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& files, const ExportOptions& options,
                                    const BatchProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
+/// The joints that differ between two skeletons (missing, extra, another parent; a few named), as a
+/// left-out file's failure says it.
+std::string skeletonDifferences(const PackSkeletonRecord& a, const PackSkeletonRecord& b);
+
 /// Merges packs built elsewhere into one (every pack must have the same skeleton). Refuses only a
 /// true duplicate (the same source bytes and clip index in two packs), naming it; different clips
 /// that share a name become `PACKSTEM/NAME`. Writes `output` atomically and returns its size.

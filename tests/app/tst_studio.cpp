@@ -1,7 +1,7 @@
 // The studio's main window, wired together under Xvfb: opening a file starts playback and
 // compression, the first result selects the worst joint in every panel, viewport clicks select
-// joints, the up axis is undoable, edits mark the window modified, autosave and projects work, and a
-// dropped file opens.
+// joints, the up axis is undoable, edits mark the window modified, autosave and projects work, a
+// dropped file opens, and files and folders dropped on an open project join it (undoable).
 
 #include <QApplication>
 #include <QDropEvent>
@@ -150,7 +150,7 @@ class TstStudio : public QObject {
     QVERIFY(w.isWindowModified());
     const QString autosave = widgets::autosavePath({}, source);
     QVERIFY(QTest::qWaitFor([&] { return QFileInfo::exists(autosave); }, 5000));
-    auto saved = widgets::readProject(autosave);
+    auto saved = core::readProject(autosave.toStdString());
     QVERIFY2(saved, saved ? "" : saved.message().c_str());
     QCOMPARE(saved->settings.toJson(), w.document()->settings().toJson());
 
@@ -270,6 +270,56 @@ class TstStudio : public QObject {
     QApplication::sendEvent(&w, &drop);
     QVERIFY(QTest::qWaitFor([&] { return w.document()->sourcePath() == path; }, 5000));
     QCOMPARE(w.document()->clipCount(), 2);
+  }
+
+  void droppingFilesAndFoldersAddsThem() {
+    QTemporaryDir dir;
+    const auto take = [&](const QString& name, int frames) {
+      return test::writeSceneAt(test::singleTakeRig(frames), dir.filePath(name).toStdString());
+    };
+    QVERIFY(take("idle.gltf", 20) && take("walk.gltf", 22) && take("takes/run.gltf", 24) && take("takes/more/jump.gltf", 26));
+    app::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openPath(dir.filePath("idle.gltf"), true));
+    const auto drop = [&](const QStringList& paths) {
+      QMimeData mime;
+      QList<QUrl> urls;
+      for (const QString& p : paths) urls << QUrl::fromLocalFile(p);
+      mime.setUrls(urls);
+      QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+      QApplication::sendEvent(&w, &enter);
+      QVERIFY(enter.isAccepted());
+      QDropEvent event(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+      QApplication::sendEvent(&w, &event);
+    };
+    // A file and a folder (searched below) in one drop: one undo step, the window modified.
+    drop({dir.filePath("walk.gltf"), dir.filePath("takes")});
+    QVERIFY(QTest::qWaitFor([&] { return w.document()->fileCount() == 4; }, 10000));
+    QCOMPARE(w.document()->clipCount(), 4);
+    QCOMPARE(w.document()->undoStack()->count(), 1);
+    QVERIFY(w.isWindowModified());
+    QCOMPARE(w.document()->sourcePath(), dir.filePath("idle.gltf"));  // the project is still idle's
+    // Selecting a clip of another file shows that file.
+    w.document()->setCurrentClip(3);
+    QCOMPARE(w.document()->asset(), w.document()->file(3).asset);
+    QVERIFY(waitForResult(w, 3));
+    QVERIFY(w.windowTitle().contains(w.document()->clipName(3)));
+    w.document()->undoStack()->undo();
+    QCOMPARE(w.document()->fileCount(), 1);
+    QVERIFY(!w.isWindowModified());
+    // The export writes every file's clips into one pack.
+    w.document()->undoStack()->redo();
+    core::ExportOptions options = widgets::documentExportOptions(*w.document());
+    options.output = dir.filePath("all.anpk").toStdString();
+    QSignalSpy finished(&w, &app::MainWindow::exportFinished);
+    QVERIFY(w.startExport(options));
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+    auto pack = runtime::Pack::load(dir.filePath("all.anpk").toStdString());
+    QVERIFY(pack);
+    QCOMPARE(pack->clips().size(), std::size_t(4));
+    w.document()->undoStack()->setClean();  // no question on close
   }
 };
 

@@ -128,7 +128,7 @@ class TstStudioIsolation : public QObject {
   /// the 0.07 edit, and opening the project offers it back.
   void checkRecovery(const QTemporaryDir& dir) {
     const QString project = dir.filePath("hero.anproj");
-    auto saved = widgets::readProject(project);
+    auto saved = core::readProject(project.toStdString());
     QVERIFY2(saved, saved ? "" : saved.message().c_str());
     QVERIFY(!readAll(project).contains("Spine"));
     QVERIFY(readAll(project + ".autosave").contains("Spine"));

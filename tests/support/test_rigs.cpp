@@ -57,6 +57,19 @@ std::filesystem::path writeScene(const GltfScene& scene, const std::string& name
   return path;
 }
 
+bool writeSceneAt(const GltfScene& scene, const std::filesystem::path& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  return writeGltf(scene, path);
+}
+
+GltfScene singleTakeRig(int frames, const std::string& clipName) {
+  GltfScene scene = armatureRig(1.f, frames);
+  scene.animations.resize(1);
+  scene.animations[0].name = clipName;
+  return scene;
+}
+
 core::Transform armatureRigKey(const GltfScene& scene, int node, int frame) {
   core::Transform t = scene.nodes[std::size_t(node)].rest;
   const float phase = 0.35f * static_cast<float>(frame);

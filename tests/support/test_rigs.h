@@ -30,6 +30,11 @@ GltfScene scaledRig(GltfScene scene, float size);
 /// it: positions divided by the armature's scale and inverse binds that take the scale back, so the
 /// skinned mesh sits where armatureRig's does while its raw vertices are x`armatureScale` off.
 GltfScene armatureSpaceRig(float armatureScale);
+/// armatureRig(1, frames) with only its "Walk" clip, named `clipName`: a file of one take as DCC
+/// tools export them (every file's clip carrying the same name, such as "Take 001").
+GltfScene singleTakeRig(int frames, const std::string& clipName = "Take 001");
+/// Writes `scene` to `path`, creating its folders; false on I/O failure.
+bool writeSceneAt(const GltfScene& scene, const std::filesystem::path& path);
 /// Expected local transform of joint `node` (a GltfScene node index) in clip "Walk" at key `frame`.
 core::Transform armatureRigKey(const GltfScene& scene, int node, int frame);
 /// armatureRig (scale 1) with layers on one rig: "Idle" (the Walk motion of every joint), "Upper"

@@ -4,6 +4,7 @@
 #include <QAbstractItemModelTester>
 #include <QFont>
 #include <QSignalSpy>
+#include <QFileInfo>
 #include <QTest>
 
 #include "tests/widgets/fixture.h"
@@ -189,22 +190,26 @@ class TstItemModels : public QObject {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
     QVERIFY(doc.open(test::rigPath()));
-    QCOMPARE(model.rowCount(), 2);
+    // One file row, its two clips under it.
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.rowCount(model.fileIndex(0)), 2);
     QCOMPARE(model.columnCount(), int(ClipListModel::ColumnCount));
-    QCOMPARE(model.index(0, ClipListModel::Name).data().toString(), QString("Walk"));
-    QCOMPARE(model.index(0, ClipListModel::Frames).data().toInt(), 25);
-    QCOMPARE(model.index(0, ClipListModel::Status).data().toString(), QString("needs review"));
+    QCOMPARE(model.fileIndex(0, ClipListModel::Name).data().toString(), QFileInfo(test::rigPath()).fileName());
+    QCOMPARE(model.clipIndex(0, ClipListModel::Name).data().toString(), QString("Walk"));
+    QCOMPARE(model.clipIndex(0, ClipListModel::Frames).data().toInt(), 25);
+    QCOMPARE(model.clipIndex(0, ClipListModel::Status).data().toString(), QString("needs review"));
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QVERIFY(test::waitForResult(rc, 0));
     QVERIFY(!changed.isEmpty());
-    const qulonglong packed = model.index(0, ClipListModel::CompressedBytes).data(Qt::UserRole).toULongLong();
+    const qulonglong packed = model.clipIndex(0, ClipListModel::CompressedBytes).data(Qt::UserRole).toULongLong();
     QCOMPARE(packed, qulonglong(rc.result(0)->compressed->data.size() + runtime::clipEntrySize(runtime::kPackVersion)));  // core/compress/clip_sizes.h: clip data + table entry
-    QVERIFY(model.index(0, ClipListModel::Ratio).data(Qt::UserRole).toDouble() > 1.0);
+    QVERIFY(model.clipIndex(0, ClipListModel::Ratio).data(Qt::UserRole).toDouble() > 1.0);
 
     ClipListPanel panel(&doc, &rc);
-    QCOMPARE(panel.model()->rowCount(), 2);
+    QCOMPARE(panel.model()->rowCount(panel.model()->fileIndex(0)), 2);
     doc.setApproval({0}, Approval::Approved);
-    QCOMPARE(model.index(0, ClipListModel::Status).data().toString(), QString("approved"));
+    QCOMPARE(model.clipIndex(0, ClipListModel::Status).data().toString(), QString("approved"));
+    QCOMPARE(model.fileIndex(0, ClipListModel::Status).data().toString(), QString("1 of 2 approved"));
   }
 };
 

@@ -9,7 +9,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QTableView>
+#include <QTreeView>
 #include <QtTest>
 
 #include "core/batch/export.h"
@@ -44,9 +44,14 @@ struct Measured {
   }
 };
 
+/// The clip rows the panel shows, in order, under every file shown.
 QStringList shownNames(const ClipListPanel& panel) {
   QStringList names;
-  for (int row = 0; row < panel.proxy()->rowCount(); ++row) names << panel.proxy()->index(row, ClipListModel::Name).data().toString();
+  for (int file = 0; file < panel.proxy()->rowCount(); ++file) {
+    const QModelIndex parent = panel.proxy()->index(file, 0);
+    for (int row = 0; row < panel.proxy()->rowCount(parent); ++row)
+      names << panel.proxy()->index(row, ClipListModel::Name, parent).data().toString();
+  }
   return names;
 }
 
@@ -152,7 +157,9 @@ class TestLeadView : public QObject {
     text->clear();
     // Sorting by size puts the smaller clip first, whichever it is.
     panel.table()->sortByColumn(ClipListModel::CompressedBytes, Qt::AscendingOrder);
-    const auto bytes = [&](int row) { return panel.proxy()->index(row, ClipListModel::CompressedBytes).data(Qt::UserRole).toULongLong(); };
+    const auto bytes = [&](int row) {
+      return panel.proxy()->index(row, ClipListModel::CompressedBytes, panel.proxy()->index(0, 0)).data(Qt::UserRole).toULongLong();
+    };
     QVERIFY(bytes(0) <= bytes(1));
     panel.table()->sortByColumn(ClipListModel::CompressedBytes, Qt::DescendingOrder);
     QVERIFY(bytes(0) >= bytes(1));

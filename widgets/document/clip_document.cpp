@@ -1,9 +1,15 @@
 #include "widgets/document/clip_document.h"
 
+#include <QFileInfo>
+#include <QtConcurrent>
 #include <algorithm>
+#include <filesystem>
 
 #include "core/anim/skinned_mesh.h"
+#include "core/batch/batch.h"
 #include "core/batch/clip_names.h"
+#include "core/batch/export.h"
+#include "core/io/pack_writer.h"
 #include "core/compress/presets.h"
 #include "core/io/asset_importer.h"
 #include "core/project/project.h"
@@ -31,29 +37,98 @@ std::optional<Approval> approvalFromName(const QString& name) {
 
 ClipDocument::ClipDocument(QObject* parent) : QObject(parent) {}
 
-Status ClipDocument::import(const QString& path, const core::CompressionSettings& settings) {
+Expected<std::shared_ptr<const core::ImportedAsset>> ClipDocument::import(const QString& path,
+                                                                        const core::CompressionSettings& settings) const {
   core::ImportOptions options;
   options.unitToCm = settings.unitToCm;
   options.sampleRate = settings.sampleRate;
   auto asset = m_importer ? m_importer(path.toStdString(), options) : core::importAsset(path.toStdString(), options);
   if (!asset) return Error{asset.message()};
-  m_asset = std::make_shared<const core::ImportedAsset>(std::move(asset.value()));
-  m_sourcePath = path;
-  m_effectiveHashes.assign(m_asset->clips.size(), std::nullopt);
-  return Status::ok();
+  return std::make_shared<const core::ImportedAsset>(std::move(asset.value()));
+}
+
+namespace {
+
+core::CompressionSettings stacked(const core::CompressionSettings& project, const std::optional<core::CompressionSettings>& own) {
+  core::CompressionSettings s = project;
+  if (own) s.merge(*own);
+  return s;
+}
+
+QString absolutePath(const QString& path) { return QFileInfo(path).absoluteFilePath(); }
+
+}  // namespace
+
+void ClipDocument::importEach(std::vector<SourceFile>& files, const core::CompressionSettings& settings) const {
+  // Each import is a child process: run them side by side (the importer is thread-safe).
+  struct Job {
+    SourceFile* file;
+    core::CompressionSettings settings;
+  };
+  std::vector<Job> jobs;
+  for (SourceFile& f : files) jobs.push_back({&f, stacked(settings, f.settings)});
+  QtConcurrent::blockingMap(jobs, [this](Job& job) {
+    auto asset = import(job.file->path, job.settings);
+    if (!asset) {
+      job.file->asset = nullptr;
+      job.file->importError = QString::fromStdString(asset.message());
+      return;
+    }
+    job.file->asset = std::move(asset.value());
+    job.file->importError.clear();
+    job.file->approvals.resize(job.file->asset->clips.size());
+  });
+}
+
+bool ClipDocument::importAll(std::vector<SourceFile>& files, const core::CompressionSettings& settings, QString* error) const {
+  std::vector<SourceFile> out = files;
+  importEach(out, settings);
+  for (std::size_t f = 0; f < out.size(); ++f) {
+    // A file that was readable must stay readable: a change that breaks it is refused.
+    if (files[f].asset && !out[f].asset) {
+      if (error) *error = out[f].importError;
+      return false;
+    }
+  }
+  files = std::move(out);
+  return true;
 }
 
 Status ClipDocument::open(const QString& path, const core::CompressionSettings& settings) {
   if (auto st = settings.validate(); !st) return st;
-  if (auto st = import(path, settings); !st) return st;
+  // One file: its import error is the open's error.
+  auto asset = import(absolutePath(path), settings);
+  if (!asset) return Error{asset.message()};
+  SourceFile f{absolutePath(path), std::nullopt, std::move(asset.value()), {}, {}};
+  f.approvals.resize(f.asset->clips.size());
+  std::vector<SourceFile> files;
+  files.push_back(std::move(f));
+  adopt(std::move(files), settings);
+  return Status::ok();
+}
+
+Status ClipDocument::open(const std::vector<SourceSpec>& specs, const core::CompressionSettings& settings) {
+  if (auto st = settings.validate(); !st) return st;
+  std::vector<SourceFile> files;
+  for (const SourceSpec& spec : specs) files.push_back({absolutePath(spec.path), spec.settings, nullptr, {}, {}});
+  importAll(files, settings, nullptr);
+  const auto imported = std::find_if(files.begin(), files.end(), [](const SourceFile& f) { return f.asset != nullptr; });
+  if (imported == files.end())
+    return Error{files.empty() ? std::string("no source file") : files.front().importError.toStdString()};
+  adopt(std::move(files), settings);
+  return Status::ok();
+}
+
+void ClipDocument::adopt(std::vector<SourceFile> files, const core::CompressionSettings& settings) {
+  m_files = std::move(files);
   m_settings = settings;
-  nameClips();
-  m_approvals.assign(m_asset->clips.size(), ClipApproval{});
+  m_projectFolder.clear();
+  layout();
   m_upAxis = UpAxis::AsImported;
   m_budgetKib.reset();
   m_undo.clear();
   m_selectedJoints.clear();
-  m_currentClip = m_asset->clips.empty() ? -1 : 0;
+  m_currentClip = m_clips.empty() ? -1 : 0;
   m_time = 0;
   emit assetChanged();
   emit settingsChanged();
@@ -61,60 +136,157 @@ Status ClipDocument::open(const QString& path, const core::CompressionSettings& 
   emit selectedJointsChanged();
   emit currentTimeChanged(m_time);
   emit budgetChanged();
-  return Status::ok();
 }
 
-int ClipDocument::clipCount() const { return m_asset ? int(m_asset->clips.size()) : 0; }
+void ClipDocument::layout() {
+  m_fileSettings.clear();
+  m_leftOut.assign(m_files.size(), QString());
+  m_clips.clear();
+  const SourceFile* first = nullptr;
+  for (std::size_t f = 0; f < m_files.size(); ++f) {
+    const SourceFile& file = m_files[f];
+    m_fileSettings.push_back(stacked(m_settings, file.settings));
+    if (!file.asset) {
+      m_leftOut[f] = file.importError;
+      continue;
+    }
+    if (!first) {
+      first = &file;
+    } else {
+      // The pack's skeleton is the first file's; the same test and words as `animpack build`.
+      const auto a = core::skeletonRecord(first->asset->skeleton, first->asset->unitToCm);
+      const auto b = core::skeletonRecord(file.asset->skeleton, file.asset->unitToCm);
+      if (!core::sameSkeleton(a, b)) {
+        m_leftOut[f] = QString("left out of the pack: its skeleton differs from that of '%1': %2")
+                           .arg(first->path, QString::fromStdString(core::skeletonDifferences(a, b)));
+        continue;
+      }
+    }
+    for (std::size_t c = 0; c < file.asset->clips.size(); ++c) m_clips.push_back({int(f), int(c)});
+  }
+  m_effectiveHashes.assign(m_clips.size(), std::nullopt);
+  nameClips();
+}
+
+std::shared_ptr<const core::ImportedAsset> ClipDocument::packAsset() const {
+  for (const SourceFile& f : m_files)
+    if (f.asset) return f.asset;
+  return nullptr;
+}
+
+std::shared_ptr<const core::ImportedAsset> ClipDocument::asset() const {
+  return m_currentClip >= 0 && m_currentClip < clipCount() ? assetOf(m_currentClip) : packAsset();
+}
+
+QString ClipDocument::sourcePath() const { return m_files.empty() ? QString() : m_files.front().path; }
+
+QString ClipDocument::fileProblem(int file) const {
+  return file >= 0 && std::size_t(file) < m_leftOut.size() ? m_leftOut[std::size_t(file)] : QString();
+}
+
+std::vector<int> ClipDocument::clipsOfFile(int file) const {
+  std::vector<int> out;
+  for (int c = 0; c < clipCount(); ++c)
+    if (m_clips[std::size_t(c)].file == file) out.push_back(c);
+  return out;
+}
+
+int ClipDocument::fileOfClip(int clip) const { return clip >= 0 && clip < clipCount() ? m_clips[std::size_t(clip)].file : -1; }
+
+std::shared_ptr<const core::ImportedAsset> ClipDocument::assetOf(int clip) const {
+  return clip >= 0 && clip < clipCount() ? m_files[std::size_t(m_clips[std::size_t(clip)].file)].asset : nullptr;
+}
+
+const core::RawClip& ClipDocument::rawClip(int clip) const {
+  const ClipRef& ref = m_clips[std::size_t(clip)];
+  return m_files[std::size_t(ref.file)].asset->clips[std::size_t(ref.index)];
+}
+
+QString ClipDocument::projectFolder() const {
+  if (!m_projectFolder.isEmpty() || m_files.empty()) return m_projectFolder;
+  return QFileInfo(m_files.front().path).absolutePath();
+}
+
+void ClipDocument::setProjectFolder(const QString& folder) {
+  const QString absolute = QFileInfo(folder).absoluteFilePath();
+  if (absolute == projectFolder()) return;
+  m_projectFolder = absolute;
+  std::vector<std::string> before;
+  for (const auto& n : m_packNames) before.push_back(n.name);
+  nameClips();
+  bool renamed = before.size() != m_packNames.size();
+  for (std::size_t c = 0; !renamed && c < before.size(); ++c) renamed = before[c] != m_packNames[c].name;
+  if (renamed) {
+    m_effectiveHashes.assign(m_clips.size(), std::nullopt);
+    emit settingsChanged();  // names key the clip overrides: what each clip resolves to may change
+  }
+}
 
 QString ClipDocument::clipName(int clip) const {
   return clip >= 0 && std::size_t(clip) < m_packNames.size() ? QString::fromStdString(m_packNames[std::size_t(clip)].name) : QString();
 }
 
 QString ClipDocument::sourceClipName(int clip) const {
-  return clip >= 0 && clip < clipCount() ? QString::fromStdString(m_asset->clips[std::size_t(clip)].name) : QString();
+  return clip >= 0 && clip < clipCount() ? QString::fromStdString(rawClip(clip).name) : QString();
 }
 
 void ClipDocument::nameClips() {
   m_packNames.clear();
-  if (!m_asset) return;
+  // `animpack build` names the clips of every imported file, those left out included, with each
+  // source named relative to the project's folder.
+  const std::filesystem::path folder = projectFolder().toStdString();
   std::vector<core::ClipNameSource> sources;
-  for (const core::RawClip& c : m_asset->clips)
-    sources.push_back({m_sourcePath.toStdString(), c.name, c.clipIndex, static_cast<std::uint32_t>(m_asset->clips.size()), &m_settings});
+  std::vector<int> packIndex;  // per named clip: its document clip, or -1 for a clip left out
+  for (std::size_t f = 0; f < m_files.size(); ++f) {
+    const SourceFile& file = m_files[f];
+    if (!file.asset) continue;
+    const std::filesystem::path path = file.path.toStdString();
+    const auto relative = path.lexically_relative(folder);
+    const std::string name = relative.empty() ? path.generic_string() : relative.generic_string();
+    for (const core::RawClip& c : file.asset->clips)
+      sources.push_back({name, c.name, c.clipIndex, static_cast<std::uint32_t>(file.asset->clips.size()), &m_fileSettings[f]});
+  }
   auto names = core::packClipNames(sources);
-  if (names) {
-    m_packNames = std::move(names.value());
-  } else {
-    // Overrides that collide: the animations' own names (unique within the file) until they are fixed.
-    for (const core::RawClip& c : m_asset->clips) m_packNames.push_back({c.name, ""});
+  std::size_t i = 0;
+  for (std::size_t f = 0; f < m_files.size(); ++f) {
+    if (!m_files[f].asset) continue;
+    const bool inPack = m_leftOut[f].isEmpty();
+    for (const core::RawClip& c : m_files[f].asset->clips) {
+      // Overrides that collide: the animations' own names until they are fixed.
+      if (inPack) m_packNames.push_back(names ? (*names)[i] : core::PackClipName{c.name, ""});
+      ++i;
+    }
   }
 }
 
 bool ClipDocument::replaceSettings(const core::CompressionSettings& settings) {
   const bool reimport = settings.unitToCm != m_settings.unitToCm || settings.sampleRate != m_settings.sampleRate;
-  if (reimport && m_asset) {
-    // Units and sample rates change what the clips are: import the file again, keep the rest. The
-    // settings change only once the import worked, so they always describe the asset shown.
-    if (auto st = import(m_sourcePath, settings); !st) {
-      emit importFailed(QString::fromStdString(st.message()));
+  if (reimport && hasAsset()) {
+    // Units and sample rates change what the clips are: import the files again, keep the rest. The
+    // settings change only once the imports worked, so they always describe the assets shown.
+    QString error;
+    if (!importAll(m_files, settings, &error)) {
+      emit importFailed(error);
       return false;
     }
     m_settings = settings;
-    nameClips();
-    m_approvals.resize(m_asset->clips.size());
+    layout();
+    clampCurrentClip();
     emit assetChanged();
   } else {
     m_settings = settings;
-    nameClips();
-    m_effectiveHashes.assign(m_effectiveHashes.size(), std::nullopt);
+    layout();
   }
   emit settingsChanged();
   return true;
 }
 
 core::EffectiveSettings ClipDocument::effectiveSettings(int clip) const {
-  if (!m_asset || clip < 0 || clip >= clipCount()) return {};
+  if (clip < 0 || clip >= clipCount()) return {};
   const core::PackClipName& name = m_packNames[std::size_t(clip)];
-  return core::resolve(core::settingsForPackName(m_settings, name), m_asset->skeleton, name.name, m_asset->meshes, m_asset->unitToCm);
+  const core::ImportedAsset& asset = *assetOf(clip);
+  return core::resolve(core::settingsForPackName(fileSettings(fileOfClip(clip)), name), asset.skeleton, name.name, asset.meshes,
+                       asset.unitToCm);
 }
 
 std::uint64_t ClipDocument::effectiveHash(int clip) const {
@@ -125,32 +297,39 @@ std::uint64_t ClipDocument::effectiveHash(int clip) const {
 }
 
 std::uint64_t ClipDocument::compressionKey(int clip) const {
-  if (!m_asset) return 0;
+  if (clip < 0 || clip >= clipCount()) return 0;
+  // What the result depends on, not where the clip sits: adding or removing a file keeps the keys.
+  const core::ImportedAsset& asset = *assetOf(clip);
   std::uint64_t h = runtime::fnv1a64Value(effectiveHash(clip), runtime::kFnvOffset);
-  h = runtime::fnv1a64Value(m_asset->sourceHash, h);
-  h = runtime::fnv1a64Value(clip, h);
-  if (const int base = additiveBaseClip(clip); base >= 0) h = runtime::fnv1a64Value(effectiveHash(base), h);  // the deltas follow the base
-  return runtime::fnv1a64Value(m_asset->unitToCm, h);
+  h = runtime::fnv1a64Value(asset.sourceHash, h);
+  h = runtime::fnv1a64Value(rawClip(clip).clipIndex, h);
+  if (const int base = additiveBaseClip(clip); base >= 0) {  // the deltas follow the base
+    h = runtime::fnv1a64Value(effectiveHash(base), h);
+    h = runtime::fnv1a64Value(assetOf(base)->sourceHash, runtime::fnv1a64Value(rawClip(base).clipIndex, h));
+  }
+  return runtime::fnv1a64Value(asset.unitToCm, h);
 }
 
 ClipApproval ClipDocument::storedApproval(int clip) const {
-  return clip >= 0 && std::size_t(clip) < m_approvals.size() ? m_approvals[std::size_t(clip)] : ClipApproval{};
+  if (clip < 0 || clip >= clipCount()) return {};
+  const ClipRef& ref = m_clips[std::size_t(clip)];
+  return m_files[std::size_t(ref.file)].approvals[std::size_t(ref.index)];
 }
 
 Approval ClipDocument::approval(int clip) const {
   const ClipApproval a = storedApproval(clip);
-  if (a.state == Approval::NeedsReview || !m_asset) return Approval::NeedsReview;
+  if (a.state == Approval::NeedsReview) return Approval::NeedsReview;
   // A decision holds only for the settings and the source it was made for.
-  if (a.settingsHash != effectiveHash(clip) || a.sourceHash != m_asset->sourceHash) return Approval::NeedsReview;
+  if (a.settingsHash != effectiveHash(clip) || a.sourceHash != assetOf(clip)->sourceHash) return Approval::NeedsReview;
   return a.state;
 }
 
 ClipApproval ClipDocument::approvalNow(int clip, Approval state) const {
   ClipApproval a;
   a.state = state;
-  if (state != Approval::NeedsReview && m_asset) {
+  if (state != Approval::NeedsReview && clip >= 0 && clip < clipCount()) {
     a.settingsHash = effectiveHash(clip);
-    a.sourceHash = m_asset->sourceHash;
+    a.sourceHash = assetOf(clip)->sourceHash;
     a.who = core::currentUserName();
     a.when = core::utcTimestamp();
   }
@@ -158,8 +337,9 @@ ClipApproval ClipDocument::approvalNow(int clip, Approval state) const {
 }
 
 void ClipDocument::replaceApproval(int clip, const ClipApproval& approval) {
-  if (clip < 0 || std::size_t(clip) >= m_approvals.size()) return;
-  m_approvals[std::size_t(clip)] = approval;
+  if (clip < 0 || clip >= clipCount()) return;
+  const ClipRef& ref = m_clips[std::size_t(clip)];
+  m_files[std::size_t(ref.file)].approvals[std::size_t(ref.index)] = approval;
   emit approvalChanged(clip);
 }
 
@@ -210,15 +390,16 @@ QString jointsText(const std::vector<std::string>& joints) {
 
 std::vector<std::string> ClipDocument::jointNames(const std::vector<int>& joints) const {
   std::vector<std::string> out;
-  if (!m_asset) return out;
-  const auto& sk = m_asset->skeleton;
+  const auto current = asset();
+  if (!current) return out;
+  const auto& sk = current->skeleton;
   for (int j : joints)
     if (j >= 0 && std::size_t(j) < sk.jointCount()) out.push_back(sk.names[std::size_t(j)]);
   return out;
 }
 
 void ClipDocument::pushSettings(const QString& text, core::CompressionSettings after, quint64 mergeKey) {
-  if (!m_asset || after == m_settings) return;
+  if (!hasAsset() || after == m_settings) return;
   m_undo.push(new SettingsCommand(this, text, std::move(after), mergeKey));
 }
 
@@ -244,17 +425,18 @@ void ClipDocument::resetJoints(EditScope scope, const std::vector<int>& joints) 
 }
 
 void ClipDocument::applyToSubtree(EditScope scope, const std::vector<int>& roots) {
-  if (!m_asset || roots.empty()) return;
+  if (!hasAsset() || roots.empty()) return;
   // One settings change (one recompress, one undo step) for every selected subtree.
-  pushSettings("Apply to subtree", core::withSubtreeValues(m_settings, scope, currentClipName(), m_asset->skeleton,
+  pushSettings("Apply to subtree", core::withSubtreeValues(m_settings, scope, currentClipName(), asset()->skeleton,
                                                             effectiveSettings(m_currentClip), roots));
 }
 
 void ClipDocument::deriveShellsFromMesh(EditScope scope, const std::vector<int>& joints) {
-  if (!m_asset || joints.empty()) return;
-  std::vector<double> shellCm = core::farthestInfluencedVertex(m_asset->skeleton, m_asset->meshes, m_asset->unitToCm);
+  const auto current = asset();
+  if (!current || joints.empty()) return;
+  std::vector<double> shellCm = core::farthestInfluencedVertex(current->skeleton, current->meshes, current->unitToCm);
   pushSettings("Derive shell distance from the mesh",
-               core::withShells(m_settings, scope, currentClipName(), m_asset->skeleton, shellCm, joints));
+               core::withShells(m_settings, scope, currentClipName(), current->skeleton, shellCm, joints));
 }
 
 void ClipDocument::setPrecision(EditScope scope, float precisionCm) {
@@ -263,7 +445,7 @@ void ClipDocument::setPrecision(EditScope scope, float precisionCm) {
 }
 
 Status ClipDocument::applyPreset(const QString& name) {
-  if (!m_asset) return Status::ok();
+  if (!hasAsset()) return Status::ok();
   auto preset = core::findPreset(name.toStdString());
   if (!preset) return preset.status();
   pushSettings("Apply preset " + name, core::withPreset(m_settings, *preset));
@@ -277,13 +459,13 @@ void ClipDocument::importSettings(const core::CompressionSettings& settings, con
 void ClipDocument::setUnitToCm(double unitToCm) { pushSettings(QString("File unit %1 cm").arg(unitToCm), core::withUnit(m_settings, unitToCm)); }
 
 void ClipDocument::setRootMotion(core::RootMotionMode mode) {
-  if (!m_asset || m_currentClip < 0) return;
+  if (!hasAsset() || m_currentClip < 0) return;
   pushSettings(mode == core::RootMotionMode::Extract ? QString("Extract root motion") : QString("Keep root motion"),
                core::withClipRootMotion(m_settings, currentClipName(), mode));
 }
 
 void ClipDocument::setUpAxis(UpAxis axis) {
-  if (m_asset && axis != m_upAxis) m_undo.push(new UpAxisCommand(this, axis));
+  if (hasAsset() && axis != m_upAxis) m_undo.push(new UpAxisCommand(this, axis));
 }
 
 void ClipDocument::setApproval(const std::vector<int>& clips, Approval state) {
@@ -294,12 +476,12 @@ void ClipDocument::setApproval(const std::vector<int>& clips, Approval state) {
 }
 
 void ClipDocument::scaleClipPrecision(const std::vector<int>& clips, float factor) {
-  if (!m_asset) return;
   core::CompressionSettings after = m_settings;
   for (int c : clips)
-    if (c >= 0 && c < clipCount())
-      after = core::withClipPrecisionScaled(after, clipName(c).toStdString(), m_asset->skeleton, factor, m_asset->meshes,
-                                            m_asset->unitToCm);
+    if (c >= 0 && c < clipCount()) {
+      const core::ImportedAsset& a = *assetOf(c);
+      after = core::withClipPrecisionScaled(after, clipName(c).toStdString(), a.skeleton, factor, a.meshes, a.unitToCm);
+    }
   pushSettings(QString("%1x the precision of %2 clip(s)").arg(double(factor)).arg(clips.size()), std::move(after));
 }
 
@@ -307,6 +489,88 @@ void ClipDocument::setBudgetKib(std::optional<double> kib, quint64 mergeKey) {
   if (kib && !(*kib > 0)) return;  // the spin box and the project reader allow positive budgets only
   if (kib == m_budgetKib) return;
   m_undo.push(new BudgetCommand(this, kib, mergeKey));
+}
+
+int ClipDocument::addFiles(const QStringList& paths, QStringList* errors) {
+  if (m_files.empty()) return 0;  // nothing open: the first file is opened, not added
+  QStringList listed;
+  for (const SourceFile& f : m_files) listed << QFileInfo(f.path).canonicalFilePath();
+  std::vector<SourceFile> added;
+  for (const QString& path : paths) {
+    const QString absolute = absolutePath(path);
+    const QString canonical = QFileInfo(absolute).canonicalFilePath();
+    if (canonical.isEmpty() || !listed.contains(canonical)) added.push_back({absolute, std::nullopt, nullptr, {}, {}});
+    if (!canonical.isEmpty()) listed << canonical;  // each file once
+  }
+  importEach(added, m_settings);
+  std::vector<SourceFile> after = m_files;
+  for (SourceFile& f : added) {
+    if (!f.asset) {
+      if (errors) *errors << f.importError;
+      continue;
+    }
+    after.push_back(std::move(f));
+  }
+  const int count = int(after.size() - m_files.size());
+  if (count == 0) return 0;
+  const QString text = count == 1 ? QString("Add %1").arg(QFileInfo(after.back().path).fileName()) : QString("Add %1 files").arg(count);
+  m_undo.push(new FilesCommand(this, text, std::move(after)));
+  return count;
+}
+
+Expected<QStringList> animationFilesIn(const QString& folder) {
+  if (!QFileInfo(folder).isDir()) return Error{(folder + ": not a folder").toStdString()};
+  auto files = core::expandInputs({folder.toStdString()}, true);
+  if (!files) return Error{files.message()};
+  QStringList paths;
+  for (const auto& f : *files) paths << QString::fromStdString(f.string());
+  if (paths.isEmpty()) return Error{(folder + ": no animation file in it").toStdString()};
+  return paths;
+}
+
+int ClipDocument::addFolder(const QString& folder, QStringList* errors) {
+  auto paths = animationFilesIn(folder);
+  if (!paths) {
+    if (errors) *errors << QString::fromStdString(paths.message());
+    return 0;
+  }
+  return addFiles(*paths, errors);
+}
+
+void ClipDocument::removeFiles(std::vector<int> files) {
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  std::vector<SourceFile> after;
+  for (int f = 0; f < fileCount(); ++f)
+    if (!std::binary_search(files.begin(), files.end(), f)) after.push_back(m_files[std::size_t(f)]);
+  // The document keeps at least one file: removing the last would leave nothing to show.
+  if (after.size() == m_files.size() || after.empty()) return;
+  const int removed = int(m_files.size() - after.size());
+  const QString text = removed == 1 ? QString("Remove %1").arg(QFileInfo(m_files[std::size_t(files.front())].path).fileName())
+                                    : QString("Remove %1 files").arg(removed);
+  m_undo.push(new FilesCommand(this, text, std::move(after)));
+}
+
+void ClipDocument::replaceFiles(std::vector<SourceFile> files) {
+  // The current clip stays where it is when its file stays.
+  const int file = fileOfClip(m_currentClip);
+  const QString currentPath = file >= 0 ? m_files[std::size_t(file)].path : QString();
+  const int index = file >= 0 ? m_clips[std::size_t(m_currentClip)].index : 0;
+  m_files = std::move(files);
+  layout();
+  int current = m_clips.empty() ? -1 : 0;
+  for (int c = 0; c < clipCount(); ++c)
+    if (m_files[std::size_t(m_clips[std::size_t(c)].file)].path == currentPath && m_clips[std::size_t(c)].index == index) current = c;
+  m_currentClip = current;
+  emit assetChanged();
+  emit settingsChanged();
+  emit currentClipChanged(m_currentClip);
+  m_time = 0;
+  emit currentTimeChanged(m_time);
+}
+
+void ClipDocument::clampCurrentClip() {
+  if (m_currentClip >= clipCount()) m_currentClip = clipCount() - 1;
 }
 
 // --- View state.

@@ -1,12 +1,14 @@
 #pragma once
-// The studio's document (docs/ARCHITECTURE.md, "The path of an edit"): one imported asset, its
-// compression settings (docs/SETTINGS.md, with per-clip overrides), each clip's approval, the
-// display up axis, and the QUndoStack. Every edit goes through the edit API below, and each edit is
+// The studio's document (docs/ARCHITECTURE.md, "The path of an edit"): a project of source files
+// (docs/PROJECT.md), each imported with its own settings, sharing one skeleton; the compression
+// settings (docs/SETTINGS.md, with per-file settings and per-clip overrides), each clip's approval,
+// the display up axis, the budget, and the QUndoStack. Every edit goes through the edit API below, and each edit is
 // exactly one undo command (commands.h); views and the main window never build commands. Compression
 // results are derived data and live in the Recompressor. Typed signals tell views what changed.
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QUndoStack>
 #include <memory>
 #include <optional>
@@ -44,6 +46,25 @@ struct ClipApproval {
   bool operator==(const ClipApproval&) const = default;
 };
 
+/// One source file of the document: what the project lists and what its import gave.
+struct SourceFile {
+  QString path;                                       ///< absolute
+  std::optional<core::CompressionSettings> settings;  ///< the file's own settings, stacked on the project's for it only
+  std::shared_ptr<const core::ImportedAsset> asset;   ///< null when the file could not be imported
+  QString importError;                                ///< why not, when asset is null
+  std::vector<ClipApproval> approvals;                ///< one per clip of the asset
+};
+
+/// A file to open: its path and its own settings (a project's `sources[].settings`).
+struct SourceSpec {
+  QString path;
+  std::optional<core::CompressionSettings> settings;
+};
+
+/// The animation files under `folder`, recursively, that the importer reads (by extension), sorted;
+/// an error names a folder that does not exist or holds none.
+Expected<QStringList> animationFilesIn(const QString& folder);
+
 /// A merge key for edits of one field on one set of joints (a spin box drag is one undo step).
 quint64 jointMergeKey(const std::vector<int>& joints, JointField field, EditScope scope);
 
@@ -55,14 +76,44 @@ class ClipDocument : public QObject {
   /// Imports `path` with the settings' unit and sample-rate overrides; on success resets settings,
   /// approvals and the undo stack. On failure the document is unchanged and the error returned.
   Status open(const QString& path, const core::CompressionSettings& settings = {});
+  /// Opens a project's files (in order) with the project's settings. A file that cannot be imported
+  /// stays listed with its error; the open fails (document unchanged) only when none can be.
+  Status open(const std::vector<SourceSpec>& files, const core::CompressionSettings& settings);
   /// How files are imported (default: importAsset() in this process; the studio runs Assimp in a child).
   void setImporter(core::ImportFunction importer) { m_importer = std::move(importer); }
   /// After open(): a saved project's approvals (by clip name) and up axis; not an undo step.
   void restore(const std::vector<std::pair<QString, ClipApproval>>& approvals, UpAxis axis);
-  bool hasAsset() const { return m_asset != nullptr; }
-  std::shared_ptr<const core::ImportedAsset> asset() const { return m_asset; }
-  const QString& sourcePath() const { return m_sourcePath; }
-  int clipCount() const;
+  bool hasAsset() const { return packAsset() != nullptr; }
+  /// The current clip's file (no current clip: the pack's first file): what the joint tree, curves
+  /// and viewport show.
+  std::shared_ptr<const core::ImportedAsset> asset() const;
+  /// The first file whose clips are in the pack: its skeleton is the pack's.
+  std::shared_ptr<const core::ImportedAsset> packAsset() const;
+  /// The project's first source: it names an unsaved project and its autosave.
+  QString sourcePath() const;
+
+  // The files. Clips are numbered across the files in the pack (file order, then clip order); a
+  // file that could not be imported, or whose skeleton differs from packAsset()'s, has no clips.
+  int fileCount() const { return int(m_files.size()); }
+  const SourceFile& file(int file) const { return m_files[std::size_t(file)]; }
+  /// Why the file's clips are not in the pack (its import error, or the joints its skeleton differs
+  /// in, as `animpack build` says it); empty when they are.
+  QString fileProblem(int file) const;
+  /// The clips of `file`, in its order.
+  std::vector<int> clipsOfFile(int file) const;
+  /// The file of a clip (-1 for no clip).
+  int fileOfClip(int clip) const;
+  std::shared_ptr<const core::ImportedAsset> assetOf(int clip) const;
+  /// The imported clip (its file's asset's clip).
+  const core::RawClip& rawClip(int clip) const;
+  /// The settings a file's clips resolve against: the project's with the file's own on top.
+  const core::CompressionSettings& fileSettings(int file) const { return m_fileSettings[std::size_t(file)]; }
+  /// The folder source names are taken relative to for the clip-name rule (the project's; default the
+  /// first source's folder).
+  QString projectFolder() const;
+  /// Sets the project's folder (opening or saving a project does); renames clips when it matters.
+  void setProjectFolder(const QString& folder);
+  int clipCount() const { return int(m_clips.size()); }
   /// The clip's pack name (docs/CLIP_NAMES.md): what the pack, the report, `--clip` and the settings
   /// `clips` block call it.
   QString clipName(int clip) const;
@@ -124,6 +175,14 @@ class ClipDocument : public QObject {
   void setBudgetKib(std::optional<double> kib, quint64 mergeKey = 0);
   /// After open(): a saved project's budget; not an undo step.
   void restoreBudget(std::optional<double> kib) { replaceBudget(kib); }
+  /// Imports the files not already listed and adds them (one undo step). Files that cannot be
+  /// imported are not added; their errors go to `errors`. Returns how many were added.
+  int addFiles(const QStringList& paths, QStringList* errors = nullptr);
+  /// Adds every animation file under `folder` (recursively; only extensions the importer reads), as
+  /// addFiles(). The folder that does not exist is an error in `errors`.
+  int addFolder(const QString& folder, QStringList* errors = nullptr);
+  /// Removes files by index (one undo step); their clips' approvals come back with undo.
+  void removeFiles(std::vector<int> files);
 
   // Selection and time: view state shared by the panels, not undoable.
   int currentClip() const { return m_currentClip; }
@@ -137,7 +196,7 @@ class ClipDocument : public QObject {
   bool isModified() const { return !m_undo.isClean(); }
 
  signals:
-  void assetChanged();  ///< a new asset, or the same file imported again
+  void assetChanged();  ///< the files or their clips changed: opened, added, removed, imported again
   void settingsChanged();
   void approvalChanged(int clip);
   void upAxisChanged(animpack::core::UpAxis axis);
@@ -154,31 +213,50 @@ class ClipDocument : public QObject {
   friend class ApprovalCommand;
   friend class UpAxisCommand;
   friend class BudgetCommand;
+  friend class FilesCommand;
   /// Replaces the settings, importing again when unit or sample rate change. False (and nothing
   /// changed) when that import fails.
   bool replaceSettings(const core::CompressionSettings& settings);
   void replaceApproval(int clip, const ClipApproval& approval);
   void replaceUpAxis(UpAxis axis);
   void replaceBudget(std::optional<double> kib);
+  void replaceFiles(std::vector<SourceFile> files);
+  void clampCurrentClip();
+  /// Makes `files` the document (a fresh start: no undo history, no selection).
+  void adopt(std::vector<SourceFile> files, const core::CompressionSettings& settings);
 
   /// Pushes one settings command unless `after` equals the current settings.
   void pushSettings(const QString& text, core::CompressionSettings after, quint64 mergeKey = 0);
   std::vector<std::string> jointNames(const std::vector<int>& joints) const;
   std::string currentClipName() const { return clipName(m_currentClip).toStdString(); }
-  Status import(const QString& path, const core::CompressionSettings& settings);
+  /// Imports a file with the unit and sample rate of `settings`.
+  Expected<std::shared_ptr<const core::ImportedAsset>> import(const QString& path, const core::CompressionSettings& settings) const;
+  /// Imports every file (in parallel) with `settings` (the project's) and its own: its asset, or its error.
+  void importEach(std::vector<SourceFile>& files, const core::CompressionSettings& settings) const;
+  /// Imports every file again for `settings` (the project's); false, and `files` untouched, when one
+  /// that was imported fails.
+  bool importAll(std::vector<SourceFile>& files, const core::CompressionSettings& settings, QString* error) const;
+  /// Recomputes the stacked settings, the clip table, the files left out, and the pack names.
+  void layout();
   /// effectiveSettings(clip).hash(), cached until the settings or the asset change: item models ask
   /// for it (through compressionKey and approval) for every cell they paint.
   std::uint64_t effectiveHash(int clip) const;
 
-  /// Recomputes m_packNames from the asset and the settings (a `clips.KEY.name` renames a clip).
+  /// Recomputes m_packNames from the files and the settings (a `clips.KEY.name` renames a clip).
   void nameClips();
 
-  std::shared_ptr<const core::ImportedAsset> m_asset;
+  struct ClipRef {
+    int file = 0;
+    int index = 0;  ///< in its file's asset
+  };
+  std::vector<SourceFile> m_files;
+  std::vector<core::CompressionSettings> m_fileSettings;  ///< per file, stacked
+  std::vector<QString> m_leftOut;                         ///< per file, fileProblem()
+  std::vector<ClipRef> m_clips;
   std::vector<core::PackClipName> m_packNames;  ///< one per clip
   core::ImportFunction m_importer;
-  QString m_sourcePath;
+  QString m_projectFolder;
   core::CompressionSettings m_settings;
-  std::vector<ClipApproval> m_approvals;
   mutable std::vector<std::optional<std::uint64_t>> m_effectiveHashes;
   UpAxis m_upAxis = UpAxis::AsImported;
   std::optional<double> m_budgetKib;

@@ -6,12 +6,12 @@
 namespace animpack::widgets {
 
 core::AdditiveLink ClipDocument::additiveLink(int clip) const {
-  if (!m_asset || clip < 0 || clip >= clipCount()) return {};
+  if (!hasAsset() || clip < 0 || clip >= clipCount()) return {};
   std::vector<core::AdditiveCandidate> candidates;
   for (int c = 0; c < clipCount(); ++c) {
     const std::string name = clipName(c).toStdString();
     candidates.push_back({name, sourceClipName(c).toStdString(), core::additiveBaseSetting(m_settings, name),
-                          m_asset->clips[std::size_t(c)].frameCount});
+                          rawClip(c).frameCount});
   }
   return core::linkAdditiveBases(candidates)[std::size_t(clip)];
 }
@@ -25,7 +25,7 @@ int ClipDocument::additiveBaseClip(int clip) const {
 }
 
 void ClipDocument::setAdditiveBase(int clip, const QString& base) {
-  if (!m_asset || clip < 0 || clip >= clipCount()) return;
+  if (!hasAsset() || clip < 0 || clip >= clipCount()) return;
   const QString text = base.isEmpty() ? QString("Make %1 absolute").arg(clipName(clip))
                                       : QString("Make %1 additive on %2").arg(clipName(clip), base == "rest" ? QString("the rest pose") : base);
   pushSettings(text, core::withAdditiveBase(m_settings, clipName(clip).toStdString(), base.toStdString()));

@@ -66,4 +66,12 @@ bool BudgetCommand::mergeWith(const QUndoCommand* other) {
   return true;
 }
 
+FilesCommand::FilesCommand(ClipDocument* document, const QString& text, std::vector<SourceFile> after)
+    : QUndoCommand(text), m_document(document), m_after(std::move(after)) {
+  for (int f = 0; f < document->fileCount(); ++f) m_before.push_back(document->file(f));
+}
+
+void FilesCommand::undo() { m_document->replaceFiles(m_before); }
+void FilesCommand::redo() { m_document->replaceFiles(m_after); }
+
 }  // namespace animpack::widgets

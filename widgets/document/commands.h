@@ -68,4 +68,16 @@ class BudgetCommand : public QUndoCommand {
   quint64 m_mergeKey;
 };
 
+/// Replaces the document's files (add or remove files): their imports and their clips' approvals.
+class FilesCommand : public QUndoCommand {
+ public:
+  FilesCommand(ClipDocument* document, const QString& text, std::vector<SourceFile> after);
+  void undo() override;
+  void redo() override;
+
+ private:
+  ClipDocument* m_document;
+  std::vector<SourceFile> m_before, m_after;
+};
+
 }  // namespace animpack::widgets

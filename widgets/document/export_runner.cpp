@@ -73,10 +73,9 @@ void ExportRunner::launch(Work work, Summarize summarize) {
   watcher->setFuture(QtConcurrent::run([work, onProgress, cancelFlag] { return work(onProgress, cancelFlag.get()); }));
 }
 
-bool ExportRunner::start(const QString& source, core::ExportOptions options) {
+bool ExportRunner::start(std::vector<std::filesystem::path> files, core::ExportOptions options) {
   if (m_running) return false;
   options.toolVersion = QCoreApplication::applicationVersion().toStdString();
-  const std::vector<std::filesystem::path> files{source.toStdString()};
   launch([files, options](const core::BatchProgress& progress, const std::atomic<bool>* cancel) {
     return core::exportPacks(files, options, progress, cancel);
   }, summary);

@@ -20,8 +20,8 @@ class ExportRunner : public QObject {
   explicit ExportRunner(QObject* parent = nullptr);
   ~ExportRunner() override;
 
-  /// Starts exporting `source` with `options`; false (nothing started) when an export already runs.
-  bool start(const QString& source, core::ExportOptions options);
+  /// Starts exporting `files` with `options`; false (nothing started) when an export already runs.
+  bool start(std::vector<std::filesystem::path> files, core::ExportOptions options);
   /// Starts writing the review packet of `project` (saved at `projectPath`) to `output`; false when
   /// an export already runs.
   bool startReview(core::Project project, std::filesystem::path projectPath, core::ReviewOptions options, const QString& output);

@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <QtConcurrent>
 #include <algorithm>
+#include <numeric>
 
 #include "core/compress/clip_sizes.h"
 #include "core/compress/settings_edit.h"
@@ -14,15 +15,12 @@
 
 namespace animpack::widgets {
 
-PackTotals packTotals(const ClipDocument& document, const Recompressor& recompressor) {
-  PackTotals t;
-  t.clips = document.clipCount();
-  t.budgetKib = document.budgetKib();
-  if (!document.hasAsset()) return t;
-  const auto asset = document.asset();
-  const std::string file = QFileInfo(document.sourcePath()).fileName().toStdString();
-  std::vector<core::PackClipRecord> records;
-  for (int c = 0; c < t.clips; ++c) {
+namespace {
+
+/// Adds the clips' shown results to `t`; with `records`, each measured clip's pack record too.
+void accumulate(PackTotals& t, const ClipDocument& document, const Recompressor& recompressor, const std::vector<int>& clips,
+                std::vector<core::PackClipRecord>* records) {
+  for (int c : clips) {
     const ShownResult shown = recompressor.shown(c);
     const Approval state = document.approval(c);
     t.approved += state == Approval::Approved;
@@ -31,14 +29,38 @@ PackTotals packTotals(const ClipDocument& document, const Recompressor& recompre
     if (!compressed) continue;
     ++t.measured;
     t.stale |= shown.stale;
-    t.rawBytes += core::rawClipBytes(asset->clips[std::size_t(c)]);
+    t.rawBytes += core::rawClipBytes(document.rawClip(c));
     t.compressedBytes += core::packedClipBytes(*compressed);
     t.maxErrorCm = std::max(t.maxErrorCm, compressed->stats.maxErrorCm);
-    records.push_back(core::clipRecord(*compressed, file, asset->sourceHash));
-    records.back().additive = {};  // only sizes are wanted here, and a base may not be compressed yet
+    if (!records) continue;
+    const std::string file = QFileInfo(document.file(document.fileOfClip(c)).path).fileName().toStdString();
+    records->push_back(core::clipRecord(*compressed, file, document.assetOf(c)->sourceHash));
+    records->back().additive = {};  // only sizes are wanted here, and a base may not be compressed yet
   }
-  // The pack as `animpack compress` would write it (skeleton block, names and tolerance tables included).
-  t.packBytes = core::buildPack(core::skeletonRecord(asset->skeleton, asset->unitToCm), records).size();
+}
+
+}  // namespace
+
+PackTotals packTotals(const ClipDocument& document, const Recompressor& recompressor) {
+  PackTotals t;
+  t.clips = document.clipCount();
+  t.budgetKib = document.budgetKib();
+  if (!document.hasAsset()) return t;
+  std::vector<int> clips(std::size_t(t.clips));
+  std::iota(clips.begin(), clips.end(), 0);
+  std::vector<core::PackClipRecord> records;
+  accumulate(t, document, recompressor, clips, &records);
+  // The pack as `animpack build` would write it (skeleton block, names and tolerance tables included).
+  const auto pack = document.packAsset();
+  t.packBytes = core::buildPack(core::skeletonRecord(pack->skeleton, pack->unitToCm), records).size();
+  return t;
+}
+
+PackTotals fileTotals(const ClipDocument& document, const Recompressor& recompressor, int file) {
+  PackTotals t;
+  const std::vector<int> clips = document.clipsOfFile(file);
+  t.clips = int(clips.size());
+  accumulate(t, document, recompressor, clips, nullptr);
   return t;
 }
 
@@ -94,10 +116,17 @@ void BudgetAdvisor::refresh() {
   m_running = true;
   m_cancel = std::make_shared<std::atomic<bool>>(false);
   const quint64 generation = ++m_generation;
-  const auto asset = m_document->asset();
-  const core::CompressionSettings settings = m_document->settings();
+  // Per clip: its file and the settings its file's clips resolve against.
+  std::vector<std::shared_ptr<const core::ImportedAsset>> assets;
+  std::vector<int> indices;
+  std::vector<core::CompressionSettings> settings;
   std::vector<QString> names;
-  for (int c = 0; c < totals.clips; ++c) names.push_back(m_document->clipName(c));
+  for (int c = 0; c < totals.clips; ++c) {
+    names.push_back(m_document->clipName(c));
+    assets.push_back(m_document->assetOf(c));
+    indices.push_back(int(m_document->rawClip(c).clipIndex));
+    settings.push_back(m_document->fileSettings(m_document->fileOfClip(c)));
+  }
   auto cancel = m_cancel;
   using Result = std::vector<BudgetSuggestion>;
   auto* watcher = new QFutureWatcher<Result>(this);
@@ -109,13 +138,14 @@ void BudgetAdvisor::refresh() {
     emit changed();
   });
   emit changed();
-  watcher->setFuture(QtConcurrent::run([asset, settings, names, results, cancel]() -> Result {
+  watcher->setFuture(QtConcurrent::run([assets, indices, settings, names, results, cancel]() -> Result {
     Result out;
     for (std::size_t c = 0; c < results.size() && !cancel->load(); ++c) {
       const std::string name = names[c].toStdString();
+      const core::ImportedAsset* asset = assets[c].get();
       const core::CompressionSettings scaled =
-          core::withClipPrecisionScaled(settings, name, asset->skeleton, kFactor, asset->meshes, asset->unitToCm);
-      core::CompressJob job(asset->skeleton, asset->clips[c], asset->unitToCm,
+          core::withClipPrecisionScaled(settings[c], name, asset->skeleton, kFactor, asset->meshes, asset->unitToCm);
+      core::CompressJob job(asset->skeleton, asset->clips[std::size_t(indices[c])], asset->unitToCm,
                             core::resolve(scaled, asset->skeleton, name, asset->meshes, asset->unitToCm));
       job.setMeshes(asset->meshes);
       job.setUpAxis(core::objectUpAxis(asset->sceneRootTransform, core::UpAxis::AsImported));

@@ -30,6 +30,8 @@ struct PackTotals {
   double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }
 };
 PackTotals packTotals(const ClipDocument& document, const Recompressor& recompressor);
+/// The same totals over one file's clips (no pack bytes, no budget).
+PackTotals fileTotals(const ClipDocument& document, const Recompressor& recompressor, int file);
 
 /// What one clip would give at twice its precision.
 struct BudgetSuggestion {

@@ -52,8 +52,9 @@ void PosePreview::update() {
   // interval instead of holding its last frame.
   const ShownResult shown = m_recompressor->current();
   const core::CompressedClip* c = shown.compressed();
-  if (c && c->wrap && !c->droppedLastFrame) core::RawSampler::sampleWrapping(asset.clips[std::size_t(clip)], t, m_original);
-  else core::RawSampler::sample(asset.clips[std::size_t(clip)], t, m_original);
+  const core::RawClip& raw = m_document->rawClip(clip);
+  if (c && c->wrap && !c->droppedLastFrame) core::RawSampler::sampleWrapping(raw, t, m_original);
+  else core::RawSampler::sample(raw, t, m_original);
   if (m_additiveWeight < 1.f && basePose(t, false, m_base)) {
     // The source layer at the weight: its delta from the source base, applied partly.
     std::vector<core::Transform> delta(m_original.size());
@@ -94,7 +95,7 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
   // Per-joint error at this time (between frames: that interval's largest), as a fraction of the
   // joint's precision.
   const auto& stats = compressed->stats;
-  const double frame = std::max(0.0, seconds) * asset.clips[std::size_t(m_document->currentClip())].sampleRate;
+  const double frame = std::max(0.0, seconds) * m_document->rawClip(m_document->currentClip()).sampleRate;
   if (stats.errors.size() == std::size_t(compressed->frameCount) * n && stats.joints.size() == n) {
     m_ratios.resize(n);
     for (std::size_t j = 0; j < n; ++j) m_ratios[j] = core::errorAtCm(stats, n, frame, j) / std::max(1e-6f, stats.joints[j].precisionCm);
@@ -140,7 +141,7 @@ bool PosePreview::basePose(double seconds, bool decoded, std::vector<core::Trans
   }
   const int base = m_document->additiveBaseClip(clip);
   if (base < 0) return false;
-  const core::RawClip& raw = asset.clips[std::size_t(base)];
+  const core::RawClip& raw = m_document->rawClip(base);
   const double last = raw.frameCount > 1 ? double(raw.frameCount - 1) / raw.sampleRate : 0.0;
   const double at = link.ref.frame >= 0 ? double(link.ref.frame) / raw.sampleRate : std::clamp(seconds, 0.0, last);
   if (!decoded) {
@@ -165,15 +166,15 @@ bool PosePreview::basePose(double seconds, bool decoded, std::vector<core::Trans
 
 void PosePreview::sampleBlend(double seconds) {
   const auto& asset = *m_document->asset();
-  const int clips = int(asset.clips.size());
+  const int clips = m_document->clipCount();
   if (!m_blend.enabled || m_blend.clipA < 0 || m_blend.clipB < 0 || m_blend.clipA >= clips || m_blend.clipB >= clips) return;
   const std::size_t n = asset.skeleton.jointCount();
   m_blendA.resize(n);
   m_blendB.resize(n);
   m_naive.resize(n);
   m_decomposed.resize(n);
-  core::RawSampler::sample(asset.clips[std::size_t(m_blend.clipA)], seconds, m_blendA, true);
-  core::RawSampler::sample(asset.clips[std::size_t(m_blend.clipB)], seconds, m_blendB, true);
+  core::RawSampler::sample(m_document->rawClip(m_blend.clipA), seconds, m_blendA, true);
+  core::RawSampler::sample(m_document->rawClip(m_blend.clipB), seconds, m_blendB, true);
   const float w = m_blend.weightAt(seconds);
   const auto& rest = asset.skeleton.restLocal;
   runtime::blendPoses(m_blendA, m_blendB, w, runtime::BlendMode::Naive, rest, m_naive);

@@ -34,7 +34,8 @@ Approval studioState(core::ApprovalState a) {
 
 core::Project documentProject(const ClipDocument& document) {
   core::Project p;
-  p.sources.push_back({std::filesystem::absolute(document.sourcePath().toStdString()).lexically_normal(), std::nullopt});
+  for (int f = 0; f < document.fileCount(); ++f)
+    p.sources.push_back({std::filesystem::absolute(document.file(f).path.toStdString()).lexically_normal(), document.file(f).settings});
   p.settings = document.settings();
   p.upAxis = core::upAxisName(document.upAxis());
   p.budgetKib = document.budgetKib();
@@ -46,9 +47,12 @@ core::Project documentProject(const ClipDocument& document) {
 }
 
 core::ExportOptions documentExportOptions(const ClipDocument& document) {
-  const std::filesystem::path source = document.sourcePath().toStdString();
-  return core::projectExportOptions(documentProject(document), source.parent_path() / "document.anproj");
+  // Only the project's folder matters to the export (source names are relative to it).
+  const std::filesystem::path folder = document.projectFolder().toStdString();
+  return core::projectExportOptions(documentProject(document), folder / "document.anproj");
 }
+
+std::vector<std::filesystem::path> documentFiles(const ClipDocument& document) { return core::projectFiles(documentProject(document)); }
 
 QByteArray projectJson(const ClipDocument& document, const QString& projectPath) {
   return QByteArray::fromStdString(core::projectJson(documentProject(document), projectPath.toStdString()));
@@ -59,35 +63,24 @@ Status saveProject(const ClipDocument& document, const QString& path) {
   return Status::ok();
 }
 
-Expected<ProjectData> readProject(const QString& path) {
+Status loadProject(ClipDocument& document, const QString& path) {
   auto project = core::readProject(path.toStdString());
   if (!project) return Error{project.message()};
   if (project->sources.empty()) return fail(path, "the project names no source file");
-  if (project->sources.size() > 1)
-    return fail(path, QString("the project has %1 source files; the studio opens projects of one (build this one with "
-                              "'animpack build')").arg(project->sources.size()));
-  ProjectData data;
-  data.sourcePath = QString::fromStdString(project->sources.front().path.string());
-  data.settings = project->settingsFor(0);
-  data.upAxis = core::upAxisFromName(project->upAxis).value_or(UpAxis::AsImported);
-  data.project = std::move(project.value());
-  return data;
-}
-
-Status loadProject(ClipDocument& document, const QString& path) {
-  auto data = readProject(path);
-  if (!data) return data.status();
-  if (auto st = document.open(data->sourcePath, data->settings); !st)
+  std::vector<SourceSpec> sources;
+  for (const core::ProjectSource& s : project->sources) sources.push_back({QString::fromStdString(s.path.string()), s.settings});
+  if (auto st = document.open(sources, project->settings); !st)
     return fail(path, "cannot open its source: " + QString::fromStdString(st.message()));
+  document.setProjectFolder(QFileInfo(path).absolutePath());
   std::vector<std::pair<QString, ClipApproval>> approvals;
   for (int c = 0; c < document.clipCount(); ++c) {
     const core::ClipApprovalRecord* a =
-        data->project.approval(document.clipName(c).toStdString(), document.sourceClipName(c).toStdString());
+        project->approval(document.clipName(c).toStdString(), document.sourceClipName(c).toStdString());
     if (!a) continue;
     approvals.emplace_back(document.clipName(c), ClipApproval{studioState(a->state), a->settingsHash, a->sourceHash, a->who, a->when, a->maxErrorCm});
   }
-  document.restore(approvals, data->upAxis);
-  document.restoreBudget(data->project.budgetKib);
+  document.restore(approvals, core::upAxisFromName(project->upAxis).value_or(UpAxis::AsImported));
+  document.restoreBudget(project->budgetKib);
   document.undoStack()->setClean();
   return Status::ok();
 }

@@ -48,6 +48,8 @@ Status ProjectSession::open(const QString& path) {
 Status ProjectSession::recover(const QString& path, const QString& autosave) {
   const QString absolute = QFileInfo(path).absoluteFilePath();
   if (auto st = loadProject(*m_document, autosave); !st) return st;
+  // Source names are relative to the project the autosave stands for, not to the autosave's folder.
+  m_document->setProjectFolder(QFileInfo(absolute).absolutePath());
   m_document->undoStack()->resetClean();  // recovered edits are not saved yet
   setProjectPath(isProject(absolute) ? absolute : QString());
   addRecent(absolute);
@@ -56,6 +58,8 @@ Status ProjectSession::recover(const QString& path, const QString& autosave) {
 
 Status ProjectSession::save(const QString& path) {
   if (!m_document->hasAsset()) return Error{"nothing to save: no file is open"};
+  // The clips are named relative to the project's folder (docs/CLIP_NAMES.md), as `build` names them.
+  m_document->setProjectFolder(QFileInfo(path).absolutePath());
   if (auto st = saveProject(*m_document, path); !st) return st;
   QFile::remove(autosavePath(m_projectPath, m_document->sourcePath()));
   QFile::remove(autosavePath(path, m_document->sourcePath()));

@@ -38,8 +38,8 @@ void Recompressor::reset() {
   for (auto& c : m_clips)
     if (c->cancel) c->cancel->store(true);
   m_clips.clear();
-  m_cache.clear();
-  m_lru.clear();
+  // The cache stays: its keys are what a result depends on (settings, source bytes, clip in its
+  // file), so results survive adding or removing files and undoing that.
   m_batchTotal = m_batchDone = 0;
   for (int i = 0; i < m_document->clipCount(); ++i) {
     auto state = std::make_unique<ClipState>();
@@ -79,7 +79,7 @@ std::shared_ptr<const CompressionResult> Recompressor::latestResult(int clip) co
 ShownResult Recompressor::shown(int clip) const {
   if (auto fresh = result(clip)) return {fresh, false};
   auto latest = latestResult(clip);
-  if (!latest || latest->asset != m_document->asset()) return {};
+  if (!latest || latest->asset != m_document->assetOf(clip)) return {};
   return {latest, true};
 }
 
@@ -124,6 +124,8 @@ namespace {
 struct AdditiveJob {
   core::AdditiveLink link;
   int baseClip = -1;
+  std::shared_ptr<const core::ImportedAsset> baseAsset;  ///< the base clip's file (any file of the project)
+  std::uint32_t baseIndex = 0;                           ///< the base clip's index in its file
   core::EffectiveSettings baseSettings;
 };
 
@@ -131,7 +133,11 @@ AdditiveJob additiveJob(const ClipDocument& document, int clip) {
   AdditiveJob a;
   a.link = document.additiveLink(clip);
   a.baseClip = document.additiveBaseClip(clip);
-  if (a.baseClip >= 0) a.baseSettings = document.effectiveSettings(a.baseClip);
+  if (a.baseClip >= 0) {
+    a.baseSettings = document.effectiveSettings(a.baseClip);
+    a.baseAsset = document.assetOf(a.baseClip);
+    a.baseIndex = document.rawClip(a.baseClip).clipIndex;
+  }
   return a;
 }
 
@@ -140,8 +146,11 @@ AdditiveJob additiveJob(const ClipDocument& document, int clip) {
 Status setAdditiveBase(core::CompressJob& job, const core::ImportedAsset& asset, const AdditiveJob& additive, const std::atomic<bool>* cancel) {
   if (!additive.link.error.empty()) return Error{additive.link.error};
   if (additive.link.ref.kind == core::AdditiveRef::Kind::Rest) job.setAdditiveBase(core::AdditiveBase::rest(asset.skeleton.restLocal), additive.link.ref);
-  if (additive.link.ref.kind != core::AdditiveRef::Kind::Clip || additive.baseClip < 0) return Status::ok();
-  auto base = core::CompressJob(asset.skeleton, asset.clips[std::size_t(additive.baseClip)], asset.unitToCm, additive.baseSettings).run(nullptr, cancel);
+  if (additive.link.ref.kind != core::AdditiveRef::Kind::Clip || additive.baseClip < 0 || !additive.baseAsset) return Status::ok();
+  const core::ImportedAsset& b = *additive.baseAsset;
+  core::CompressJob baseJob(b.skeleton, b.clips[additive.baseIndex], b.unitToCm, additive.baseSettings);
+  baseJob.setUpAxis(core::objectUpAxis(b.sceneRootTransform, core::UpAxis::AsImported));
+  auto base = baseJob.run(nullptr, cancel);
   if (!base) return Error{"its additive base '" + additive.link.ref.clip + "' failed: " + base.message()};
   auto decoded = core::AdditiveBase::clip(std::move(base->data), asset.skeleton.restLocal, additive.link.ref.frame);
   if (!decoded) return Error{decoded.message()};
@@ -166,7 +175,8 @@ void Recompressor::launch(int clip) {
   state.pending = false;
   state.cancel = std::make_shared<std::atomic<bool>>(false);
   const quint64 generation = state.generation;
-  auto asset = m_document->asset();
+  auto asset = m_document->assetOf(clip);
+  const int index = int(m_document->rawClip(clip).clipIndex);
   const core::EffectiveSettings settings = m_document->effectiveSettings(clip);
   const std::uint64_t key = m_document->compressionKey(clip);
   auto context = state.context;
@@ -185,12 +195,12 @@ void Recompressor::launch(int clip) {
   ++m_jobsStarted;
   if (m_running == 1) emit busyChanged(true);
   emit jobStarted(clip);
-  watcher->setFuture(QtConcurrent::run([asset, clip, settings, key, context, cancelFlag, additive]() -> std::shared_ptr<const CompressionResult> {
+  watcher->setFuture(QtConcurrent::run([asset, clip, index, settings, key, context, cancelFlag, additive]() -> std::shared_ptr<const CompressionResult> {
     auto r = std::make_shared<CompressionResult>();
     r->clip = clip;
     r->key = key;
     r->asset = asset;
-    core::CompressJob job(asset->skeleton, asset->clips[std::size_t(clip)], asset->unitToCm, settings);
+    core::CompressJob job(asset->skeleton, asset->clips[std::size_t(index)], asset->unitToCm, settings);
     job.setMeshes(asset->meshes);
     job.setUpAxis(core::objectUpAxis(asset->sceneRootTransform, core::UpAxis::AsImported));
     if (auto st = setAdditiveBase(job, *asset, additive, cancelFlag.get()); !st) {
@@ -205,7 +215,7 @@ void Recompressor::launch(int clip) {
 }
 
 void Recompressor::deliver(int clip, quint64 generation, std::shared_ptr<const CompressionResult> result) {
-  if (std::size_t(clip) >= m_clips.size() || result->asset != m_document->asset()) return;  // another asset now
+  if (std::size_t(clip) >= m_clips.size() || result->asset != m_document->assetOf(clip)) return;  // another file there now
   ClipState& state = *m_clips[std::size_t(clip)];
   state.running = false;
   const bool cancelled = state.cancel && state.cancel->load();
