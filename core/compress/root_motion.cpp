@@ -56,7 +56,7 @@ Expected<std::uint32_t> findRootJoint(const Skeleton& skeleton, const RawClip& c
   if (!name.empty()) {
     for (std::uint32_t j = 0; j < skeleton.jointCount(); ++j)
       if (skeleton.names[j] == name) return j;
-    return Error{"key 'root_joint': the skeleton has no joint named '" + std::string(name) + "'"};
+    return Error{"clip '" + clip.name + "': key 'root_joint': the skeleton has no joint named '" + std::string(name) + "'"};
   }
   for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
     double extent = 0, moved = 0;

@@ -5,6 +5,7 @@
 #include "core/compress/additive_base.h"
 #include "core/compress/error_metric.h"
 #include "core/runtime/player.h"
+#include "core/runtime/root_motion.h"
 
 namespace animpack::core {
 
@@ -77,7 +78,14 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
     for (const auto& t : clip.tolerances) shells.push_back(t.shellCm);
     // At every frame and between frames, against the source's own keys; a looping clip's wrap
     // interval as the compressor verified it.
-    const ErrorMetric metric(skeleton, *raw, sk.unitToCm, shells, 1, LoopLayout{clip.view.wraps(), clip.view.droppedLastFrame()});
+    // With root motion the wrap interval ends at frame 0 moved on by one cycle.
+    std::vector<Transform> cycleEnd;
+    if (const runtime::RootMotionInfo* rm = clip.view.rootMotion(); rm && clip.view.wraps()) {
+      cycleEnd.assign(raw->frame(0).begin(), raw->frame(0).end());
+      const float cycle = clip.view.cycleFrames() / clip.view.sampleRate();
+      runtime::moveJoint(skeleton.parents, rm->joint, runtime::characterMotion(clip.view, 0.f, cycle), cycleEnd);
+    }
+    const ErrorMetric metric(skeleton, *raw, sk.unitToCm, shells, 1, LoopLayout{clip.view.wraps(), clip.view.droppedLastFrame()}, cycleEnd);
     runtime::Player player;
     // An additive clip is judged as what it shows: its deltas applied to its decoded base.
     const auto base = clip.view.additive() ? std::optional(AdditiveBase::fromPack(pack, clip)) : std::nullopt;
