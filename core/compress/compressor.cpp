@@ -682,6 +682,7 @@ Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const Ra
   }
   CompressedClip out = run.finish(started);
   out.additive = m_additive;
+  out.base = m_base;
   return out;
 }
 

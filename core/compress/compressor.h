@@ -87,6 +87,7 @@ struct CompressedClip {
   bool droppedLastFrame = false;   ///< the source's last frame repeated its first and was dropped: frameCount is one less
   std::vector<std::uint8_t> data;  ///< the clip block of FORMAT.md
   AdditiveRef additive;            ///< an additive clip's base; its block holds deltas
+  std::optional<AdditiveBase> base;  ///< an additive clip's base as it decodes (what its deltas apply to)
   EffectiveSettings settings;
   std::uint64_t settingsHash = 0;
   CompressionStats stats;

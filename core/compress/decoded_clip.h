@@ -24,7 +24,7 @@ class DecodedClip {
   bool valid() const { return m_valid; }
   std::uint32_t frameCount() const { return m_frames; }
   std::uint32_t jointCount() const { return m_joints; }
-  /// Decoded local transforms of one frame.
+  /// Decoded local transforms of one frame (an additive clip's deltas applied on its decoded base).
   std::span<const Transform> frame(std::uint32_t f) const {
     return {m_decoded.data() + std::size_t(f) * m_joints, m_joints};
   }

@@ -20,9 +20,6 @@ PosePreview::PosePreview(ClipDocument* document, Recompressor* recompressor, QOb
     : QObject(parent), m_document(document), m_recompressor(recompressor) {
   connect(document, &ClipDocument::currentTimeChanged, this, &PosePreview::update);
   connect(recompressor, &Recompressor::currentChanged, this, &PosePreview::update);
-  connect(recompressor, &Recompressor::resultReady, this, [this](int clip) {
-    if (clip >= 0 && clip == m_document->additiveBaseClip(m_document->currentClip())) update();
-  });
   update();
 }
 
@@ -131,10 +128,16 @@ void PosePreview::setAdditiveWeight(float weight) {
 }
 
 bool PosePreview::basePose(double seconds, bool decoded, std::vector<core::Transform>& out) {
-  const int clip = m_document->currentClip();
-  const core::AdditiveLink link = m_document->additiveLink(clip);
   const auto& asset = *m_document->asset();
   out.resize(asset.skeleton.jointCount());
+  if (decoded) {
+    // The base the deltas were taken from, as it decodes (the result carries it).
+    if (!m_playing || !m_playing->base) return false;
+    m_playing->base->sample(float(seconds), out);
+    return true;
+  }
+  const int clip = m_document->currentClip();
+  const core::AdditiveLink link = m_document->additiveLink(clip);
   if (link.ref.kind == core::AdditiveRef::Kind::Rest) {
     std::copy(asset.skeleton.restLocal.begin(), asset.skeleton.restLocal.end(), out.begin());
     return true;
@@ -143,24 +146,7 @@ bool PosePreview::basePose(double seconds, bool decoded, std::vector<core::Trans
   if (base < 0) return false;
   const core::RawClip& raw = m_document->rawClip(base);
   const double last = raw.frameCount > 1 ? double(raw.frameCount - 1) / raw.sampleRate : 0.0;
-  const double at = link.ref.frame >= 0 ? double(link.ref.frame) / raw.sampleRate : std::clamp(seconds, 0.0, last);
-  if (!decoded) {
-    core::RawSampler::sample(raw, at, out);
-    return true;
-  }
-  const ShownResult shown = m_recompressor->shown(base);
-  if (!shown.compressed()) {
-    m_recompressor->request(base);  // resultReady() brings it back here
-    return false;
-  }
-  if (m_basePlaying != shown.result->compressed) {
-    m_basePlaying = shown.result->compressed;
-    auto view = runtime::ClipView::open(m_basePlaying->data, asset.skeleton.restLocal);
-    m_baseView = view ? std::optional<runtime::ClipView>(std::move(view.value())) : std::nullopt;
-    m_basePlayer = runtime::Player();
-  }
-  if (!m_baseView) return false;
-  m_basePlayer.sampleFrame(*m_baseView, runtime::additiveBaseFrame(*m_baseView, link.ref.frame, float(seconds)), out);
+  core::RawSampler::sample(raw, link.ref.frame >= 0 ? double(link.ref.frame) / raw.sampleRate : std::clamp(seconds, 0.0, last), out);
   return true;
 }
 

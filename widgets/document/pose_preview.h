@@ -65,8 +65,8 @@ class PosePreview : public QObject {
   void sampleCompressed(const ShownResult& shown, double seconds);
   void sampleBlend(double seconds);
   void updateTrajectory();
-  /// The current clip's base pose at `seconds`: from the source (`decoded` false) or as the base's
-  /// compressed result decodes (true); false when there is none (absolute clip, no result yet).
+  /// The current clip's base pose at `seconds`: from the source (`decoded` false) or as the playing
+  /// compressed clip's base decodes (true, as its deltas were taken); false when there is none.
   bool basePose(double seconds, bool decoded, std::vector<core::Transform>& out);
 
   ClipDocument* m_document;
@@ -78,9 +78,6 @@ class PosePreview : public QObject {
   std::optional<runtime::ClipView> m_playingView;
   runtime::Player m_player;
   float m_additiveWeight = 1.f;
-  std::shared_ptr<const core::CompressedClip> m_basePlaying;  // an additive clip's base, as m_playing
-  std::optional<runtime::ClipView> m_baseView;
-  runtime::Player m_basePlayer;
   std::vector<core::Transform> m_base;
   std::vector<core::Transform> m_original, m_compressed, m_blendA, m_blendB, m_naive, m_decomposed;
   bool m_compressedValid = false;
