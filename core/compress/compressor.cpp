@@ -321,8 +321,8 @@ std::vector<std::uint8_t> CompressRun::write() const {
   std::vector<TrackEncoding> encodings;
   encodings.reserve(m_subCount);
   for (const SubTrack& t : m_st.tracks) encodings.push_back(t.encoding);
-  const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), m_loop, m_st.layout.wrap, m_st.layout.dropLast, m_base != nullptr,
-                          m_st.segmentLength, m_snapshotFrames, encodings};
+  const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), m_loop, m_st.layout.wrap, m_st.layout.dropLast,
+                          m_st.segmentLength, m_snapshotFrames, encodings, m_base != nullptr};
   return writeClip(layout);
 }
 
