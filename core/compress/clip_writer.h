@@ -17,10 +17,10 @@ struct ClipLayout {
   bool loop = false;
   bool wrap = false;  ///< with loop: the last frame interpolates to the first (format version 3)
   bool droppedLast = false;  ///< with wrap: the source's repeated last frame was dropped
-  bool additive = false;     ///< the tracks are deltas from a base pose (format version 3)
   std::uint32_t segmentLength = 16;           ///< frames per uniform segment
   std::uint32_t snapshotIntervalFrames = 30;  ///< frames between seek snapshots
   std::span<const TrackEncoding> tracks;      ///< joint * 3 + channel
+  bool additive = false;  ///< the tracks are deltas from a base pose (format version 3)
 };
 
 /// The clip's bytes. The layout is fully determined by the inputs (byte-identical output).

@@ -355,8 +355,8 @@ std::vector<std::uint8_t> CompressRun::write() const {
   std::vector<TrackEncoding> encodings;
   encodings.reserve(m_subCount);
   for (const SubTrack& t : m_st.tracks) encodings.push_back(t.encoding);
-  const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), m_loop, m_st.layout.wrap, m_st.layout.dropLast, m_base != nullptr,
-                          m_st.segmentLength, m_snapshotFrames, encodings};
+  const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), m_loop, m_st.layout.wrap, m_st.layout.dropLast,
+                          m_st.segmentLength, m_snapshotFrames, encodings, m_base != nullptr};
   std::vector<std::uint8_t> block = writeClip(layout);
   if (m_rootMotion) appendRootMotion(block, *m_rootMotion, m_frames, m_cycle);
   return block;

@@ -50,7 +50,7 @@ Fixture makeClip(TrackKind kind, std::uint32_t snapshotFrames) {
       if (!e) qFatal("no encoding");
       tracks[j * 3 + std::size_t(c)] = std::move(*e);
     }
-  ClipLayout layout{clip.frameCount, float(clip.sampleRate), true, false, false, false, 16, snapshotFrames, tracks};
+  ClipLayout layout{clip.frameCount, float(clip.sampleRate), true, false, false, 16, snapshotFrames, tracks};
   fx.bytes = writeClip(layout);
   auto view = runtime::ClipView::open(fx.bytes, fx.asset.skeleton.restLocal);
   if (!view) qFatal("%s", view.message().c_str());
