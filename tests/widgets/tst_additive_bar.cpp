@@ -52,14 +52,14 @@ class TstAdditiveBar : public QObject {
     QCOMPARE(doc.additiveBaseClip(upper), idle);
     QCOMPARE(core::additiveBaseSetting(doc.settings(), "Upper"), std::string("Idle"));
     QVERIFY(panel.additiveBar()->weightSlider()->isEnabled());
-    const QModelIndex base = panel.model()->index(upper, ClipListModel::Base);
+    const QModelIndex base = panel.model()->clipIndex(upper, ClipListModel::Base);
     QCOMPARE(base.data().toString(), QString("+ Idle"));
     QVERIFY(base.siblingAtColumn(ClipListModel::Name).data(Qt::FontRole).value<QFont>().italic());
-    QVERIFY(panel.model()->index(idle, ClipListModel::Base).data().toString().isEmpty());
+    QVERIFY(panel.model()->clipIndex(idle, ClipListModel::Base).data().toString().isEmpty());
     doc.undoStack()->undo();
     QCOMPARE(doc.additiveBaseClip(upper), -1);
     QCOMPARE(picker->currentData().toString(), QString());
-    QVERIFY(panel.model()->index(upper, ClipListModel::Base).data().toString().isEmpty());
+    QVERIFY(panel.model()->clipIndex(upper, ClipListModel::Base).data().toString().isEmpty());
     doc.undoStack()->redo();
     QCOMPARE(picker->currentData().toString(), QString("Idle"));
   }
