@@ -1,6 +1,7 @@
 #pragma once
 // The Clips panel's additive row (docs/SETTINGS.md `additive_base`): a base picker for the current
-// clip (absolute, the rest pose, or another clip of the file), an undoable settings edit; and the
+// clip (absolute, the rest pose, or another clip of the project, at the same time or at one of its
+// frames), an undoable settings edit; and the
 // weight (0..1) at which the viewport previews the additive clip on its base.
 
 #include <QWidget>
@@ -10,6 +11,7 @@
 class QComboBox;
 class QLabel;
 class QSlider;
+class QSpinBox;
 
 namespace animpack::widgets {
 
@@ -19,6 +21,8 @@ class AdditiveBar : public QWidget {
   AdditiveBar(ClipDocument* document, QWidget* parent = nullptr);
   QComboBox* basePicker() const { return m_base; }
   QSlider* weightSlider() const { return m_weight; }
+  /// The base clip's frame (-1: sampled at the same time, "CLIP"; otherwise "CLIP@FRAME").
+  QSpinBox* frameBox() const { return m_frame; }
   /// The preview weight, 0..1.
   float weight() const;
 
@@ -28,8 +32,10 @@ class AdditiveBar : public QWidget {
 
  private:
   void refresh();
+  void applyFrame();
   ClipDocument* m_document;
   QComboBox* m_base;
+  QSpinBox* m_frame;
   QSlider* m_weight;
   QLabel* m_weightLabel;
   QLabel* m_problem;

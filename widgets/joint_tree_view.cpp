@@ -109,6 +109,13 @@ JointTreeView::JointTreeView(ClipDocument* document, Recompressor* recompressor,
     menu.addAction("Reset to inherited", this, &JointTreeView::resetSelection);
     QAction* derive = menu.addAction("Derive shell distance from the mesh", this, &JointTreeView::deriveShellFromMesh);
     derive->setEnabled(m_document->hasAsset() && !m_document->asset()->meshes.empty());
+    // The root-motion joint of the current clip (settings root_joint), for rigs whose travel is not
+    // on the first translating joint (a ground bone, a hips joint below an IK helper).
+    const std::vector<int> joints = selection();
+    QAction* root = menu.addAction("Extract root motion from this joint", this, [this, joints] {
+      m_document->setRootMotionJoint(QString::fromStdString(m_document->asset()->skeleton.names[std::size_t(joints.front())]));
+    });
+    root->setEnabled(joints.size() == 1 && m_document->currentClip() >= 0);
     menu.exec(m_tree->viewport()->mapToGlobal(pos));
   });
   connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {

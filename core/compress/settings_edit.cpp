@@ -157,11 +157,28 @@ CompressionSettings withUnit(const CompressionSettings& settings, double unitToC
   return s;
 }
 
-CompressionSettings withClipRootMotion(const CompressionSettings& settings, const std::string& clip, RootMotionMode mode) {
-  CompressionSettings s = settings;
+namespace {
+
+/// `clip`'s exact-name override in `s`, created when missing.
+ClipOverride& exactClipOverride(CompressionSettings& s, const std::string& clip) {
   rulesFor(s, EditScope::CurrentClip, clip, true);  // creates the exact-name override
   auto it = std::find_if(s.clips.begin(), s.clips.end(), [&](const auto& c) { return c.first == clip; });
-  it->second.rootMotion = mode;
+  return it->second;
+}
+
+}  // namespace
+
+CompressionSettings withClipRootMotion(const CompressionSettings& settings, const std::string& clip, RootMotionMode mode) {
+  CompressionSettings s = settings;
+  exactClipOverride(s, clip).rootMotion = mode;
+  return s;
+}
+
+CompressionSettings withClipRootJoint(const CompressionSettings& settings, const std::string& clip, const std::string& joint) {
+  CompressionSettings s = settings;
+  ClipOverride& o = exactClipOverride(s, clip);
+  o.rootMotion = RootMotionMode::Extract;
+  o.rootJoint = joint;
   return s;
 }
 

@@ -57,6 +57,9 @@ CompressionSettings withClipPrecisionScaled(const CompressionSettings& settings,
                                             std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0);
 /// `settings` where `clip`'s exact-name override sets `root_motion` to `mode`.
 CompressionSettings withClipRootMotion(const CompressionSettings& settings, const std::string& clip, RootMotionMode mode);
+/// The settings with `clip`'s root motion extracted from `joint` (its exact-name override's
+/// `root_motion: extract` and `root_joint`).
+CompressionSettings withClipRootJoint(const CompressionSettings& settings, const std::string& clip, const std::string& joint);
 /// `settings` with the file unit (cm per file unit).
 CompressionSettings withUnit(const CompressionSettings& settings, double unitToCm);
 

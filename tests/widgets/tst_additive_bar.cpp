@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTest>
 
 #include "core/anim/raw_sampler.h"
@@ -62,6 +63,38 @@ class TstAdditiveBar : public QObject {
     QVERIFY(panel.model()->clipIndex(upper, ClipListModel::Base).data().toString().isEmpty());
     doc.undoStack()->redo();
     QCOMPARE(picker->currentData().toString(), QString("Idle"));
+    // One frame of the base at every time ("CLIP@FRAME"), one more undo step; the box follows undo.
+    QSpinBox* frame = panel.additiveBar()->frameBox();
+    QVERIFY(frame->isEnabled());
+    QCOMPARE(frame->value(), -1);  // the same time
+    QCOMPARE(frame->maximum(), int(doc.rawClip(idle).frameCount) - 1);
+    frame->setValue(4);
+    QCOMPARE(doc.undoStack()->count(), 2);
+    QCOMPARE(core::additiveBaseSetting(doc.settings(), "Upper"), std::string("Idle@4"));
+    QCOMPARE(doc.additiveLink(upper).ref.frame, 4);
+    QCOMPARE(picker->currentData().toString(), QString("Idle"));
+    QCOMPARE(panel.model()->clipIndex(upper, ClipListModel::Base).data().toString(), QString("+ Idle@4"));
+    doc.undoStack()->undo();
+    QCOMPARE(frame->value(), -1);
+    QCOMPARE(core::additiveBaseSetting(doc.settings(), "Upper"), std::string("Idle"));
+    // No frame for the rest pose.
+    picker->setCurrentIndex(picker->findData(QString("rest")));
+    emit picker->activated(picker->currentIndex());
+    QVERIFY(!frame->isEnabled());
+  }
+
+  void rootMotionJointIsOneUndoStep() {
+    ClipDocument doc;
+    QVERIFY(doc.open(layeredRig()));
+    doc.setCurrentClip(clipNamed(doc, "Upper"));
+    const int before = doc.undoStack()->count();
+    doc.setRootMotionJoint("Spine");
+    QCOMPARE(doc.undoStack()->count(), before + 1);  // both keys in one step
+    QCOMPARE(doc.effectiveSettings(doc.currentClip()).rootMotion, core::RootMotionMode::Extract);
+    QCOMPARE(doc.effectiveSettings(doc.currentClip()).rootJoint, std::string("Spine"));
+    doc.undoStack()->undo();
+    QCOMPARE(doc.effectiveSettings(doc.currentClip()).rootMotion, core::RootMotionMode::Keep);
+    QVERIFY(doc.effectiveSettings(doc.currentClip()).rootJoint.empty());
   }
 
   void previewShowsTheLayerOnItsBase() {

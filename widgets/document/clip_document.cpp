@@ -464,6 +464,11 @@ void ClipDocument::setRootMotion(core::RootMotionMode mode) {
                core::withClipRootMotion(m_settings, currentClipName(), mode));
 }
 
+void ClipDocument::setRootMotionJoint(const QString& joint) {
+  if (!hasAsset() || m_currentClip < 0 || joint.isEmpty()) return;
+  pushSettings(QString("Extract root motion from %1").arg(joint), core::withClipRootJoint(m_settings, currentClipName(), joint.toStdString()));
+}
+
 void ClipDocument::setUpAxis(UpAxis axis) {
   if (hasAsset() && axis != m_upAxis) m_undo.push(new UpAxisCommand(this, axis));
 }

@@ -163,6 +163,8 @@ class ClipDocument : public QObject {
   void importSettings(const core::CompressionSettings& settings, const QString& source);
   /// Sets the current clip's `root_motion` (docs/SETTINGS.md) in its own clip override.
   void setRootMotion(core::RootMotionMode mode);
+  /// Extracts the current clip's root motion from `joint` (root_motion and root_joint in one undo step).
+  void setRootMotionJoint(const QString& joint);
   /// Overrides the centimetres per file unit; the file is imported again.
   void setUnitToCm(double unitToCm);
   /// Changes the display up axis.
