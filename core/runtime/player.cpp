@@ -82,30 +82,38 @@ static void withShape(UniformBatch::Shape shape, Body&& body) {
   }
 }
 
-/// Decodes every uniform track at frame f into the cursor's frame slot. A frame is evaluated with
-/// its own segment's rows; at a segment's first frame the curve of the segment before ends on the
-/// same boundary value (its weights there are 0, 0, 1, 0), so the value does not depend on which.
-template <class Lanes>
-void Player::decodeUniformFrame(Cursor& cursor, const ClipView& clip, std::uint32_t f, unsigned slot) {
+/// Decodes every uniform track at frames f .. f + Frames - 1 (one segment's) into the cursor's
+/// frame slots, reading each batch's layout and boundary rows once for all of them. A frame is
+/// evaluated with its own segment's rows; at a segment's first frame the curve of the segment
+/// before ends on the same boundary value (its weights there are 0, 0, 1, 0), so the value does not
+/// depend on which.
+template <class Lanes, unsigned Frames>
+void Player::decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint32_t f, const unsigned (&slots)[Frames]) {
   using F = typename Lanes::F;
   const auto batches = clip.uniformBatches();
   const std::uint32_t length = clip.segmentLength();
   const std::uint32_t k = std::min(f / length, clip.segmentCount() - 1);
   if (cursor.segment != k) loadSegment(cursor, clip, k);
   const float* rf = cursor.rowFrames;
-  float w[4];
-  catmullRomWeights(rf[0], rf[1], rf[2], rf[3], static_cast<float>(f), w);
-  const F weights[4] = {Lanes::set(w[0]), Lanes::set(w[1]), Lanes::set(w[2]), Lanes::set(w[3])};
+  F weights[Frames][4];
+  for (unsigned i = 0; i < Frames; ++i) {
+    float w[4];
+    catmullRomWeights(rf[0], rf[1], rf[2], rf[3], static_cast<float>(f + i), w);
+    for (unsigned j = 0; j < 4; ++j) weights[i][j] = Lanes::set(w[j]);
+  }
   const std::uint8_t* data = clip.segmentData(k);
   const std::uint32_t local = f - k * length;
   const float* rows = clip.boundaryRows(k);
   const std::uint32_t stride = clip.rowFloats();
-  for (std::size_t b = 0; b < batches.size(); ++b)
+  for (std::size_t b = 0; b < batches.size(); ++b) {
+    float (*out[Frames])[4];
+    for (unsigned i = 0; i < Frames; ++i) out[i] = cursor.values[b].value[slots[i]];
     withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
-      kernels::Uniform<Lanes>::template evaluate<S>(batches[b], rows + batches[b].rowOffset, stride, cursor.layouts[b], data, local, weights,
-                                                    cursor.values[b].value[slot]);
+      kernels::Uniform<Lanes>::template evaluate<S, Frames>(batches[b], rows + batches[b].rowOffset, stride, cursor.layouts[b], data, local,
+                                                            weights, out);
     });
-  cursor.valueFrame[slot] = f;
+  }
+  for (unsigned i = 0; i < Frames; ++i) cursor.valueFrame[slots[i]] = f + i;
 }
 
 template <class Lanes>
@@ -117,21 +125,29 @@ void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, 
   const bool second = at.alpha > 0.f;
   auto slotOf = [&](std::uint32_t f) { return cursor.valueFrame[0] == f ? 0 : cursor.valueFrame[1] == f ? 1 : -1; };
   int s0 = slotOf(at.frame);
-  if (s0 < 0) {
-    s0 = second && cursor.valueFrame[0] == at.frame + 1 ? 1 : 0;  // keep the other frame of the pair
-    decodeUniformFrame<Lanes>(cursor, clip, at.frame, unsigned(s0));
-  }
-  int s1 = s0;
-  if (second) {
-    s1 = slotOf(at.frame + 1);
-    if (s1 < 0) {
+  int s1 = second ? slotOf(at.frame + 1) : s0;
+  const std::uint32_t length = clip.segmentLength(), lastSegment = clip.segmentCount() - 1;
+  if (second && s0 < 0 && s1 < 0 && std::min(at.frame / length, lastSegment) == std::min((at.frame + 1) / length, lastSegment)) {
+    // Both frames new and in one segment (a seek, or playback stepping a frame or more a pose).
+    s0 = 0;
+    s1 = 1;
+    decodeUniformFrames<Lanes, 2>(cursor, clip, at.frame, {0u, 1u});
+  } else {
+    if (s0 < 0) {
+      s0 = second && s1 == 0 ? 1 : 0;  // keep the other frame of the pair
+      decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame, {unsigned(s0)});
+    }
+    if (!second) {
+      s1 = s0;
+    } else if (s1 < 0) {
       s1 = 1 - s0;
-      decodeUniformFrame<Lanes>(cursor, clip, at.frame + 1, unsigned(s1));
+      decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame + 1, {unsigned(s1)});
     }
   }
+  const auto series = kernels::Uniform<Lanes>::slerpSeries(at.alpha);
   for (std::size_t b = 0; b < batches.size(); ++b)
     withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
-      kernels::Uniform<Lanes>::template finish<S>(batches[b], cursor.values[b].value[s0], cursor.values[b].value[s1], second, at.alpha, out);
+      kernels::Uniform<Lanes>::template finish<S>(batches[b], cursor.values[b].value[s0], cursor.values[b].value[s1], second, series, out);
     });
 }
 

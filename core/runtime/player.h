@@ -81,8 +81,8 @@ class Player {
   };
 
   void decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
-  template <class Lanes>
-  void decodeUniformFrame(Cursor& cursor, const ClipView& clip, std::uint32_t f, unsigned slot);
+  template <class Lanes, unsigned Frames>
+  void decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint32_t f, const unsigned (&slots)[Frames]);
   template <class Lanes>
   void decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out);
   void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);

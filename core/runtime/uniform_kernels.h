@@ -22,50 +22,58 @@ struct Uniform {
   using I = typename L::I;
   using M = typename L::M;
 
-  /// Residuals of frame `local` of the segment, in steps (quantized residual x 2^-shift).
-  template <unsigned Components>
-  static void residuals(const BatchLayout& s, const std::uint8_t* data, std::uint32_t local, F out[4]) {
-    const std::uint64_t p0 = s.base[0] + std::uint64_t(local) * s.stride[0], p1 = s.base[1] + std::uint64_t(local) * s.stride[1],
-                        p2 = s.base[2] + std::uint64_t(local) * s.stride[2], p3 = s.base[3] + std::uint64_t(local) * s.stride[3];
+  /// Residuals of frames `local` .. `local + Frames - 1` of the segment, in steps (quantized
+  /// residual x 2^-shift). The frames share the layout's masks and scales, read once.
+  template <unsigned Components, unsigned Frames>
+  static void residuals(const BatchLayout& s, const std::uint8_t* data, std::uint32_t local, F out[Frames][4]) {
+    std::uint64_t p[Frames][4];
+    for (unsigned f = 0; f < Frames; ++f)
+      for (unsigned l = 0; l < 4; ++l) p[f][l] = s.base[l] + std::uint64_t(local + f) * s.stride[l];
     const F scale = L::load(s.scale);
-    std::uint64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0;
-    if (!s.wide) {  // each lane's whole frame in one read
-      w0 = bitsAt(data, p0);
-      w1 = bitsAt(data, p1);
-      w2 = bitsAt(data, p2);
-      w3 = bitsAt(data, p3);
-    }
+    std::uint64_t w[Frames][4] = {};
+    if (!s.wide)  // each lane's whole frame in one read
+      for (unsigned f = 0; f < Frames; ++f)
+        for (unsigned l = 0; l < 4; ++l) w[f][l] = bitsAt(data, p[f][l]);
     for (unsigned c = 0; c < Components; ++c) {
       const std::uint8_t* o = s.offset[c];
-      const I raw = s.wide ? L::ints(static_cast<std::uint32_t>(bitsAt(data, p0 + o[0])), static_cast<std::uint32_t>(bitsAt(data, p1 + o[1])),
-                                     static_cast<std::uint32_t>(bitsAt(data, p2 + o[2])), static_cast<std::uint32_t>(bitsAt(data, p3 + o[3])))
-                           : L::ints(static_cast<std::uint32_t>(w0 >> o[0]), static_cast<std::uint32_t>(w1 >> o[1]),
-                                     static_cast<std::uint32_t>(w2 >> o[2]), static_cast<std::uint32_t>(w3 >> o[3]));
       // Sign extension without branches: (r ^ signBit) - signBit, signBit = (mask + 1) / 2 (0 for width 0).
       const I mask = L::loadInts(s.mask[c]);
       const I sign = L::shr1(L::addInts(mask, L::setInts(1)));
-      const I r = L::subInts(L::xorInts(L::andInts(raw, mask), sign), sign);
-      out[c] = L::mul(L::fromInt(r), scale);
+      for (unsigned f = 0; f < Frames; ++f) {
+        const std::uint64_t* q = p[f];
+        const std::uint64_t* v = w[f];
+        const I raw = s.wide ? L::ints(static_cast<std::uint32_t>(bitsAt(data, q[0] + o[0])), static_cast<std::uint32_t>(bitsAt(data, q[1] + o[1])),
+                                       static_cast<std::uint32_t>(bitsAt(data, q[2] + o[2])), static_cast<std::uint32_t>(bitsAt(data, q[3] + o[3])))
+                             : L::ints(static_cast<std::uint32_t>(v[0] >> o[0]), static_cast<std::uint32_t>(v[1] >> o[1]),
+                                       static_cast<std::uint32_t>(v[2] >> o[2]), static_cast<std::uint32_t>(v[3] >> o[3]));
+        const I r = L::subInts(L::xorInts(L::andInts(raw, mask), sign), sign);
+        out[f][c] = L::mul(L::fromInt(r), scale);
+      }
     }
   }
 
-  /// One frame's values: spline through the boundary rows (weights w) plus the residual.
-  /// `rows` is the batch's row k-1 (ClipView::boundaryRows), the next rows `stride` floats apart.
-  template <unsigned Components>
-  static void values(const UniformBatch& b, const float* rows, std::uint32_t stride, const F w[4], const F residual[4], F out[4]) {
+  /// The frames' values: spline through the boundary rows (weights w[f]) plus the residual, the
+  /// rows read once for all frames. `rows` is the batch's row k-1 (ClipView::boundaryRows), the
+  /// next rows `stride` floats apart.
+  template <unsigned Components, unsigned Frames>
+  static void values(const UniformBatch& b, const float* rows, std::uint32_t stride, const F (*w)[4], const F (*residual)[4], F out[Frames][4]) {
     const F step = L::load(b.step);
     const float* r0 = rows;
     const float* r1 = r0 + stride;
     const float* r2 = r1 + stride;
     const float* r3 = r2 + stride;
     for (unsigned c = 0; c < Components; ++c) {
-      // As in Player's scalar definition: minimum + (w0 q0 + w1 q1 + w2 q2 + w3 q3) x step, then
-      // uniformValue(spline, residual, step).
-      F s = L::add(L::mul(w[0], L::load(r0 + 4 * c)), L::mul(w[1], L::load(r1 + 4 * c)));
-      s = L::add(s, L::mul(w[2], L::load(r2 + 4 * c)));
-      s = L::add(s, L::mul(w[3], L::load(r3 + 4 * c)));
-      const F spline = L::add(L::load(b.minValue[c]), L::mul(s, step));
-      out[c] = L::add(spline, L::mul(residual[c], step));
+      const F q0 = L::load(r0 + 4 * c), q1 = L::load(r1 + 4 * c), q2 = L::load(r2 + 4 * c), q3 = L::load(r3 + 4 * c);
+      const F minimum = L::load(b.minValue[c]);
+      for (unsigned f = 0; f < Frames; ++f) {
+        // As in Player's scalar definition: minimum + (w0 q0 + w1 q1 + w2 q2 + w3 q3) x step, then
+        // uniformValue(spline, residual, step).
+        F s = L::add(L::mul(w[f][0], q0), L::mul(w[f][1], q1));
+        s = L::add(s, L::mul(w[f][2], q2));
+        s = L::add(s, L::mul(w[f][3], q3));
+        const F spline = L::add(minimum, L::mul(s, step));
+        out[f][c] = L::add(spline, L::mul(residual[f][c], step));
+      }
     }
   }
 
@@ -106,26 +114,44 @@ struct Uniform {
     }
   }
 
-  /// slerpWeight() for four lanes sharing t.
-  static F slerpWeight(float t, F cosMinusOne) {
+  /// slerpWeight()'s series terms (kA[i] t^2 - kB[i]) for the two weights of one fraction t, which
+  /// every batch of a pose shares: computed once per pose, not once per batch.
+  struct SlerpSeries {
+    float t;
+    F termA[6];  // for weight 1 - t
+    F termB[6];  // for weight t
+  };
+  static SlerpSeries slerpSeries(float t) {
     static constexpr float kA[6] = {1.f / 3.f, 1.f / 10.f, 1.f / 21.f, 1.f / 36.f, 1.f / 55.f, 1.f / 78.f};
     static constexpr float kB[6] = {1.f / 3.f, 4.f / 10.f, 9.f / 21.f, 16.f / 36.f, 25.f / 55.f, 36.f / 78.f};
-    const float t2 = t * t;
-    F acc = L::set(1.f);
-    for (int i = 5; i >= 0; --i) acc = L::add(L::set(1.f), L::mul(L::mul(L::set(kA[i] * t2 - kB[i]), cosMinusOne), acc));
-    return L::mul(L::set(t), acc);
+    SlerpSeries series;
+    series.t = t;
+    const float u = 1.f - t, u2 = u * u, t2 = t * t;
+    for (int i = 0; i < 6; ++i) {
+      series.termA[i] = L::set(kA[i] * u2 - kB[i]);
+      series.termB[i] = L::set(kA[i] * t2 - kB[i]);
+    }
+    return series;
   }
 
   /// canonicalSign(slerp(a, b, t)) of four lanes; lanes stepping more than 60 degrees take the
   /// scalar slerp (its sines).
-  static void slerpCanonical(const F a[4], const F b[4], float t, F out[4]) {
+  static void slerpCanonical(const F a[4], const F b[4], const SlerpSeries& series, F out[4]) {
+    const float t = series.t;
     F d = L::add(L::add(L::add(L::mul(a[0], b[0]), L::mul(a[1], b[1])), L::mul(a[2], b[2])), L::mul(a[3], b[3]));
     const M flip = L::lt(d, L::set(0.f));
     d = L::flipSign(flip, d);
     const M polynomial = L::ge(d, L::set(kPolynomialSlerpMinDot));
     const F cosMinusOne = L::sub(d, L::set(1.f));
-    const F wa = slerpWeight(1.f - t, cosMinusOne);
-    const F wb = slerpWeight(t, cosMinusOne);
+    // slerpWeight(1 - t) and slerpWeight(t), in its operation order.
+    const F one = L::set(1.f);
+    F accA = one, accB = one;
+    for (int i = 5; i >= 0; --i) {
+      accA = L::add(one, L::mul(L::mul(series.termA[i], cosMinusOne), accA));
+      accB = L::add(one, L::mul(L::mul(series.termB[i], cosMinusOne), accB));
+    }
+    const F wa = L::mul(L::set(1.f - t), accA);
+    const F wb = L::mul(L::set(t), accB);
     F r[4];
     for (unsigned c = 0; c < 4; ++c) r[c] = L::add(L::mul(a[c], wa), L::mul(L::flipSign(flip, b[c]), wb));
     if (L::any(L::notMask(polynomial))) {
@@ -148,27 +174,31 @@ struct Uniform {
     for (unsigned c = 0; c < 4; ++c) out[c] = L::flipSign(negate, r[c]);
   }
 
-  /// The batch's decoded values at frame `local` of the segment: a rotation (normalised) or a vector.
-  template <UniformBatch::Shape S>
+  /// The batch's decoded values at frames `local` .. `local + Frames - 1` of the segment (weights
+  /// w[f]), into out[f]: a rotation (normalised) or a vector.
+  template <UniformBatch::Shape S, unsigned Frames>
   static void evaluate(const UniformBatch& batch, const float* rows, std::uint32_t rowStride, const BatchLayout& layout,
-                       const std::uint8_t* data, std::uint32_t local, const F w[4], float (*out)[4]) {
+                       const std::uint8_t* data, std::uint32_t local, const F (*w)[4], float (*const* out)[4]) {
     constexpr unsigned kComponents = S == UniformBatch::Shape::Rotation4 ? 4 : 3;
-    F residual[4], v[4], q[4];
-    residuals<kComponents>(layout, data, local, residual);
-    values<kComponents>(batch, rows, rowStride, w, residual, v);
-    if constexpr (S == UniformBatch::Shape::Vector) {
-      for (unsigned c = 0; c < 3; ++c) L::store(out[c], v[c]);
-    } else {
-      if constexpr (S == UniformBatch::Shape::Rotation) rotation(batch, v, q);
-      else normalize(v, q);
-      for (unsigned c = 0; c < 4; ++c) L::store(out[c], q[c]);
+    F residual[Frames][4], v[Frames][4];
+    residuals<kComponents, Frames>(layout, data, local, residual);
+    values<kComponents, Frames>(batch, rows, rowStride, w, residual, v);
+    for (unsigned f = 0; f < Frames; ++f) {
+      if constexpr (S == UniformBatch::Shape::Vector) {
+        for (unsigned c = 0; c < 3; ++c) L::store(out[f][c], v[f][c]);
+      } else {
+        F q[4];
+        if constexpr (S == UniformBatch::Shape::Rotation) rotation(batch, v[f], q);
+        else normalize(v[f], q);
+        for (unsigned c = 0; c < 4; ++c) L::store(out[f][c], q[c]);
+      }
     }
   }
 
   /// Writes the batch's values at a frame (`a`) or, when `second`, their interpolation towards the
-  /// next frame's (`b`) by `alpha`: lerp, or canonicalSign(slerp) for rotations.
+  /// next frame's (`b`) by the series' fraction: lerp, or canonicalSign(slerp) for rotations.
   template <UniformBatch::Shape S>
-  static void finish(const UniformBatch& batch, const float (*a)[4], const float (*b)[4], bool second, float alpha, Transform* out) {
+  static void finish(const UniformBatch& batch, const float (*a)[4], const float (*b)[4], bool second, const SlerpSeries& series, Transform* out) {
     F va[4], result[4];
     constexpr unsigned kComponents = S == UniformBatch::Shape::Vector ? 3 : 4;
     for (unsigned c = 0; c < kComponents; ++c) va[c] = L::load(a[c]);
@@ -177,11 +207,11 @@ struct Uniform {
       return;
     }
     if constexpr (S == UniformBatch::Shape::Vector) {
-      const F t = L::set(alpha);
+      const F t = L::set(series.t);
       for (unsigned c = 0; c < 3; ++c) result[c] = L::add(va[c], L::mul(L::sub(L::load(b[c]), va[c]), t));
     } else {
       const F vb[4] = {L::load(b[0]), L::load(b[1]), L::load(b[2]), L::load(b[3])};
-      slerpCanonical(va, vb, alpha, result);
+      slerpCanonical(va, vb, series, result);
     }
     store(batch, result, out);
   }
