@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 
 #include "core/runtime/lanes.h"
 #include "core/runtime/player.h"
@@ -216,6 +217,13 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
   // Joints are read before their output is written, so `out` may alias `a` or `b`.
   for (std::size_t j = 0; j < out.size(); j += 4) {
     const unsigned count = static_cast<unsigned>(std::min<std::size_t>(4, out.size() - j));
+    if (std::memcmp(&a[j], &b[j], count * sizeof(Transform)) == 0) {
+      // Four joints the same in both poses (joints neither clip animates: most of a rig's fingers
+      // and face) keep their transforms; computed, only the rotation's renormalisation could
+      // move them, by an ulp.
+      if (out.data() != a.data()) std::memmove(&out[j], &a[j], count * sizeof(Transform));
+      continue;
+    }
 #if defined(ANIMPACK_HAVE_SSE2)
     if (path == DecodePath::Simd) {
       BlendLanes<Sse2Lanes>::run(a.data(), b.data(), j, count, weight, mode, restPose, out.data());

@@ -87,6 +87,23 @@ struct PortableLanes {
   static I subInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] - b.v[i]); }
   static I addInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] + b.v[i]); }
   static I shr1(I a) { ANIMPACK_INTWISE(a.v[i] >> 1); }
+  template <int N>
+  static I shr(I a) { ANIMPACK_INTWISE(a.v[i] >> N); }
+  /// 2^a per lane, a in 0..31.
+  static I powerOfTwo(I a) { ANIMPACK_INTWISE(1u << a.v[i]); }
+  /// 2^-a per lane as a float, a in 0..126.
+  static F powerOfHalf(I a) {
+    F r;
+    for (int i = 0; i < 4; ++i) r.v[i] = std::ldexp(1.f, -static_cast<int>(a.v[i]));
+    return r;
+  }
+  static void storeInts(std::uint32_t* p, I a) { std::memcpy(p, a.v, sizeof(a.v)); }
+  /// Lane i of each of a, b, c, d (each 0..255) to p[0..3], p[4..7], p[8..11], p[12..15].
+  static void storeBytes(std::uint8_t* p, I a, I b, I c, I d) {
+    const I all[4] = {a, b, c, d};
+    for (int r = 0; r < 4; ++r)
+      for (int i = 0; i < 4; ++i) p[4 * r + i] = static_cast<std::uint8_t>(all[r].v[i]);
+  }
   static I setInts(std::uint32_t x) { return {{x, x, x, x}}; }
   static I ints(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) { return {{a, b, c, d}}; }
   static F floats(float a, float b, float c, float d) { return {{a, b, c, d}}; }
@@ -174,6 +191,20 @@ struct Sse2Lanes {
   static I subInts(I a, I b) { return {_mm_sub_epi32(a.v, b.v)}; }
   static I addInts(I a, I b) { return {_mm_add_epi32(a.v, b.v)}; }
   static I shr1(I a) { return {_mm_srli_epi32(a.v, 1)}; }
+  template <int N>
+  static I shr(I a) { return {_mm_srli_epi32(a.v, N)}; }
+  static I powerOfTwo(I a) {
+    // The float 2^a built from its exponent bits, truncated to int32; 2^31 is out of range and
+    // converts to 0x80000000, which is 2^31 read as unsigned.
+    const __m128 p = _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(a.v, _mm_set1_epi32(127)), 23));
+    return {_mm_cvttps_epi32(p)};
+  }
+  static F powerOfHalf(I a) { return {_mm_castsi128_ps(_mm_slli_epi32(_mm_sub_epi32(_mm_set1_epi32(127), a.v), 23))}; }
+  static void storeInts(std::uint32_t* p, I a) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), a.v); }
+  static void storeBytes(std::uint8_t* p, I a, I b, I c, I d) {
+    const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(a.v, b.v), _mm_packs_epi32(c.v, d.v));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), bytes);
+  }
   static I setInts(std::uint32_t x) { return {_mm_set1_epi32(static_cast<int>(x))}; }
   static F floats(float a, float b, float c, float d) { return {_mm_set_ps(d, c, b, a)}; }
   // From registers, not through memory: four scalar stores read back as one vector stall the load.

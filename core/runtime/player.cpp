@@ -23,11 +23,12 @@ void setChannel(Transform& t, Channel channel, const float v[4]) {
 
 /// Enters segment k: the frames of its boundary rows k-1 .. k+2 (a missing neighbour repeats the
 /// endpoint: a one-sided tangent) and its residual layout. The rows themselves are the clip's.
+template <class Lanes>
 void Player::loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k) {
   const std::uint32_t segments = clip.segmentCount();
   const std::uint32_t row[4] = {k == 0 ? k : k - 1, k, k + 1, k + 2 <= segments ? k + 2 : k + 1};
   for (int i = 0; i < 4; ++i) cursor.rowFrames[i] = static_cast<float>(clip.boundaryFrame(row[i]));
-  readLayouts(clip, k, cursor.layouts);
+  readLayouts<Lanes>(clip, k, cursor.layouts);
   cursor.segment = k;
 }
 
@@ -42,32 +43,16 @@ std::uint32_t segmentHeader(const std::uint8_t* data, std::size_t track) {
 
 /// Reads segment k's 3-byte residual header of each batch's tracks into the batches' layouts; where
 /// each track's residuals start the view derived when it was opened (ClipView::residualBases).
+template <class Lanes>
 void Player::readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out) {
   const auto batches = clip.uniformBatches();
   const std::uint8_t* data = clip.segmentData(k);
   const std::uint32_t* bases = clip.residualBases(k);
   for (std::size_t b = 0; b < batches.size(); ++b) {
-    BatchLayout& s = out[b];
-    unsigned widest = 0;
-    for (unsigned l = 0; l < 4; ++l) {  // lanes past a partial batch repeat its last track
-      const std::uint32_t t = batches[b].track[l];
-      const std::uint32_t hdr = segmentHeader(data, t);
-      const unsigned b0 = hdr & 31u, b1 = (hdr >> 5) & 31u, b2 = (hdr >> 10) & 31u, b3 = (hdr >> 19) & 31u;
-      s.mask[0][l] = (1u << b0) - 1u;
-      s.mask[1][l] = (1u << b1) - 1u;
-      s.mask[2][l] = (1u << b2) - 1u;
-      s.mask[3][l] = (1u << b3) - 1u;
-      s.offset[0][l] = 0;
-      s.offset[1][l] = static_cast<std::uint8_t>(b0);
-      s.offset[2][l] = static_cast<std::uint8_t>(b0 + b1);
-      s.offset[3][l] = static_cast<std::uint8_t>(b0 + b1 + b2);
-      const unsigned stride = b0 + b1 + b2 + b3;
-      s.stride[l] = static_cast<std::uint8_t>(stride);
-      s.scale[l] = residualScale((hdr >> 15) & 15u);
-      s.base[l] = bases[t];
-      widest = std::max(widest, stride);
-    }
-    s.wide = widest > 57;
+    const std::uint32_t* t = batches[b].track;  // lanes past a partial batch repeat its last track
+    const std::uint32_t headers[4] = {segmentHeader(data, t[0]), segmentHeader(data, t[1]), segmentHeader(data, t[2]), segmentHeader(data, t[3])};
+    const std::uint32_t base[4] = {bases[t[0]], bases[t[1]], bases[t[2]], bases[t[3]]};
+    kernels::Uniform<Lanes>::layout(headers, base, out[b]);
   }
 }
 
@@ -93,7 +78,7 @@ void Player::decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint
   const auto batches = clip.uniformBatches();
   const std::uint32_t length = clip.segmentLength();
   const std::uint32_t k = std::min(f / length, clip.segmentCount() - 1);
-  if (cursor.segment != k) loadSegment(cursor, clip, k);
+  if (cursor.segment != k) loadSegment<Lanes>(cursor, clip, k);
   const float* rf = cursor.rowFrames;
   F weights[Frames][4];
   for (unsigned i = 0; i < Frames; ++i) {

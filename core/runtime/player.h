@@ -85,8 +85,10 @@ class Player {
   void decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint32_t f, const unsigned (&slots)[Frames]);
   template <class Lanes>
   void decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out);
-  void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
-  void readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out);
+  template <class Lanes>
+  static void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
+  template <class Lanes>
+  static void readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out);
   static void decodeRaw(const ClipView& clip, FrameSplit at, std::span<Transform> out);
   void decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, std::span<Transform> out);
   void restart(Cursor& cursor, const ClipView& clip, float frame);
@@ -107,7 +109,8 @@ constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchLayout
 
 /// Blends two local poses joint by joint (naive or decomposed, see BlendMode), four joints at a time
 /// (both lane implementations give identical poses). `restPose` gives each joint's reference bone
-/// direction for the decomposed mode. `out` may be `a` or `b`.
+/// direction for the decomposed mode. Four consecutive joints (4i .. 4i + 3) the same in both poses
+/// keep their transforms. `out` may be `a` or `b`.
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
                 std::span<const Transform> restPose, std::span<Transform> out, DecodePath path = DecodePath::Simd);
 

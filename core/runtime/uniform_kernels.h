@@ -2,7 +2,7 @@
 // The Player's four-lane kernels for uniform tracks, written once against a lane implementation
 // (core/runtime/lanes.h). Every expression keeps the operation order of the scalar definitions in
 // core/runtime/track_math.h and core/runtime/math.h, so each lane is bit-identical to decoding its
-// track alone, whatever the lane implementation. Included by player.cpp only.
+// track alone, whatever the lane implementation. Included by player.cpp (and its test).
 
 #include <cstdint>
 #include <cstring>
@@ -21,6 +21,33 @@ struct Uniform {
   using F = typename L::F;
   using I = typename L::I;
   using M = typename L::M;
+
+  /// A batch's residual layout in one segment from its lanes' 3-byte residual headers (FORMAT.md
+  /// "Segments": widths in bits 0-4, 5-9, 10-14 and 19-23, the shift in bits 15-18) and where each
+  /// lane's residuals start.
+  static void layout(const std::uint32_t header[4], const std::uint32_t base[4], BatchLayout& s) {
+    const I h = L::ints(header[0], header[1], header[2], header[3]);
+    const I width = L::setInts(31), one = L::setInts(1);
+    const I b0 = L::andInts(h, width), b1 = L::andInts(L::template shr<5>(h), width), b2 = L::andInts(L::template shr<10>(h), width),
+            b3 = L::andInts(L::template shr<19>(h), width);
+    L::storeInts(s.mask[0], L::subInts(L::powerOfTwo(b0), one));
+    L::storeInts(s.mask[1], L::subInts(L::powerOfTwo(b1), one));
+    L::storeInts(s.mask[2], L::subInts(L::powerOfTwo(b2), one));
+    L::storeInts(s.mask[3], L::subInts(L::powerOfTwo(b3), one));
+    const I o2 = L::addInts(b0, b1), o3 = L::addInts(o2, b2);
+    L::storeBytes(&s.offset[0][0], L::setInts(0), b0, o2, o3);
+    const I stride = L::addInts(o3, b3);
+    std::uint32_t strides[4];
+    L::storeInts(strides, stride);
+    unsigned widest = 0;
+    for (unsigned l = 0; l < 4; ++l) {
+      s.stride[l] = static_cast<std::uint8_t>(strides[l]);
+      widest = strides[l] > widest ? strides[l] : widest;
+    }
+    s.wide = widest > 57;
+    L::store(s.scale, L::powerOfHalf(L::andInts(L::template shr<15>(h), L::setInts(15))));
+    std::memcpy(s.base, base, sizeof(s.base));
+  }
 
   /// Residuals of frames `local` .. `local + Frames - 1` of the segment, in steps (quantized
   /// residual x 2^-shift). The frames share the layout's masks and scales, read once.

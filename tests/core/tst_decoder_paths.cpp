@@ -4,6 +4,7 @@
 // components, float-floor precision): a pack does not depend on the target that plays it.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -12,6 +13,8 @@
 #include "core/io/asset_importer.h"
 #include "core/runtime/lanes.h"
 #include "core/runtime/player.h"
+#include "core/runtime/track_math.h"
+#include "core/runtime/uniform_kernels.h"
 #include "tests/support/test_rigs.h"
 
 using namespace animpack;
@@ -121,6 +124,65 @@ class TestDecoderPaths : public QObject {
         }
       }
     }
+  }
+
+  void segmentLayoutsAgreeWithTheirDefinition() {
+    // Every width 0..31 and every shift 0..15 of the 3-byte residual header (FORMAT.md "Segments"),
+    // built by both lane implementations: masks 2^w - 1 (2^31 - 1 is the SSE2 path's edge case),
+    // offsets the running sums, scale 2^-shift, wide past 57 bits a frame.
+    std::mt19937 rng(11);
+    for (int round = 0; round < 200; ++round) {
+      std::uint32_t header[4], base[4];
+      for (unsigned l = 0; l < 4; ++l) {
+        const unsigned w[4] = {unsigned((round + l) % 32), unsigned(rng() % 32), unsigned(rng() % 32), unsigned(rng() % 32)};
+        const unsigned shift = (round + 3 * l) % 16;
+        header[l] = w[0] | (w[1] << 5) | (w[2] << 10) | (shift << 15) | (w[3] << 19);
+        base[l] = rng();
+      }
+      runtime::BatchLayout portable{}, simd{};
+      runtime::kernels::Uniform<runtime::PortableLanes>::layout(header, base, portable);
+#if defined(ANIMPACK_HAVE_SSE2)
+      runtime::kernels::Uniform<runtime::Sse2Lanes>::layout(header, base, simd);
+#else
+      simd = portable;
+#endif
+      QVERIFY(std::memcmp(&portable, &simd, sizeof(portable)) == 0);
+      for (unsigned l = 0; l < 4; ++l) {
+        unsigned offset = 0;
+        const unsigned widths[4] = {header[l] & 31u, (header[l] >> 5) & 31u, (header[l] >> 10) & 31u, (header[l] >> 19) & 31u};
+        for (unsigned c = 0; c < 4; ++c) {
+          QCOMPARE(portable.mask[c][l], (1u << widths[c]) - 1u);
+          QCOMPARE(unsigned(portable.offset[c][l]), offset);
+          offset += widths[c];
+        }
+        QCOMPARE(unsigned(portable.stride[l]), offset);
+        QCOMPARE(portable.scale[l], runtime::residualScale((header[l] >> 15) & 15u));
+        QCOMPARE(portable.base[l], base[l]);
+      }
+      const unsigned widest = *std::max_element(std::begin(portable.stride), std::end(portable.stride));
+      QCOMPARE(portable.wide, widest > 57);
+    }
+  }
+
+  void blendKeepsJointsTheSameInBothPoses() {
+    // A pose blended with itself is that pose, bit for bit, in both modes and on both paths; with one
+    // joint changed, the other groups of four still come through unchanged.
+    const runtime::ClipView& run = m_cases[0].view;
+    const std::size_t joints = run.jointCount();
+    std::vector<runtime::Transform> pose(joints), other(joints), out(joints);
+    runtime::Player player;
+    player.sample(run, 0.3f, pose);
+    other = pose;
+    other[5].rotation = runtime::normalized({0.1f, 0.2f, 0.3f, 0.9f});
+    for (auto path : {runtime::DecodePath::Simd, runtime::DecodePath::Scalar})
+      for (auto mode : {runtime::BlendMode::Naive, runtime::BlendMode::Decomposed})
+        for (float w : {0.f, 0.37f, 1.f}) {
+          runtime::blendPoses(pose, pose, w, mode, run.restPose(), out, path);
+          QVERIFY(std::memcmp(out.data(), pose.data(), joints * sizeof(runtime::Transform)) == 0);
+          runtime::blendPoses(pose, other, w, mode, run.restPose(), out, path);
+          QVERIFY(std::memcmp(out.data() + 8, pose.data() + 8, (joints - 8) * sizeof(runtime::Transform)) == 0);
+          if (w > 0.f) QVERIFY(std::memcmp(&out[5], &pose[5], sizeof(runtime::Transform)) != 0);
+        }
   }
 
   void blendsAreIdenticalOnBothPaths() {
