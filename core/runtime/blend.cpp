@@ -132,10 +132,11 @@ struct BlendLanes {
     spin = mul({L::neg(revolution.x), L::neg(revolution.y), L::neg(revolution.z), revolution.w}, rotation);
   }
 
-  static void run(const Transform* a, const Transform* b, std::size_t j0, unsigned count, float weight, BlendMode mode,
+  /// Blends joints joints[0 .. count - 1] (count 1..4, any joints of the poses).
+  static void run(const Transform* a, const Transform* b, const std::uint32_t* joints, unsigned count, float weight, BlendMode mode,
                   std::span<const Transform> restPose, Transform* out) {
     std::size_t j[4];
-    for (unsigned l = 0; l < 4; ++l) j[l] = j0 + (l < count ? l : count - 1);
+    for (unsigned l = 0; l < 4; ++l) j[l] = joints[l < count ? l : count - 1];
     static_assert(sizeof(Transform) == 10 * sizeof(float) && offsetof(Transform, rotation) == 0 && offsetof(Transform, translation) == 16 &&
                       offsetof(Transform, scale) == 28,
                   "gatherRecords10 reads a Transform as rotation, translation, scale");
@@ -196,13 +197,13 @@ struct BlendLanes {
         keptA[l] = a[j[l]];
         keptB[l] = b[j[l]];
       }
-    auto* base = reinterpret_cast<unsigned char*>(out + j0);
+    auto* base = reinterpret_cast<unsigned char*>(out);
     std::uint32_t offsets[4];
-    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(l * sizeof(Transform) + offsetof(Transform, rotation));
+    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, rotation));
     L::storeQuads(rotation.x, rotation.y, rotation.z, rotation.w, base, offsets, count);
-    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(l * sizeof(Transform) + offsetof(Transform, translation));
+    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, translation));
     L::storeTriples(translation.x, translation.y, translation.z, base, offsets, count);
-    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(l * sizeof(Transform) + offsetof(Transform, scale));
+    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, scale));
     L::storeTriples(scale.x, scale.y, scale.z, base, offsets, count);
     if (special)  // a half turn between axis and offset: the scalar special case
       for (unsigned l = 0; l < count; ++l)
@@ -214,24 +215,32 @@ struct BlendLanes {
 
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
                 std::span<const Transform> restPose, std::span<Transform> out, [[maybe_unused]] DecodePath path) {
-  // Joints are read before their output is written, so `out` may alias `a` or `b`.
-  for (std::size_t j = 0; j < out.size(); j += 4) {
-    const unsigned count = static_cast<unsigned>(std::min<std::size_t>(4, out.size() - j));
-    if (std::memcmp(&a[j], &b[j], count * sizeof(Transform)) == 0) {
-      // Four joints the same in both poses (joints neither clip animates: most of a rig's fingers
-      // and face) keep their transforms; computed, only the rotation's renormalisation could
-      // move them, by an ulp.
-      if (out.data() != a.data()) std::memmove(&out[j], &a[j], count * sizeof(Transform));
-      continue;
-    }
+  auto blendFour = [&](const std::uint32_t* joints, unsigned count) {
 #if defined(ANIMPACK_HAVE_SSE2)
     if (path == DecodePath::Simd) {
-      BlendLanes<Sse2Lanes>::run(a.data(), b.data(), j, count, weight, mode, restPose, out.data());
-      continue;
+      BlendLanes<Sse2Lanes>::run(a.data(), b.data(), joints, count, weight, mode, restPose, out.data());
+      return;
     }
 #endif
-    BlendLanes<PortableLanes>::run(a.data(), b.data(), j, count, weight, mode, restPose, out.data());
+    BlendLanes<PortableLanes>::run(a.data(), b.data(), joints, count, weight, mode, restPose, out.data());
+  };
+  // A joint the same in both poses keeps its transform (the joints neither clip animates: most of
+  // a rig's fingers and face); the others are blended four at a time, whichever they are. Each
+  // group is read before it is written, so `out` may alias `a` or `b`.
+  std::uint32_t group[4];
+  unsigned count = 0;
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    if (std::memcmp(&a[j], &b[j], sizeof(Transform)) == 0) {
+      if (out.data() != a.data()) out[j] = a[j];
+      continue;
+    }
+    group[count++] = static_cast<std::uint32_t>(j);
+    if (count == 4) {
+      blendFour(group, count);
+      count = 0;
+    }
   }
+  if (count > 0) blendFour(group, count);
 }
 
 }  // namespace animpack::runtime

@@ -109,8 +109,8 @@ constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchLayout
 
 /// Blends two local poses joint by joint (naive or decomposed, see BlendMode), four joints at a time
 /// (both lane implementations give identical poses). `restPose` gives each joint's reference bone
-/// direction for the decomposed mode. Four consecutive joints (4i .. 4i + 3) the same in both poses
-/// keep their transforms. `out` may be `a` or `b`.
+/// direction for the decomposed mode. A joint the same in both poses keeps its transform. `out` may
+/// be `a` or `b`.
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
                 std::span<const Transform> restPose, std::span<Transform> out, DecodePath path = DecodePath::Simd);
 

@@ -166,7 +166,7 @@ class TestDecoderPaths : public QObject {
 
   void blendKeepsJointsTheSameInBothPoses() {
     // A pose blended with itself is that pose, bit for bit, in both modes and on both paths; with one
-    // joint changed, the other groups of four still come through unchanged.
+    // joint changed, every other joint still comes through unchanged (its neighbours included).
     const runtime::ClipView& run = m_cases[0].view;
     const std::size_t joints = run.jointCount();
     std::vector<runtime::Transform> pose(joints), other(joints), out(joints);
@@ -180,7 +180,8 @@ class TestDecoderPaths : public QObject {
           runtime::blendPoses(pose, pose, w, mode, run.restPose(), out, path);
           QVERIFY(std::memcmp(out.data(), pose.data(), joints * sizeof(runtime::Transform)) == 0);
           runtime::blendPoses(pose, other, w, mode, run.restPose(), out, path);
-          QVERIFY(std::memcmp(out.data() + 8, pose.data() + 8, (joints - 8) * sizeof(runtime::Transform)) == 0);
+          for (std::size_t j = 0; j < joints; ++j)
+            if (j != 5) QVERIFY(std::memcmp(&out[j], &pose[j], sizeof(runtime::Transform)) == 0);
           if (w > 0.f) QVERIFY(std::memcmp(&out[5], &pose[5], sizeof(runtime::Transform)) != 0);
         }
   }
