@@ -192,6 +192,7 @@ ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::P
   std::vector<Transform> local;
   std::vector<Transform>& frames = decodedFrames ? *decodedFrames : local;
   frames.resize(std::size_t(m_frames) * m_joints);
+  runtime::RootMotionScratch rootScratch;
   for (std::uint32_t f = 0; f < m_frames; ++f)
     player.sampleFrame(clip, static_cast<float>(f), std::span(frames.data() + std::size_t(f) * m_joints, m_joints));
   // What is seen: root motion folded back as the runtime folds it, at frames and between them
@@ -199,7 +200,8 @@ ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::P
   if (clip.rootMotion()) {
     std::vector<Transform> folded = frames;
     for (std::uint32_t f = 0; f < m_frames; ++f)
-      runtime::applyRootMotionAtFrame(player, clip, static_cast<float>(f), m_skeleton->parents, std::span(folded.data() + std::size_t(f) * m_joints, m_joints));
+      runtime::applyRootMotionAtFrame(player, clip, static_cast<float>(f), m_skeleton->parents, std::span(folded.data() + std::size_t(f) * m_joints, m_joints),
+                                     rootScratch);
     e.frames = measure(folded);
   } else {
     e.frames = base ? measure(composeAdditive(base->frames(m_frames, clip.sampleRate()), frames)) : measure(frames);
@@ -210,7 +212,7 @@ ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::P
   for (std::size_t s = 0; s < m_between.size(); ++s) {
     const float frame = static_cast<float>(m_between[s].frame) + m_between[s].alpha;
     player.sampleFrame(clip, frame, pose);
-    runtime::applyRootMotionAtFrame(player, clip, frame, m_skeleton->parents, pose);
+    runtime::applyRootMotionAtFrame(player, clip, frame, m_skeleton->parents, pose, rootScratch);
     if (base) {
       base->sample(frame / clip.sampleRate(), basePose);
       runtime::applyAdditive(basePose, pose, 1.f, pose);

@@ -62,13 +62,14 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
                               double(sk.unitToCm), sk.names, sk.parents, clip.tolerances, clip.sourceFile,
                               clip.sourceClip.empty() ? std::nullopt : std::optional<std::string>(clip.sourceClip)};
   runtime::Player player, basePlayer;
+  runtime::RootMotionScratch rootScratch;
   const bool apply = clip.view.additive() && !additiveDeltas;
   std::vector<runtime::Transform> base(apply ? sk.names.size() : 0);
   return clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
     // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.
     const double frame = rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate), double(frames - 1)) : double(f);
     player.sampleFrame(clip.view, static_cast<float>(frame), pose);
-    if (foldRootMotion) runtime::applyRootMotionAtFrame(player, clip.view, static_cast<float>(frame), sk.parents, pose);
+    if (foldRootMotion) runtime::applyRootMotionAtFrame(player, clip.view, static_cast<float>(frame), sk.parents, pose, rootScratch);
     if (!apply) return;
     runtime::sampleAdditiveBase(pack, clip, basePlayer, static_cast<float>(frame / double(clip.sampleRate)), base);
     runtime::applyAdditive(base, pose, 1.f, pose);

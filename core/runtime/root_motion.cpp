@@ -73,7 +73,10 @@ GroundMotion objectMotion(const RootMotionInfo& info, const GroundMotion& d) {
 }
 
 /// Folds the motion at `frames` from frame 0 (cycles included) into the root joint of `pose`.
-void foldRoot(Player& player, const ClipView& clip, double frames, std::span<const std::int32_t> parents, std::span<Transform> pose);
+void foldRoot(Player& player, const ClipView& clip, double frames, std::span<const std::int32_t> parents, std::span<Transform> pose,
+              RootMotionScratch& scratch);
+void moveJointAlong(std::vector<std::uint32_t>& chain, std::span<const std::int32_t> parents, std::uint32_t joint, const GroundMotion& motion,
+                    std::span<Transform> pose);
 
 }  // namespace
 
@@ -158,7 +161,8 @@ GroundMotion characterMotion(const ClipView& clip, float t0, float t1) {
 
 namespace {
 
-void foldRoot(Player& player, const ClipView& clip, double frames, std::span<const std::int32_t> parents, std::span<Transform> pose) {
+void foldRoot(Player& player, const ClipView& clip, double frames, std::span<const std::int32_t> parents, std::span<Transform> pose,
+              RootMotionScratch& scratch) {
   const RootMotionInfo& info = *clip.rootMotion();
   const double cycle = clip.cycleFrames();
   const bool loops = clip.loops() && cycle > 0;
@@ -170,23 +174,34 @@ void foldRoot(Player& player, const ClipView& clip, double frames, std::span<con
   const float alpha = u - f;
   auto motionAt = [&](float at) { return objectMotion(info, compose(whole, groundAtFrame(clip, at))); };
   if (alpha == 0.f) {
-    moveJoint(parents, info.joint, motionAt(f), pose);
+    moveJointAlong(scratch.chain, parents, info.joint, motionAt(f), pose);
     return;
   }
   // Between frames: the folded root at both frames, interpolated as the Player interpolates.
-  std::vector<Transform> a(pose.size()), b(pose.size());
+  scratch.a.resize(pose.size());
+  scratch.b.resize(pose.size());
+  std::span<Transform> a(scratch.a), b(scratch.b);
   player.sampleFrame(clip, f, a);
   player.sampleFrame(clip, f + 1.f, b);
-  moveJoint(parents, info.joint, motionAt(f), a);
-  moveJoint(parents, info.joint, motionAt(f + 1.f), b);
-  interpolatePoses(std::span(a).subspan(info.joint, 1), std::span(b).subspan(info.joint, 1), alpha, pose.subspan(info.joint, 1));
+  moveJointAlong(scratch.chain, parents, info.joint, motionAt(f), a);
+  moveJointAlong(scratch.chain, parents, info.joint, motionAt(f + 1.f), b);
+  interpolatePoses(a.subspan(info.joint, 1), b.subspan(info.joint, 1), alpha, pose.subspan(info.joint, 1));
 }
 
 }  // namespace
 
 void moveJoint(std::span<const std::int32_t> parents, std::uint32_t joint, const GroundMotion& motion, std::span<Transform> pose) {
-  // The ancestors' object transform P, root first.
   std::vector<std::uint32_t> chain;
+  moveJointAlong(chain, parents, joint, motion, pose);
+}
+
+namespace {
+
+/// moveJoint() with the ancestor chain in a caller's buffer.
+void moveJointAlong(std::vector<std::uint32_t>& chain, std::span<const std::int32_t> parents, std::uint32_t joint, const GroundMotion& motion,
+                    std::span<Transform> pose) {
+  // The ancestors' object transform P, root first.
+  chain.clear();
   for (std::int32_t p = parents[joint]; p >= 0; p = parents[std::size_t(p)]) chain.push_back(std::uint32_t(p));
   QuatD pr;
   VecD pt;
@@ -215,18 +230,20 @@ void moveJoint(std::span<const std::int32_t> parents, std::uint32_t joint, const
   l.translation = {float(t.v[0] + qt.v[0]), float(t.v[1] + qt.v[1]), float(t.v[2] + qt.v[2])};
 }
 
+}  // namespace
+
 void applyRootMotion(Player& player, const ClipView& clip, float seconds, std::span<const std::int32_t> parents,
-                     std::span<Transform> pose) {
+                     std::span<Transform> pose, RootMotionScratch& scratch) {
   if (!clip.rootMotion()) return;
-  foldRoot(player, clip, double(seconds * clip.sampleRate()), parents, pose);
+  foldRoot(player, clip, double(seconds * clip.sampleRate()), parents, pose, scratch);
 }
 
 void applyRootMotionAtFrame(Player& player, const ClipView& clip, float frame, std::span<const std::int32_t> parents,
-                            std::span<Transform> pose) {
+                            std::span<Transform> pose, RootMotionScratch& scratch) {
   if (!clip.rootMotion()) return;
   // One cycle, as Player::sampleFrame clamps it (its end is the next cycle's frame 0, one cycle on).
   const float last = clip.loops() ? clip.cycleFrames() : float(clip.frameCount() - 1);
-  foldRoot(player, clip, std::clamp(std::isfinite(frame) ? double(frame) : 0.0, 0.0, double(last)), parents, pose);
+  foldRoot(player, clip, std::clamp(std::isfinite(frame) ? double(frame) : 0.0, 0.0, double(last)), parents, pose, scratch);
 }
 
 }  // namespace animpack::runtime

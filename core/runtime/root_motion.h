@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/runtime/clip_view.h"
 #include "core/runtime/math.h"
@@ -48,15 +49,23 @@ GroundMotion characterMotion(const ClipView& clip, float t0, float t1);
 /// ancestors, taken with uniform scale).
 void moveJoint(std::span<const std::int32_t> parents, std::uint32_t joint, const GroundMotion& motion, std::span<Transform> pose);
 
+/// The working poses applyRootMotion() decodes into between frames and the ancestor chain it walks:
+/// kept by the caller beside its Player, they grow to the largest skeleton once and then the fold
+/// allocates nothing.
+struct RootMotionScratch {
+  std::vector<Transform> a, b;
+  std::vector<std::uint32_t> chain;
+};
+
 /// Folds the root motion at `seconds` (from frame 0, across loop ends as rootMotion()) into the
 /// root joint of `pose`, which `player` sampled at those seconds: the source's pose. Between two
 /// frames the root joint is the interpolation of its folded values at those frames (lerp, slerp),
-/// as the source is between its keys, so `player` decodes those two frames too. Nothing without
-/// root motion.
+/// as the source is between its keys, so `player` decodes those two frames too (into `scratch`).
+/// Nothing without root motion.
 void applyRootMotion(Player& player, const ClipView& clip, float seconds, std::span<const std::int32_t> parents,
-                     std::span<Transform> pose);
+                     std::span<Transform> pose, RootMotionScratch& scratch);
 /// The same at a fractional frame of one cycle, as Player::sampleFrame() takes it.
 void applyRootMotionAtFrame(Player& player, const ClipView& clip, float frame, std::span<const std::int32_t> parents,
-                            std::span<Transform> pose);
+                            std::span<Transform> pose, RootMotionScratch& scratch);
 
 }  // namespace animpack::runtime

@@ -189,6 +189,33 @@ class TestRootMotion : public QObject {
     QVERIFY(std::fabs(sum - runtime::rootMotion(view, t0, t2).translation.x) < 1e-4f);
   }
 
+  void foldBetweenFramesReusesItsScratch() {
+    // The fold between frames decodes both neighbouring frames into the caller's scratch: after the
+    // first call it holds the skeleton and later calls reuse it (no reallocation), with the pose the
+    // same as with a fresh scratch.
+    const ImportedAsset a = test::importOrFail(test::writeScene(test::walkerRig(90), "walker_scratch.gltf"));
+    const CompressedClip c = compressOrFail(a, 0, R"({"root_motion":"extract","loop":true})");
+    const runtime::ClipView view = openView(c, a);
+    runtime::Player player;
+    runtime::RootMotionScratch scratch;
+    std::vector<runtime::Transform> pose(view.jointCount()), fresh(view.jointCount());
+    player.sample(view, 0.31f, pose);
+    runtime::applyRootMotion(player, view, 0.31f, a.skeleton.parents, pose, scratch);
+    QCOMPARE(scratch.a.size(), std::size_t(view.jointCount()));
+    const runtime::Transform* kept[2] = {scratch.a.data(), scratch.b.data()};
+    const std::size_t capacity = scratch.chain.capacity();
+    for (float t = 0.05f; t < 3.f * view.duration(); t += 0.173f) {
+      player.sample(view, t, pose);
+      runtime::applyRootMotion(player, view, t, a.skeleton.parents, pose, scratch);
+      QVERIFY(scratch.a.data() == kept[0] && scratch.b.data() == kept[1] && scratch.chain.capacity() == capacity);
+      runtime::Player other;
+      runtime::RootMotionScratch once;
+      other.sample(view, t, fresh);
+      runtime::applyRootMotion(other, view, t, a.skeleton.parents, fresh, once);
+      QVERIFY(std::memcmp(pose.data(), fresh.data(), pose.size() * sizeof(runtime::Transform)) == 0);
+    }
+  }
+
   void turningCyclesCompose() {
     const ImportedAsset a = test::importOrFail(test::writeScene(test::walkerRig(30), "walker_turn.gltf"));
     const CompressedClip c = compressOrFail(a, 0, R"({"root_motion":"extract","loop":true})");

@@ -205,6 +205,7 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
     }
   out.jointMaxAtFramesCm.assign(joints, 0.0);
   runtime::Player player, basePlayer;
+  runtime::RootMotionScratch rootScratch;
   std::vector<runtime::Transform> pose(joints);
   std::vector<runtime::Transform> base(asset.skeleton.restLocal.begin(), asset.skeleton.restLocal.end());
   const std::uint32_t frames = clip.frameCount;
@@ -213,7 +214,7 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
       const float u = static_cast<float>(f) + static_cast<float>(k) / static_cast<float>(subSteps);
       sourceObject(double(u), src);
       player.sampleFrame(view, u, pose);
-      runtime::applyRootMotionAtFrame(player, view, u, asset.skeleton.parents, pose);  // the pose decode gives
+      runtime::applyRootMotionAtFrame(player, view, u, asset.skeleton.parents, pose, rootScratch);  // the pose decode gives
       if (view.additive()) {
         if (additiveBase) basePlayer.sampleFrame(*additiveBase, runtime::additiveBaseFrame(*additiveBase, baseFrame, u / view.sampleRate()), base);
         runtime::applyAdditive(base, pose, 1.f, pose);

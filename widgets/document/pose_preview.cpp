@@ -86,7 +86,7 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
     } else if (const runtime::RootMotionInfo* info = m_playingView->rootMotion(); info && m_inPlace && info->joint < m_original.size()) {
       runtime::moveJoint(asset.skeleton.parents, info->joint, runtime::inverse(runtime::characterMotion(*m_playingView, 0.f, float(seconds))), m_original);
     } else {
-      runtime::applyRootMotion(m_player, *m_playingView, float(seconds), asset.skeleton.parents, m_compressed);
+      runtime::applyRootMotion(m_player, *m_playingView, float(seconds), asset.skeleton.parents, m_compressed, m_rootScratch);
     }
   }
   // Per-joint error at this time (between frames: that interval's largest), as a fraction of the

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/runtime/player.h"
+#include "core/runtime/root_motion.h"
 #include "widgets/document/clip_document.h"
 #include "widgets/document/recompressor.h"
 
@@ -77,6 +78,7 @@ class PosePreview : public QObject {
   std::shared_ptr<const core::CompressedClip> m_playing;
   std::optional<runtime::ClipView> m_playingView;
   runtime::Player m_player;
+  runtime::RootMotionScratch m_rootScratch;  // the root-motion fold's working poses
   float m_additiveWeight = 1.f;
   std::vector<core::Transform> m_base;
   std::vector<core::Transform> m_original, m_compressed, m_blendA, m_blendB, m_naive, m_decomposed;
