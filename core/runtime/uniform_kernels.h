@@ -163,7 +163,7 @@ struct Uniform {
 
   /// canonicalSign(slerp(a, b, t)) of four lanes; lanes stepping more than 60 degrees take the
   /// scalar slerp (its sines).
-  static void slerpCanonical(const F a[4], const F b[4], const SlerpSeries& series, F out[4]) {
+  [[gnu::always_inline]] static void slerpCanonical(const F a[4], const F b[4], const SlerpSeries& series, F out[4]) {
     const float t = series.t;
     F d = L::add(L::add(L::add(L::mul(a[0], b[0]), L::mul(a[1], b[1])), L::mul(a[2], b[2])), L::mul(a[3], b[3]));
     const M flip = L::lt(d, L::set(0.f));
