@@ -98,11 +98,11 @@ struct PortableLanes {
     return r;
   }
   static void storeInts(std::uint32_t* p, I a) { std::memcpy(p, a.v, sizeof(a.v)); }
-  /// Lane i of each of a, b, c, d (each 0..255) to p[0..3], p[4..7], p[8..11], p[12..15].
-  static void storeBytes(std::uint8_t* p, I a, I b, I c, I d) {
+  /// Lane i of each of a, b, c, d (each 0..255) to p[0][i], p[1][i], p[2][i], p[3][i].
+  static void storeBytes(std::uint8_t (*p)[4], I a, I b, I c, I d) {
     const I all[4] = {a, b, c, d};
     for (int r = 0; r < 4; ++r)
-      for (int i = 0; i < 4; ++i) p[4 * r + i] = static_cast<std::uint8_t>(all[r].v[i]);
+      for (int i = 0; i < 4; ++i) p[r][i] = static_cast<std::uint8_t>(all[r].v[i]);
   }
   static I setInts(std::uint32_t x) { return {{x, x, x, x}}; }
   static I ints(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) { return {{a, b, c, d}}; }
@@ -201,7 +201,7 @@ struct Sse2Lanes {
   }
   static F powerOfHalf(I a) { return {_mm_castsi128_ps(_mm_slli_epi32(_mm_sub_epi32(_mm_set1_epi32(127), a.v), 23))}; }
   static void storeInts(std::uint32_t* p, I a) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), a.v); }
-  static void storeBytes(std::uint8_t* p, I a, I b, I c, I d) {
+  static void storeBytes(std::uint8_t (*p)[4], I a, I b, I c, I d) {
     const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(a.v, b.v), _mm_packs_epi32(c.v, d.v));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), bytes);
   }

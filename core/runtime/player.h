@@ -22,7 +22,7 @@ namespace animpack::runtime {
 
 enum class BlendMode : std::uint8_t {
   Naive,       ///< lerp translation and scale, nlerp rotation
-  Decomposed,  ///< revolution, stretch and spin blended apart: bone lengths survive the blend (a joint whose offset is the same in both poses keeps it and nlerps its rotation, what the parts give without their rounding)
+  Decomposed,  ///< revolution, stretch and spin blended apart: bone lengths survive the blend (a joint whose offset is the same in both poses keeps it and nlerps its rotation, what the parts give without their rounding; in both modes a joint the same in both poses keeps its transform)
 };
 
 class Player {

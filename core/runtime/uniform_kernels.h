@@ -35,7 +35,7 @@ struct Uniform {
     L::storeInts(s.mask[2], L::subInts(L::powerOfTwo(b2), one));
     L::storeInts(s.mask[3], L::subInts(L::powerOfTwo(b3), one));
     const I o2 = L::addInts(b0, b1), o3 = L::addInts(o2, b2);
-    L::storeBytes(&s.offset[0][0], L::setInts(0), b0, o2, o3);
+    L::storeBytes(s.offset, L::setInts(0), b0, o2, o3);
     const I stride = L::addInts(o3, b3);
     std::uint32_t strides[4];
     L::storeInts(strides, stride);
