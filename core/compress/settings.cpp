@@ -111,12 +111,17 @@ class Parser {
     out = value.get<bool>();
     return Status::ok();
   }
-  Status format(const Json& value, const std::string& key, std::optional<RotationFormat>& out) {
+  /// One of two named values (null: unset).
+  template <class E>
+  Status either(const Json& value, const std::string& key, const char* a, E va, const char* b, E vb, std::optional<E>& out) {
     if (value.is_null()) return Status::ok();
-    if (value == "q48") out = RotationFormat::Q48;
-    else if (value == "q32") out = RotationFormat::Q32;
-    else return error("key '" + key + "': expected \"q48\" or \"q32\", got " + value.dump());
+    if (value == a) out = va;
+    else if (value == b) out = vb;
+    else return error("key '" + key + "': expected \"" + a + "\" or \"" + b + "\", got " + value.dump());
     return Status::ok();
+  }
+  Status format(const Json& value, const std::string& key, std::optional<RotationFormat>& out) {
+    return either(value, key, "q48", RotationFormat::Q48, "q32", RotationFormat::Q32, out);
   }
 
   Status loop(const Json& value, const std::string& key, std::optional<LoopPolicy>& out) {
@@ -128,11 +133,7 @@ class Parser {
   }
 
   Status rootMotion(const Json& value, const std::string& key, std::optional<RootMotionMode>& out) {
-    if (value.is_null()) return Status::ok();
-    if (value == "keep") out = RootMotionMode::Keep;
-    else if (value == "extract") out = RootMotionMode::Extract;
-    else return error("key '" + key + "': expected \"keep\" or \"extract\", got " + value.dump());
-    return Status::ok();
+    return either(value, key, "keep", RootMotionMode::Keep, "extract", RootMotionMode::Extract, out);
   }
   Status rootJoint(const Json& value, const std::string& key, std::optional<std::string>& out) {
     if (value.is_null()) return Status::ok();
