@@ -47,10 +47,11 @@ struct ClipBench {
 int benchCommand(int argc, char** argv, int first) {
   std::vector<Option> flags = {{"source", "FILE", "source file: adds the raw float clip for comparison", true},
                                {"clip", "NAME", "only this clip: its pack name, its source animation's name, a wildcard or #N"},
-                               {"scalar", "", "decode with the portable lanes instead of SIMD (both give identical poses)"},
+                               {"scalar", "", "decode with the portable lanes instead of SIMD (every path gives identical poses)"},
+                               {"sse2", "", "decode with SSE2 even on a CPU with AVX2 (identical poses)"},
                                {"json", "", "print one JSON object"}};
   for (Option& o : importOptions()) flags.push_back(std::move(o));
-  Args args("bench", "PACK [--source FILE]... [--clip NAME] [--scalar] [--json]",
+  Args args("bench", "PACK [--source FILE]... [--clip NAME] [--scalar|--sse2] [--json]",
             "Times decoding with the runtime: median ns per pose (and per joint) over 7 runs. forward = playback\n"
             "at times k/60 s (k = 0 .. duration x 60) through Player::sample (fwd 30Hz: k/30 s); random = the same\n"
             "60 Hz times in a fixed permutation; backward = the same times in reverse; blend = the 60 Hz times\n"
@@ -88,7 +89,10 @@ int benchCommand(int argc, char** argv, int first) {
   }
 
   std::vector<ClipBench> results;
-  runtime::Player player(args.has("scalar") ? runtime::DecodePath::Scalar : runtime::DecodePath::Simd);
+  if (args.has("scalar") && args.has("sse2")) return usageError("bench", "--scalar and --sse2 pick two different decoders: give one");
+  runtime::Player player(args.has("scalar") ? runtime::DecodePath::Scalar
+                         : args.has("sse2") ? runtime::DecodePath::Sse2
+                                            : runtime::DecodePath::Simd);
   volatile float sink = 0;
   for (std::size_t i = 0; i < pack->clips().size(); ++i) {
     const runtime::PackClip& clip = pack->clips()[i];
@@ -176,12 +180,12 @@ int benchCommand(int argc, char** argv, int first) {
     j["forward_ns_per_joint"] = fwd / n / joints;
     j["context_bytes"] = player.contextBytes();
     j["clip_bytes"] = clipBytes;
-    j["decode_path"] = player.path() == runtime::DecodePath::Scalar || !runtime::simdAvailable() ? "scalar" : "sse2";
+    j["decode_path"] = runtime::decodePathName(player.path());
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;
   }
-  std::printf("%s: %zu joints; median ns per pose (per joint) over 7 runs\n", args.positional()[0].c_str(),
-              pack->skeleton().names.size());
+  std::printf("%s: %zu joints; median ns per pose (per joint) over 7 runs, %s decoder\n", args.positional()[0].c_str(),
+              pack->skeleton().names.size(), runtime::decodePathName(player.path()));
   std::printf("%-30s %6s %9s %9s %9s %9s %9s %9s %8s\n", "clip", "frames", "fwd 30Hz", "fwd 60Hz", "backward", "random",
               "blend", "raw", "fwd/raw");
   auto row = [&](const std::string& name, std::uint32_t frames, double a, double b, double c, double d, double e,

@@ -211,13 +211,28 @@ struct BlendLanes {
   }
 };
 
+#if defined(ANIMPACK_HAVE_AVX2)
+/// BlendLanes::run compiled for AVX2 (blendPoses checks the CPU); without FMA every operation rounds
+/// as on SSE2, so the poses are bit-identical.
+[[gnu::target("avx2,bmi2"), gnu::flatten]] void blendFourAvx2(const Transform* a, const Transform* b, const std::uint32_t* joints, unsigned count,
+                                                              float weight, BlendMode mode, std::span<const Transform> restPose, Transform* out) {
+  BlendLanes<Avx2Lanes>::run(a, b, joints, count, weight, mode, restPose, out);
+}
+#endif
+
 }  // namespace
 
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
                 std::span<const Transform> restPose, std::span<Transform> out, [[maybe_unused]] DecodePath path) {
   auto blendFour = [&](const std::uint32_t* joints, unsigned count) {
+#if defined(ANIMPACK_HAVE_AVX2)
+    if (path == DecodePath::Simd && avx2Available()) {
+      blendFourAvx2(a.data(), b.data(), joints, count, weight, mode, restPose, out.data());
+      return;
+    }
+#endif
 #if defined(ANIMPACK_HAVE_SSE2)
-    if (path == DecodePath::Simd) {
+    if (path != DecodePath::Scalar) {
       BlendLanes<Sse2Lanes>::run(a.data(), b.data(), joints, count, weight, mode, restPose, out.data());
       return;
     }

@@ -1,25 +1,34 @@
 #pragma once
-// Four float lanes for decoding four tracks at once (structure of arrays). Two implementations with
-// one interface: `PortableLanes` (plain C++, any target) and `Sse2Lanes` (x86-64's SSE2 baseline).
-// Both use only operations IEEE-754 rounds exactly (add, sub, mul, div, sqrt, compare, select,
-// int32 -> float), and the decoding kernels are written once against the interface, so the two give
-// bit-identical results and a pack decodes the same on every target.
+// Four float lanes for decoding four tracks at once (structure of arrays). Three implementations
+// with one interface: `PortableLanes` (plain C++, any target), `Sse2Lanes` (x86-64's SSE2 baseline)
+// and `Avx2Lanes` (SSE2's, for code compiled for AVX2 and chosen at run time on CPUs that have it).
+// All use only operations IEEE-754 rounds exactly (add, sub, mul, div, sqrt, compare, select,
+// int32 -> float), never a fused multiply-add, and the decoding kernels are written once against the
+// interface, so they give bit-identical results and a pack decodes the same on every target.
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
+#include "core/runtime/bits.h"
+
 #if defined(__SSE2__) && !defined(ANIMPACK_NO_SIMD)
 #include <emmintrin.h>
 #define ANIMPACK_HAVE_SSE2 1
+// GCC and Clang compile single functions for AVX2 (target attribute) and check the CPU at run time.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define ANIMPACK_HAVE_AVX2 1
+#endif
 #endif
 
 namespace animpack::runtime {
 
 /// Which lane implementation a Player decodes with (both give bit-identical poses).
 enum class DecodePath : std::uint8_t {
-  Simd,    ///< SSE2 on x86-64 (the portable lanes where SSE2 is not available)
+  Simd,    ///< the widest this CPU runs: AVX2 on x86-64 CPUs that have it, else SSE2 (else the portable lanes)
   Scalar,  ///< plain C++ lanes, on every target
+  Sse2,    ///< SSE2 even on a CPU with AVX2 (the portable lanes where SSE2 is not available)
 };
 
 /// True when this build has a SIMD implementation (x86-64 without ANIMPACK_NO_SIMD).
@@ -31,7 +40,49 @@ constexpr bool simdAvailable() {
 #endif
 }
 
-struct PortableLanes {
+/// True when this build has the AVX2 path and the CPU it runs on has AVX2 and BMI2 (checked once).
+inline bool avx2Available() {
+#if defined(ANIMPACK_HAVE_AVX2)
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+  }();
+  return has;
+#else
+  return false;
+#endif
+}
+
+/// The lane implementation `path` decodes with on this CPU: "avx2", "sse2" or "scalar".
+inline const char* decodePathName(DecodePath path) {
+  if (path == DecodePath::Scalar || !simdAvailable()) return "scalar";
+  return path == DecodePath::Simd && avx2Available() ? "avx2" : "sse2";
+}
+
+/// Bit unpacking of four lanes with one 64-bit word per lane (plain C++ shifts), for the lanes
+/// without per-lane variable shifts; `L` makes the lane vectors.
+template <class L>
+struct ScalarWords {
+  struct W {
+    std::uint64_t v[4];
+  };
+  /// Each lane's 64 bits from bit base[l] + frame x stride[l] of `data` on (bitsAt).
+  static W words(const std::uint8_t* data, const std::uint32_t base[4], const std::uint8_t stride[4], std::uint32_t frame) {
+    W w;
+    for (int l = 0; l < 4; ++l) w.v[l] = bitsAt(data, base[l] + std::uint64_t(frame) * stride[l]);
+    return w;
+  }
+  using Shifts = const std::uint8_t*;
+  /// Per-lane shift counts (0..63) for shiftWords.
+  static Shifts shifts(const std::uint8_t counts[4]) { return counts; }
+  /// The low 32 bits of each lane's word shifted right by its count.
+  static auto shiftWords(const W& w, Shifts o) {
+    return L::ints(static_cast<std::uint32_t>(w.v[0] >> o[0]), static_cast<std::uint32_t>(w.v[1] >> o[1]),
+                   static_cast<std::uint32_t>(w.v[2] >> o[2]), static_cast<std::uint32_t>(w.v[3] >> o[3]));
+  }
+};
+
+struct PortableLanes : ScalarWords<PortableLanes> {
   struct F {
     float v[4];
   };
@@ -157,7 +208,7 @@ struct PortableLanes {
 };
 
 #if defined(ANIMPACK_HAVE_SSE2)
-struct Sse2Lanes {
+struct Sse2Lanes : ScalarWords<Sse2Lanes> {
   struct F {
     __m128 v;
   };
@@ -263,6 +314,47 @@ struct Sse2Lanes {
       _mm_storel_pi(reinterpret_cast<__m64*>(p), lanes[i]);
       _mm_store_ss(p + 2, _mm_movehl_ps(lanes[i], lanes[i]));
     }
+  }
+};
+#endif
+
+#if defined(ANIMPACK_HAVE_AVX2)
+/// SSE2's lanes for code compiled for AVX2 (the Player's AVX2 decode): the same float operations,
+/// so the same results, in AVX's three-operand encoding; bit unpacking shifts the four lanes' 64-bit
+/// words at once (AVX2's per-lane variable shifts) instead of one at a time.
+struct Avx2Lanes : Sse2Lanes {
+  /// One blend instead of and, andnot, or: the masks are all ones or zero per lane, so the sign
+  /// bit it reads picks the same lanes.
+  [[gnu::target("avx2")]] static F select(M m, F a, F b) { return {_mm_blendv_ps(b.v, a.v, _mm_castsi128_ps(m.v))}; }
+  struct W {
+    __m256i v;
+  };
+  [[gnu::target("avx2")]] static W words(const std::uint8_t* data, const std::uint32_t base[4], const std::uint8_t stride[4],
+                                         std::uint32_t frame) {
+    std::uint32_t strides;
+    std::memcpy(&strides, stride, sizeof(strides));
+    const __m256i position = _mm256_add_epi64(_mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base))),
+                                              _mm256_mul_epu32(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(static_cast<int>(strides))),
+                                                               _mm256_set1_epi64x(frame)));
+    alignas(32) std::uint64_t byte[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(byte), _mm256_srli_epi64(position, 3));
+    std::uint64_t word[4];
+    for (int l = 0; l < 4; ++l) std::memcpy(&word[l], data + byte[l], sizeof(word[l]));
+    const __m256i words = _mm256_set_epi64x(static_cast<long long>(word[3]), static_cast<long long>(word[2]),
+                                            static_cast<long long>(word[1]), static_cast<long long>(word[0]));
+    return {_mm256_srlv_epi64(words, _mm256_and_si256(position, _mm256_set1_epi64x(7)))};
+  }
+  struct Shifts {
+    __m256i v;
+  };
+  [[gnu::target("avx2")]] static Shifts shifts(const std::uint8_t counts[4]) {
+    std::uint32_t c;
+    std::memcpy(&c, counts, sizeof(c));
+    return {_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(static_cast<int>(c)))};
+  }
+  [[gnu::target("avx2")]] static I shiftWords(const W& w, Shifts o) {
+    const __m256i shifted = _mm256_srlv_epi64(w.v, o.v);
+    return {_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(shifted, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)))};
   }
 };
 #endif

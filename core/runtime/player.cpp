@@ -136,6 +136,15 @@ void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, 
     });
 }
 
+#if defined(ANIMPACK_HAVE_AVX2)
+/// decodeUniform for CPUs with AVX2: it and everything it calls are inlined into this one function
+/// compiled for AVX2 and BMI2 (decode() checks the CPU). Without FMA the compiler cannot fuse a
+/// multiply and an add, so every operation rounds as on SSE2: the poses are bit-identical.
+[[gnu::target("avx2,bmi2"), gnu::flatten]] void Player::decodeUniformAvx2(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out) {
+  decodeUniform<Avx2Lanes>(cursor, clip, at, out);
+}
+#endif
+
 void Player::decodeRaw(const ClipView& clip, FrameSplit at, std::span<Transform> out) {
   const bool second = at.alpha > 0.f;
   for (const RawTrackInfo& info : clip.rawTracks()) {
@@ -313,8 +322,12 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
 
   std::memcpy(out.data(), clip.basePose().data(), clip.basePose().size() * sizeof(Transform));
   if (!clip.uniformBatches().empty()) {
+#if defined(ANIMPACK_HAVE_AVX2)
+    if (m_path == DecodePath::Simd && avx2Available()) decodeUniformAvx2(cursor, clip, at, out.data());
+    else
+#endif
 #if defined(ANIMPACK_HAVE_SSE2)
-    if (m_path == DecodePath::Simd) decodeUniform<Sse2Lanes>(cursor, clip, at, out.data());
+    if (m_path != DecodePath::Scalar) decodeUniform<Sse2Lanes>(cursor, clip, at, out.data());
     else
 #endif
       decodeUniform<PortableLanes>(cursor, clip, at, out.data());

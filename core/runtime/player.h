@@ -2,7 +2,7 @@
 // Decodes compressed clips into local joint transforms (core/runtime/FORMAT.md). A Player is the
 // small per-instance context a game keeps per animated character: one cursor per clip it plays
 // (the primary clip and, for blending, a second one). Uniform tracks are decoded four at a time
-// (structure of arrays, SSE2 or portable lanes, core/runtime/lanes.h) from the cached segment's
+// (structure of arrays, AVX2, SSE2 or portable lanes, core/runtime/lanes.h) from the cached segment's
 // boundary rows and the frame's residuals; raw tracks by direct indexing; keyed tracks by a forward
 // linear scan of the need-sorted key stream into a 4-key window per track. Backward steps reuse the windows while they still cover the time; larger jumps restart
 // from the nearest seek snapshot, so any access order gives bit-identical results. Between two
@@ -27,7 +27,7 @@ enum class BlendMode : std::uint8_t {
 
 class Player {
  public:
-  /// `path` picks the lane implementation (core/runtime/lanes.h); both give bit-identical poses.
+  /// `path` picks the lane implementation (core/runtime/lanes.h); all give bit-identical poses.
   explicit Player(DecodePath path = DecodePath::Simd) : m_path(path) {}
 
   /// Samples `clip` at `seconds` from its first frame into `out` (jointCount transforms). Looping
@@ -85,6 +85,7 @@ class Player {
   void decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint32_t f, const unsigned (&slots)[Frames]);
   template <class Lanes>
   void decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out);
+  void decodeUniformAvx2(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out);
   template <class Lanes>
   static void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
   template <class Lanes>

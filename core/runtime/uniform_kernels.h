@@ -53,30 +53,29 @@ struct Uniform {
   /// residual x 2^-shift). The frames share the layout's masks and scales, read once.
   template <unsigned Components, unsigned Frames>
   static void residuals(const BatchLayout& s, const std::uint8_t* data, std::uint32_t local, F out[Frames][4]) {
-    std::uint64_t p[Frames][4];
-    for (unsigned f = 0; f < Frames; ++f)
-      for (unsigned l = 0; l < 4; ++l) p[f][l] = s.base[l] + std::uint64_t(local + f) * s.stride[l];
     const F scale = L::load(s.scale);
-    std::uint64_t w[Frames][4] = {};
+    typename L::W w[Frames] = {};
     if (!s.wide)  // each lane's whole frame in one read
-      for (unsigned f = 0; f < Frames; ++f)
-        for (unsigned l = 0; l < 4; ++l) w[f][l] = bitsAt(data, p[f][l]);
+      for (unsigned f = 0; f < Frames; ++f) w[f] = L::words(data, s.base, s.stride, local + f);
     for (unsigned c = 0; c < Components; ++c) {
       const std::uint8_t* o = s.offset[c];
+      const auto shifts = L::shifts(o);
       // Sign extension without branches: (r ^ signBit) - signBit, signBit = (mask + 1) / 2 (0 for width 0).
       const I mask = L::loadInts(s.mask[c]);
       const I sign = L::shr1(L::addInts(mask, L::setInts(1)));
       for (unsigned f = 0; f < Frames; ++f) {
-        const std::uint64_t* q = p[f];
-        const std::uint64_t* v = w[f];
-        const I raw = s.wide ? L::ints(static_cast<std::uint32_t>(bitsAt(data, q[0] + o[0])), static_cast<std::uint32_t>(bitsAt(data, q[1] + o[1])),
-                                       static_cast<std::uint32_t>(bitsAt(data, q[2] + o[2])), static_cast<std::uint32_t>(bitsAt(data, q[3] + o[3])))
-                             : L::ints(static_cast<std::uint32_t>(v[0] >> o[0]), static_cast<std::uint32_t>(v[1] >> o[1]),
-                                       static_cast<std::uint32_t>(v[2] >> o[2]), static_cast<std::uint32_t>(v[3] >> o[3]));
+        const I raw = s.wide ? wideComponent(s, data, local + f, o) : L::shiftWords(w[f], shifts);
         const I r = L::subInts(L::xorInts(L::andInts(raw, mask), sign), sign);
         out[f][c] = L::mul(L::fromInt(r), scale);
       }
     }
+  }
+
+  /// A component of a frame whose lanes span more than 57 bits: read at its own position.
+  static I wideComponent(const BatchLayout& s, const std::uint8_t* data, std::uint32_t frame, const std::uint8_t o[4]) {
+    std::uint32_t v[4];
+    for (unsigned l = 0; l < 4; ++l) v[l] = static_cast<std::uint32_t>(bitsAt(data, s.base[l] + std::uint64_t(frame) * s.stride[l] + o[l]));
+    return L::ints(v[0], v[1], v[2], v[3]);
   }
 
   /// The frames' values: spline through the boundary rows (weights w[f]) plus the residual, the

@@ -1,6 +1,6 @@
 // Decodes a fixed number of poses of a pack's longest clip, for counting the decoder's instructions
 // per pose under callgrind (a figure the machine's load does not change; README "Decoding"):
-//   valgrind --tool=callgrind build/tests/decode_poses PACK forward|backward|random|blend N [--scalar]
+//   valgrind --tool=callgrind build/tests/decode_poses PACK forward|backward|random|blend N [--scalar|--sse2]
 // The times are those of `animpack bench`: k/60 s, reversed, or in a fixed permutation.
 #include <algorithm>
 #include <cstdio>
@@ -16,7 +16,7 @@ using namespace animpack::runtime;
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: decode_poses PACK forward|backward|random|blend REPEATS [--scalar]\n");
+    std::fprintf(stderr, "usage: decode_poses PACK forward|backward|random|blend REPEATS [--scalar|--sse2]\n");
     return 2;
   }
   auto pack = Pack::load(argv[1]);
@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
   if (pack->clips().empty()) return std::fprintf(stderr, "no clips\n"), 1;
   const std::string mode = argv[2];
   const int repeats = std::atoi(argv[3]);
-  const bool scalar = argc > 4 && std::strcmp(argv[4], "--scalar") == 0;
+  const DecodePath path = argc <= 4 ? DecodePath::Simd : std::strcmp(argv[4], "--scalar") == 0 ? DecodePath::Scalar
+                                                     : std::strcmp(argv[4], "--sse2") == 0   ? DecodePath::Sse2
+                                                                                               : DecodePath::Simd;
   const PackClip* longest = &pack->clips()[0];
   for (const PackClip& c : pack->clips())
     if (c.frameCount > longest->frameCount) longest = &c;
@@ -33,7 +35,7 @@ int main(int argc, char** argv) {
   for (double s = 0; s <= double(view.duration()) + 1e-9; s += 1.0 / 60) times.push_back(float(s));
   if (mode == "random") std::shuffle(times.begin(), times.end(), std::mt19937(42));
   if (mode == "backward") std::reverse(times.begin(), times.end());
-  Player player(scalar ? DecodePath::Scalar : DecodePath::Simd);
+  Player player(path);
   std::vector<Transform> out(view.jointCount());
   float sink = 0;
   for (int r = 0; r < repeats; ++r)

@@ -1,4 +1,4 @@
-// The runtime's two lane implementations (core/runtime/lanes.h: SSE2 on x86-64, portable C++
+// The runtime's lane implementations (core/runtime/lanes.h: AVX2 and SSE2 on x86-64, portable C++
 // everywhere) decode every pose bit-identically, at frames and between them, in any access order,
 // on real packs from assimp-testmodels and on generated rigs (partial batches, spins stored as four
 // components, float-floor precision): a pack does not depend on the target that plays it.
@@ -39,6 +39,39 @@ Case compressCase(const std::string& name, const ImportedAsset& a, const RawClip
   r.view = std::move(view.value());
   return r;
 }
+
+constexpr runtime::DecodePath kPaths[] = {runtime::DecodePath::Simd, runtime::DecodePath::Sse2, runtime::DecodePath::Scalar};
+
+QString pathName(runtime::DecodePath path) {
+  return path == runtime::DecodePath::Simd ? QString("SIMD (%1)").arg(runtime::decodePathName(path)) : runtime::decodePathName(path);
+}
+
+#if defined(ANIMPACK_HAVE_AVX2)
+/// How many of `rounds` random frames' words (every offset 0..63) the AVX2 lanes unpack unlike the
+/// scalar definition: compiled for AVX2 itself, so the vectors never cross a call.
+[[gnu::target("avx2")]] int avx2WordMismatches(const std::vector<std::uint8_t>& data, int rounds) {
+  using Avx2 = runtime::Avx2Lanes;
+  using Scalar = runtime::ScalarWords<runtime::PortableLanes>;
+  std::mt19937 rng(5);
+  int mismatches = 0;
+  for (int round = 0; round < rounds; ++round) {
+    std::uint32_t base[4];
+    std::uint8_t stride[4], offset[4];
+    for (unsigned l = 0; l < 4; ++l) {
+      stride[l] = static_cast<std::uint8_t>(rng() % 58);
+      base[l] = static_cast<std::uint32_t>(rng() % 4096);
+      offset[l] = static_cast<std::uint8_t>((round + 17 * l) % 64);
+    }
+    const std::uint32_t frame = rng() % 256;  // up to 4096 + 255 x 57 bits: inside the 4 KiB buffer
+    const Avx2::I v = Avx2::shiftWords(Avx2::words(data.data(), base, stride, frame), Avx2::shifts(offset));
+    const runtime::PortableLanes::I r = Scalar::shiftWords(Scalar::words(data.data(), base, stride, frame), Scalar::shifts(offset));
+    std::uint32_t lanes[4];
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(lanes), v.v);
+    mismatches += std::memcmp(lanes, r.v, sizeof(lanes)) != 0;
+  }
+  return mismatches;
+}
+#endif
 
 /// Times in frames: every frame, every midpoint and an off-grid step that crosses segment ends.
 std::vector<float> timesOf(const runtime::ClipView& view) {
@@ -93,10 +126,11 @@ class TestDecoderPaths : public QObject {
     QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Rotation4)] > 0);
     QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Vector)] > 0);
     QVERIFY(partial > 0);
-    if (!runtime::simdAvailable()) qWarning("this build has no SIMD lanes: both paths are the portable one");
+    if (!runtime::simdAvailable()) qWarning("this build has no SIMD lanes: every path is the portable one");
+    else if (!runtime::avx2Available()) qWarning("this CPU has no AVX2: the SIMD path is the SSE2 one");
   }
 
-  void simdAndScalarGiveIdenticalPoses() {
+  void everyPathGivesIdenticalPoses() {
     for (const Case& c : m_cases) {
       const std::vector<float> times = timesOf(c.view);
       const std::size_t joints = c.view.jointCount();
@@ -110,20 +144,34 @@ class TestDecoderPaths : public QObject {
       std::vector<std::size_t> backward(order.rbegin(), order.rend()), random = order;
       std::shuffle(random.begin(), random.end(), std::mt19937(7));
       std::vector<runtime::Transform> out(joints);
-      for (runtime::DecodePath path : {runtime::DecodePath::Simd, runtime::DecodePath::Scalar}) {
+      for (runtime::DecodePath path : kPaths) {
         for (const auto* sequence : {&order, &backward, &random}) {
           runtime::Player player(path);
           for (std::size_t i : *sequence) {
             player.sampleFrame(c.view, times[i], out);
             if (std::memcmp(out.data(), reference.data() + i * joints, joints * sizeof(runtime::Transform)) != 0)
               QFAIL(qPrintable(QString("%1: %2 path, %3 order, frame %4 differs")
-                                   .arg(QString::fromStdString(c.name), path == runtime::DecodePath::Simd ? "SIMD" : "scalar",
+                                   .arg(QString::fromStdString(c.name), pathName(path),
                                         sequence == &order ? "forward" : sequence == &backward ? "backward" : "random")
                                    .arg(double(times[i]))));
           }
         }
       }
     }
+  }
+
+  void avx2WordsAgreeWithTheirDefinition() {
+    // The AVX2 lanes' bit unpacking (four 64-bit words shifted at once) against the scalar
+    // definition, at random positions and every shift count a frame's components can have.
+#if defined(ANIMPACK_HAVE_AVX2)
+    if (!runtime::avx2Available()) QSKIP("this CPU has no AVX2");
+    std::vector<std::uint8_t> data(4096 + 2048);
+    std::mt19937 rng(3);
+    for (std::uint8_t& b : data) b = static_cast<std::uint8_t>(rng());
+    QCOMPARE(avx2WordMismatches(data, 5000), 0);
+#else
+    QSKIP("this build has no AVX2 path");
+#endif
   }
 
   void segmentLayoutsAgreeWithTheirDefinition() {
@@ -180,7 +228,7 @@ class TestDecoderPaths : public QObject {
     player.sample(run, 0.3f, pose);
     other = pose;
     other[5].rotation = runtime::normalized({0.1f, 0.2f, 0.3f, 0.9f});
-    for (auto path : {runtime::DecodePath::Simd, runtime::DecodePath::Scalar})
+    for (auto path : kPaths)
       for (auto mode : {runtime::BlendMode::Naive, runtime::BlendMode::Decomposed})
         for (float w : {0.f, 0.37f, 1.f}) {
           runtime::blendPoses(pose, pose, w, mode, run.restPose(), out, path);
@@ -192,7 +240,7 @@ class TestDecoderPaths : public QObject {
         }
   }
 
-  void blendsAreIdenticalOnBothPaths() {
+  void blendsAreIdenticalOnEveryPath() {
     // Two real clips of one skeleton (Testwuson's run and walk), both blend modes, and a pose whose
     // bones point against their rest direction (the decomposed blend's half-turn special case).
     const runtime::ClipView& run = m_cases[0].view;
@@ -200,21 +248,24 @@ class TestDecoderPaths : public QObject {
     const std::size_t joints = run.jointCount();
     std::vector<runtime::Transform> simd(joints), scalar(joints), flipped(run.restPose().begin(), run.restPose().end());
     for (runtime::Transform& t : flipped) t.translation = t.translation * -1.f;
-    runtime::Player a(runtime::DecodePath::Simd), b(runtime::DecodePath::Scalar);
-    for (auto mode : {runtime::BlendMode::Naive, runtime::BlendMode::Decomposed}) {
-      for (float w : {0.f, 0.25f, 0.5f, 1.f}) {
-        for (float t = 0; t < run.duration(); t += 0.05f) {
-          a.blend(run, t, walk, t * 1.7f, w, mode, simd);
-          b.blend(run, t, walk, t * 1.7f, w, mode, scalar);
-          QVERIFY2(std::memcmp(simd.data(), scalar.data(), joints * sizeof(runtime::Transform)) == 0, qPrintable(QString("blend at %1 s").arg(double(t))));
+    for (auto path : {runtime::DecodePath::Simd, runtime::DecodePath::Sse2}) {
+      runtime::Player a(path), b(runtime::DecodePath::Scalar);
+      for (auto mode : {runtime::BlendMode::Naive, runtime::BlendMode::Decomposed}) {
+        for (float w : {0.f, 0.25f, 0.5f, 1.f}) {
+          for (float t = 0; t < run.duration(); t += 0.05f) {
+            a.blend(run, t, walk, t * 1.7f, w, mode, simd);
+            b.blend(run, t, walk, t * 1.7f, w, mode, scalar);
+            QVERIFY2(std::memcmp(simd.data(), scalar.data(), joints * sizeof(runtime::Transform)) == 0,
+                     qPrintable(QString("%1: blend at %2 s").arg(pathName(path)).arg(double(t))));
+          }
+          runtime::blendPoses(flipped, run.restPose(), w, mode, run.restPose(), simd, path);
+          runtime::blendPoses(flipped, run.restPose(), w, mode, run.restPose(), scalar, runtime::DecodePath::Scalar);
+          QVERIFY(std::memcmp(simd.data(), scalar.data(), joints * sizeof(runtime::Transform)) == 0);
+          for (std::size_t j = 0; j < joints; ++j)  // the decomposed blend keeps every bone's length
+            if (mode == runtime::BlendMode::Decomposed)
+              QVERIFY(std::fabs(runtime::length(simd[j].translation) - runtime::length(run.restPose()[j].translation)) <=
+                      1e-4f * std::max(1.f, runtime::length(run.restPose()[j].translation)));
         }
-        runtime::blendPoses(flipped, run.restPose(), w, mode, run.restPose(), simd, runtime::DecodePath::Simd);
-        runtime::blendPoses(flipped, run.restPose(), w, mode, run.restPose(), scalar, runtime::DecodePath::Scalar);
-        QVERIFY(std::memcmp(simd.data(), scalar.data(), joints * sizeof(runtime::Transform)) == 0);
-        for (std::size_t j = 0; j < joints; ++j)  // the decomposed blend keeps every bone's length
-          if (mode == runtime::BlendMode::Decomposed)
-            QVERIFY(std::fabs(runtime::length(simd[j].translation) - runtime::length(run.restPose()[j].translation)) <=
-                    1e-4f * std::max(1.f, runtime::length(run.restPose()[j].translation)));
       }
     }
   }
