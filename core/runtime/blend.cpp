@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -211,7 +212,37 @@ struct BlendLanes {
   }
 };
 
+/// Bit j: joint j of the `count` (at most 64) is the same in both poses, bit for bit.
+std::uint64_t sameJoints(const Transform* a, const Transform* b, std::size_t count) {
+  std::uint64_t same = 0;
+  for (std::size_t j = 0; j < count; ++j) same |= std::uint64_t(std::memcmp(&a[j], &b[j], sizeof(Transform)) == 0) << j;
+  return same;
+}
+
 #if defined(ANIMPACK_HAVE_AVX2)
+/// sameJoints() four joints at a time: their 160 bytes are five 32-byte words, compared 8 bytes at
+/// a time; a joint is the same when its five 8-byte parts are.
+[[gnu::target("avx2,bmi2")]] std::uint64_t sameJointsAvx2(const Transform* a, const Transform* b, std::size_t count) {
+  static_assert(sizeof(Transform) == 40, "a joint is five 8-byte parts");
+  const auto* pa = reinterpret_cast<const unsigned char*>(a);
+  const auto* pb = reinterpret_cast<const unsigned char*>(b);
+  std::uint64_t same = 0;
+  std::size_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    std::uint32_t parts = 0;  // bit i: 8-byte part i of the four joints is equal
+    for (int v = 0; v < 5; ++v) {
+      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pa + j * sizeof(Transform) + 32 * v));
+      const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pb + j * sizeof(Transform) + 32 * v));
+      parts |= static_cast<std::uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, y)))) << (4 * v);
+    }
+    // Bit 5k of `all` is set when parts 5k .. 5k + 4 are: joint k's; gathered into bits 0-3.
+    const std::uint32_t all = parts & (parts >> 1) & (parts >> 2) & (parts >> 3) & (parts >> 4);
+    same |= std::uint64_t(_pext_u32(all, 0x8421u)) << j;
+  }
+  if (j < count) same |= sameJoints(a + j, b + j, count - j) << j;
+  return same;
+}
+
 /// BlendLanes::run compiled for AVX2 (blendPoses checks the CPU); without FMA every operation rounds
 /// as on SSE2, so the poses are bit-identical.
 [[gnu::target("avx2,bmi2"), gnu::flatten]] void blendFourAvx2(const Transform* a, const Transform* b, const std::uint32_t* joints, unsigned count,
@@ -241,18 +272,26 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
   };
   // A joint the same in both poses keeps its transform (the joints neither clip animates: most of
   // a rig's fingers and face); the others are blended four at a time, whichever they are. Each
-  // group is read before it is written, so `out` may alias `a` or `b`.
+  // group is read before it is written and only joints already compared are written, so `out` may
+  // alias `a` or `b`.
   std::uint32_t group[4];
   unsigned count = 0;
-  for (std::size_t j = 0; j < out.size(); ++j) {
-    if (std::memcmp(&a[j], &b[j], sizeof(Transform)) == 0) {
-      if (out.data() != a.data()) out[j] = a[j];
-      continue;
-    }
-    group[count++] = static_cast<std::uint32_t>(j);
-    if (count == 4) {
-      blendFour(group, count);
-      count = 0;
+  for (std::size_t first = 0; first < out.size(); first += 64) {
+    const std::size_t n = std::min<std::size_t>(64, out.size() - first);
+    const std::uint64_t all = n == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << n) - 1;
+#if defined(ANIMPACK_HAVE_AVX2)
+    const std::uint64_t same = path == DecodePath::Simd && avx2Available() ? sameJointsAvx2(&a[first], &b[first], n) : sameJoints(&a[first], &b[first], n);
+#else
+    const std::uint64_t same = sameJoints(&a[first], &b[first], n);
+#endif
+    if (out.data() != a.data())
+      for (std::uint64_t m = same; m != 0; m &= m - 1) out[first + std::countr_zero(m)] = a[first + std::countr_zero(m)];
+    for (std::uint64_t m = ~same & all; m != 0; m &= m - 1) {
+      group[count++] = static_cast<std::uint32_t>(first + std::countr_zero(m));
+      if (count == 4) {
+        blendFour(group, count);
+        count = 0;
+      }
     }
   }
   if (count > 0) blendFour(group, count);

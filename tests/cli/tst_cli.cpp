@@ -108,6 +108,19 @@ class TestCli : public QObject {
     const Run scalar = runCli({"bench", pack, "--json", "--clip", "Wuson_Run", "--scalar"});
     QCOMPARE(scalar.code, 0);
     QCOMPARE(QJsonDocument::fromJson(scalar.out).object()["decode_path"].toString(), QString("scalar"));
+    const Run sse2 = runCli({"bench", pack, "--json", "--clip", "Wuson_Run", "--sse2"});
+    QCOMPARE(sse2.code, 0);
+    const QString path = bench["decode_path"].toString(), forced = QJsonDocument::fromJson(sse2.out).object()["decode_path"].toString();
+#if defined(__x86_64__)
+    QVERIFY2(path == "avx2" || path == "sse2", qPrintable(path));  // the CPU decides
+    QCOMPARE(forced, QString("sse2"));
+#else
+    QCOMPARE(path, QString("scalar"));
+    QCOMPARE(forced, QString("scalar"));
+#endif
+    const Run both = runCli({"bench", pack, "--scalar", "--sse2"});
+    QCOMPARE(both.code, 2);
+    QVERIFY(both.err.contains("--scalar and --sse2"));
   }
 
   void benchPicksClipsAsEveryCommand() {

@@ -219,24 +219,29 @@ class TestDecoderPaths : public QObject {
   }
 
   void blendKeepsJointsTheSameInBothPoses() {
-    // A pose blended with itself is that pose, bit for bit, in both modes and on both paths; with one
-    // joint changed, every other joint still comes through unchanged (its neighbours included).
+    // A pose blended with itself is that pose, bit for bit, in both modes and on every path; with one
+    // joint changed (each in turn: every place in a group of four and in the last partial group, and
+    // one byte of its 40 only), every other joint still comes through unchanged.
     const runtime::ClipView& run = m_cases[0].view;
     const std::size_t joints = run.jointCount();
+    QVERIFY(joints % 4 != 0);
     std::vector<runtime::Transform> pose(joints), other(joints), out(joints);
     runtime::Player player;
     player.sample(run, 0.3f, pose);
-    other = pose;
-    other[5].rotation = runtime::normalized({0.1f, 0.2f, 0.3f, 0.9f});
     for (auto path : kPaths)
       for (auto mode : {runtime::BlendMode::Naive, runtime::BlendMode::Decomposed})
         for (float w : {0.f, 0.37f, 1.f}) {
           runtime::blendPoses(pose, pose, w, mode, run.restPose(), out, path);
           QVERIFY(std::memcmp(out.data(), pose.data(), joints * sizeof(runtime::Transform)) == 0);
-          runtime::blendPoses(pose, other, w, mode, run.restPose(), out, path);
-          for (std::size_t j = 0; j < joints; ++j)
-            if (j != 5) QVERIFY(std::memcmp(&out[j], &pose[j], sizeof(runtime::Transform)) == 0);
-          if (w > 0.f) QVERIFY(std::memcmp(&out[5], &pose[5], sizeof(runtime::Transform)) != 0);
+          for (std::size_t changed = 0; changed < joints; ++changed) {
+            other = pose;
+            if (changed % 2 == 0) other[changed].rotation = runtime::normalized({0.1f, 0.2f, 0.3f, 0.9f});
+            else other[changed].scale.z += 0.5f;  // the joint's last bytes
+            runtime::blendPoses(pose, other, w, mode, run.restPose(), out, path);
+            for (std::size_t j = 0; j < joints; ++j)
+              if (j != changed) QVERIFY(std::memcmp(&out[j], &pose[j], sizeof(runtime::Transform)) == 0);
+            if (w > 0.f) QVERIFY2(std::memcmp(&out[changed], &pose[changed], sizeof(runtime::Transform)) != 0, qPrintable(pathName(path)));
+          }
         }
   }
 
