@@ -212,6 +212,7 @@ struct BlendLanes {
   }
 };
 
+#if defined(ANIMPACK_HAVE_AVX2)
 /// Bit j: joint j of the `count` (at most 64) is the same in both poses, bit for bit.
 std::uint64_t sameJoints(const Transform* a, const Transform* b, std::size_t count) {
   std::uint64_t same = 0;
@@ -219,7 +220,6 @@ std::uint64_t sameJoints(const Transform* a, const Transform* b, std::size_t cou
   return same;
 }
 
-#if defined(ANIMPACK_HAVE_AVX2)
 /// sameJoints() four joints at a time: their 160 bytes are five 32-byte words, compared 8 bytes at
 /// a time; a joint is the same when its five 8-byte parts are.
 [[gnu::target("avx2,bmi2")]] std::uint64_t sameJointsAvx2(const Transform* a, const Transform* b, std::size_t count) {
@@ -276,23 +276,29 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
   // alias `a` or `b`.
   std::uint32_t group[4];
   unsigned count = 0;
-  for (std::size_t first = 0; first < out.size(); first += 64) {
-    const std::size_t n = std::min<std::size_t>(64, out.size() - first);
-    const std::uint64_t all = n == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << n) - 1;
-#if defined(ANIMPACK_HAVE_AVX2)
-    const std::uint64_t same = path == DecodePath::Simd && avx2Available() ? sameJointsAvx2(&a[first], &b[first], n) : sameJoints(&a[first], &b[first], n);
-#else
-    const std::uint64_t same = sameJoints(&a[first], &b[first], n);
-#endif
-    if (out.data() != a.data())
-      for (std::uint64_t m = same; m != 0; m &= m - 1) out[first + std::countr_zero(m)] = a[first + std::countr_zero(m)];
-    for (std::uint64_t m = ~same & all; m != 0; m &= m - 1) {
-      group[count++] = static_cast<std::uint32_t>(first + std::countr_zero(m));
-      if (count == 4) {
-        blendFour(group, count);
-        count = 0;
-      }
+  auto keep = [&](std::size_t j) {
+    if (out.data() != a.data()) out[j] = a[j];
+  };
+  auto blendLater = [&](std::size_t j) {
+    group[count++] = static_cast<std::uint32_t>(j);
+    if (count == 4) {
+      blendFour(group, count);
+      count = 0;
     }
+  };
+#if defined(ANIMPACK_HAVE_AVX2)
+  if (path == DecodePath::Simd && avx2Available()) {
+    for (std::size_t first = 0; first < out.size(); first += 64) {
+      const std::size_t n = std::min<std::size_t>(64, out.size() - first);
+      const std::uint64_t same = sameJointsAvx2(&a[first], &b[first], n);
+      const std::uint64_t all = n == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << n) - 1;
+      for (std::uint64_t m = same; m != 0; m &= m - 1) keep(first + std::countr_zero(m));
+      for (std::uint64_t m = ~same & all; m != 0; m &= m - 1) blendLater(first + std::countr_zero(m));
+    }
+  } else
+#endif
+  {
+    for (std::size_t j = 0; j < out.size(); ++j) std::memcmp(&a[j], &b[j], sizeof(Transform)) == 0 ? keep(j) : blendLater(j);
   }
   if (count > 0) blendFour(group, count);
 }
