@@ -24,7 +24,7 @@
 
 namespace animpack::runtime {
 
-/// Which lane implementation a Player decodes with (both give bit-identical poses).
+/// Which lane implementation a Player decodes with (all give bit-identical poses).
 enum class DecodePath : std::uint8_t {
   Simd,    ///< the widest this CPU runs: AVX2 on x86-64 CPUs that have it, else SSE2 (else the portable lanes)
   Scalar,  ///< plain C++ lanes, on every target
@@ -329,6 +329,7 @@ struct Avx2Lanes : Sse2Lanes {
   struct W {
     __m256i v;
   };
+  /// ScalarWords::words(), the positions computed four lanes at once.
   [[gnu::target("avx2")]] static W words(const std::uint8_t* data, const std::uint32_t base[4], const std::uint8_t stride[4],
                                          std::uint32_t frame) {
     std::uint32_t strides;
@@ -347,11 +348,13 @@ struct Avx2Lanes : Sse2Lanes {
   struct Shifts {
     __m256i v;
   };
+  /// ScalarWords::shifts(), widened to one 64-bit count per lane.
   [[gnu::target("avx2")]] static Shifts shifts(const std::uint8_t counts[4]) {
     std::uint32_t c;
     std::memcpy(&c, counts, sizeof(c));
     return {_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(static_cast<int>(c)))};
   }
+  /// ScalarWords::shiftWords() in one per-lane variable shift.
   [[gnu::target("avx2")]] static I shiftWords(const W& w, Shifts o) {
     const __m256i shifted = _mm256_srlv_epi64(w.v, o.v);
     return {_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(shifted, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)))};
