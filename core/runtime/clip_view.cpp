@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstddef>
+#include <numeric>
 #include <string>
 
 #include "core/runtime/bits.h"
@@ -448,41 +449,50 @@ void ClipView::buildUniformBatches() {
     return t.channel != Channel::Rotation ? Shape::Vector : t.components == 4 ? Shape::Rotation4 : Shape::Rotation;
   };
   m_slots.assign(m_uniform.size(), UniformSlot{});
-  for (Shape shape : {Shape::Rotation, Shape::Rotation4, Shape::Vector}) {
-    for (std::uint32_t t = 0; t < m_uniform.size(); ++t) {
-      const UniformTrackInfo& info = m_uniform[t];
-      if (shapeOf(info) != shape) continue;
-      if (m_batches.empty() || m_batches.back().shape != shape || m_batches.back().lanes == 4) {
-        m_batches.emplace_back();
-        m_batches.back().shape = shape;
-        m_batches.back().components = shape == Shape::Rotation4 ? 4 : 3;
-      }
-      UniformBatch& b = m_batches.back();
-      m_slots[t] = {static_cast<std::uint32_t>(m_batches.size() - 1), b.lanes};
-      // Fill this lane and every lane after it: a partial batch repeats its last track.
-      for (unsigned l = b.lanes; l < 4; ++l) {
-        b.track[l] = t;
-        const std::size_t channelOffset = info.channel == Channel::Rotation      ? offsetof(Transform, rotation)
-                                          : info.channel == Channel::Translation ? offsetof(Transform, translation)
-                                                                                 : offsetof(Transform, scale);
-        b.outOffset[l] = static_cast<std::uint32_t>(info.joint * sizeof(Transform) + channelOffset);
-        b.step[l] = info.step;
-        const Quat ref = info.hasReference ? info.reference : Quat{};
-        const float refParts[4] = {ref.x, ref.y, ref.z, ref.w};
-        b.hasReference[l] = info.hasReference ? ~0u : 0u;
-        b.boundaryOffset[l] = info.boundaryBitOffset;
-        unsigned shift = 0;
-        for (unsigned c = 0; c < 4; ++c) {
-          b.minValue[c][l] = info.minValue[c];
-          b.reference[c][l] = refParts[c];
-          b.boundaryShift[c][l] = static_cast<std::uint8_t>(shift);
-          b.boundaryMask[c][l] = info.width[c] >= 32 ? 0xffffffffu : (1u << info.width[c]) - 1u;
-          shift += info.width[c];
-        }
-        if (shift > 56) b.wideBoundary = true;
-      }
-      ++b.lanes;
+  // Each lane decodes as its track alone, so the order of tracks in batches does not change a pose:
+  // by shape, and rotations relative to a reference after the others, so the others' batches skip
+  // the reference product.
+  auto rank = [&](std::uint32_t t) {
+    const Shape shape = shapeOf(m_uniform[t]);
+    return shape == Shape::Rotation ? (m_uniform[t].hasReference ? 1 : 0) : shape == Shape::Rotation4 ? 2 : 3;
+  };
+  std::vector<std::uint32_t> order(m_uniform.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return rank(x) < rank(y); });
+  for (const std::uint32_t t : order) {
+    const UniformTrackInfo& info = m_uniform[t];
+    const Shape shape = shapeOf(info);
+    if (m_batches.empty() || m_batches.back().shape != shape || m_batches.back().lanes == 4) {
+      m_batches.emplace_back();
+      m_batches.back().shape = shape;
+      m_batches.back().components = shape == Shape::Rotation4 ? 4 : 3;
     }
+    UniformBatch& b = m_batches.back();
+    m_slots[t] = {static_cast<std::uint32_t>(m_batches.size() - 1), b.lanes};
+    // Fill this lane and every lane after it: a partial batch repeats its last track.
+    for (unsigned l = b.lanes; l < 4; ++l) {
+      b.track[l] = t;
+      const std::size_t channelOffset = info.channel == Channel::Rotation      ? offsetof(Transform, rotation)
+                                        : info.channel == Channel::Translation ? offsetof(Transform, translation)
+                                                                               : offsetof(Transform, scale);
+      b.outOffset[l] = static_cast<std::uint32_t>(info.joint * sizeof(Transform) + channelOffset);
+      b.step[l] = info.step;
+      const Quat ref = info.hasReference ? info.reference : Quat{};
+      const float refParts[4] = {ref.x, ref.y, ref.z, ref.w};
+      b.hasReference[l] = info.hasReference ? ~0u : 0u;
+      b.relative = b.relative || info.hasReference;
+      b.boundaryOffset[l] = info.boundaryBitOffset;
+      unsigned shift = 0;
+      for (unsigned c = 0; c < 4; ++c) {
+        b.minValue[c][l] = info.minValue[c];
+        b.reference[c][l] = refParts[c];
+        b.boundaryShift[c][l] = static_cast<std::uint8_t>(shift);
+        b.boundaryMask[c][l] = info.width[c] >= 32 ? 0xffffffffu : (1u << info.width[c]) - 1u;
+        shift += info.width[c];
+      }
+      if (shift > 56) b.wideBoundary = true;
+    }
+    ++b.lanes;
   }
 }
 

@@ -28,7 +28,8 @@ struct UniformTrackInfo {
 
 /// Up to four uniform tracks of one shape in structure-of-arrays form ([component][lane]), what the
 /// Player's four-lane kernels read. Built when the clip is opened; lanes from `lanes` on repeat the
-/// last track so every lane computes on valid values (their results are not stored).
+/// last track so every lane computes on valid values (their results are not stored). Rotations
+/// without a reference come first, so that most batches skip the reference product.
 struct UniformBatch {
   enum class Shape : std::uint8_t {
     Rotation,      ///< x, y, z of a unit quaternion with w >= 0, optionally relative to a reference
@@ -39,6 +40,7 @@ struct UniformBatch {
   std::uint8_t components = 3;
   std::uint8_t lanes = 0;                ///< tracks in the batch, 1..4
   bool wideBoundary = false;             ///< a lane's boundary values span more than 56 bits
+  bool relative = false;                 ///< some lane's rotation is relative to its reference
   std::uint32_t track[4] = {};           ///< uniform track index per lane
   std::uint32_t outOffset[4] = {};       ///< byte offset of the lane's channel in a pose (Transform array)
   float minValue[4][4] = {};

@@ -119,17 +119,23 @@ struct Uniform {
     const F rest = L::sub(L::sub(L::sub(L::set(1.f), L::mul(v[0], v[0])), L::mul(v[1], v[1])), L::mul(v[2], v[2]));
     const M inside = L::gt(rest, zero);
     const F w = L::sqrt(rest);
-    // reference * (x, y, z, w), the Hamilton product in math.h's operation order.
-    const F ax = L::load(b.reference[0]), ay = L::load(b.reference[1]), az = L::load(b.reference[2]), aw = L::load(b.reference[3]);
-    const F rx = L::sub(L::add(L::add(L::mul(aw, v[0]), L::mul(ax, w)), L::mul(ay, v[2])), L::mul(az, v[1]));
-    const F ry = L::add(L::add(L::sub(L::mul(aw, v[1]), L::mul(ax, v[2])), L::mul(ay, w)), L::mul(az, v[0]));
-    const F rz = L::add(L::sub(L::add(L::mul(aw, v[2]), L::mul(ax, v[1])), L::mul(ay, v[0])), L::mul(az, w));
-    const F rw = L::sub(L::sub(L::sub(L::mul(aw, w), L::mul(ax, v[0])), L::mul(ay, v[1])), L::mul(az, v[2]));
-    const M relative = L::loadInts(b.hasReference);
-    q[0] = L::select(relative, rx, v[0]);
-    q[1] = L::select(relative, ry, v[1]);
-    q[2] = L::select(relative, rz, v[2]);
-    q[3] = L::select(relative, rw, w);
+    q[0] = v[0];
+    q[1] = v[1];
+    q[2] = v[2];
+    q[3] = w;
+    if (b.relative) {
+      // reference * (x, y, z, w), the Hamilton product in math.h's operation order.
+      const F ax = L::load(b.reference[0]), ay = L::load(b.reference[1]), az = L::load(b.reference[2]), aw = L::load(b.reference[3]);
+      const F rx = L::sub(L::add(L::add(L::mul(aw, v[0]), L::mul(ax, w)), L::mul(ay, v[2])), L::mul(az, v[1]));
+      const F ry = L::add(L::add(L::sub(L::mul(aw, v[1]), L::mul(ax, v[2])), L::mul(ay, w)), L::mul(az, v[0]));
+      const F rz = L::add(L::sub(L::add(L::mul(aw, v[2]), L::mul(ax, v[1])), L::mul(ay, v[0])), L::mul(az, w));
+      const F rw = L::sub(L::sub(L::sub(L::mul(aw, w), L::mul(ax, v[0])), L::mul(ay, v[1])), L::mul(az, v[2]));
+      const M relative = L::loadInts(b.hasReference);
+      q[0] = L::select(relative, rx, v[0]);
+      q[1] = L::select(relative, ry, v[1]);
+      q[2] = L::select(relative, rz, v[2]);
+      q[3] = L::select(relative, rw, w);
+    }
     if (L::any(L::notMask(inside))) {
       // Outside the unit ball (quantization pushed it out): normalized(x, y, z, 0), no reference.
       // Rare, so the common case skips its square root and division.
