@@ -116,12 +116,24 @@ class TestDecoderPaths : public QObject {
 
   void casesCoverEveryBatchShape() {
     // Checked so the comparison below cannot pass by decoding nothing.
-    std::size_t shapes[3] = {}, partial = 0;
-    for (const Case& c : m_cases)
+    // Rotations relative to a reference are batched together: a batch is `relative` exactly when a
+    // lane is, and at most one batch of a clip mixes relative and plain lanes.
+    std::size_t shapes[3] = {}, partial = 0, relative = 0, plain = 0;
+    for (const Case& c : m_cases) {
+      std::size_t mixed = 0;
       for (const runtime::UniformBatch& b : c.view.uniformBatches()) {
         ++shapes[std::size_t(b.shape)];
         partial += b.lanes < 4;
+        unsigned referenced = 0;
+        for (unsigned l = 0; l < b.lanes; ++l) referenced += b.hasReference[l] != 0;
+        QCOMPARE(b.relative, referenced > 0);
+        if (b.shape != runtime::UniformBatch::Shape::Rotation) continue;
+        mixed += referenced > 0 && referenced < b.lanes;
+        (b.relative ? relative : plain) += 1;
       }
+      QVERIFY2(mixed <= 1, c.name.c_str());
+    }
+    QVERIFY(relative > 0 && plain > 0);
     QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Rotation)] > 0);
     QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Rotation4)] > 0);
     QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Vector)] > 0);
