@@ -53,28 +53,47 @@ struct Uniform {
   /// residual x 2^-shift). The frames share the layout's masks and scales, read once.
   template <unsigned Components, unsigned Frames>
   static void residuals(const BatchLayout& s, const std::uint8_t* data, std::uint32_t local, F out[Frames][4]) {
+    if (s.wide)
+      residualsOf<Components, Frames, true>(s, data, local, out);
+    else
+      residualsOf<Components, Frames, false>(s, data, local, out);
+  }
+
+  /// residuals(): each lane's whole frame in one read, or (`Wide`, lanes past 57 bits a frame) each
+  /// component read at its own position, the lanes' frame positions computed once per frame.
+  template <unsigned Components, unsigned Frames, bool Wide>
+  static void residualsOf(const BatchLayout& s, const std::uint8_t* data, std::uint32_t local, F out[Frames][4]) {
     const F scale = L::load(s.scale);
-    typename L::W w[Frames] = {};
-    if (!s.wide)  // each lane's whole frame in one read
-      for (unsigned f = 0; f < Frames; ++f) w[f] = L::words(data, s.base, s.stride, local + f);
+    [[maybe_unused]] typename L::W w[Frames];
+    [[maybe_unused]] std::uint64_t start[Frames][4];
+    for (unsigned f = 0; f < Frames; ++f) {
+      if constexpr (Wide)
+        for (unsigned l = 0; l < 4; ++l) start[f][l] = s.base[l] + std::uint64_t(local + f) * s.stride[l];
+      else
+        w[f] = L::words(data, s.base, s.stride, local + f);
+    }
     for (unsigned c = 0; c < Components; ++c) {
       const std::uint8_t* o = s.offset[c];
-      const auto shifts = L::shifts(o);
       // Sign extension without branches: (r ^ signBit) - signBit, signBit = (mask + 1) / 2 (0 for width 0).
       const I mask = L::loadInts(s.mask[c]);
       const I sign = L::shr1(L::addInts(mask, L::setInts(1)));
       for (unsigned f = 0; f < Frames; ++f) {
-        const I raw = s.wide ? wideComponent(s, data, local + f, o) : L::shiftWords(w[f], shifts);
+        I raw;
+        if constexpr (Wide)
+          raw = wideComponent(data, start[f], o);
+        else
+          raw = L::shiftWords(w[f], L::shifts(o));
         const I r = L::subInts(L::xorInts(L::andInts(raw, mask), sign), sign);
         out[f][c] = L::mul(L::fromInt(r), scale);
       }
     }
   }
 
-  /// A component of a frame whose lanes span more than 57 bits: read at its own position.
-  static I wideComponent(const BatchLayout& s, const std::uint8_t* data, std::uint32_t frame, const std::uint8_t o[4]) {
+  /// A component of a frame whose lanes span more than 57 bits: read at its own position, `start`
+  /// being each lane's frame position.
+  static I wideComponent(const std::uint8_t* data, const std::uint64_t start[4], const std::uint8_t o[4]) {
     std::uint32_t v[4];
-    for (unsigned l = 0; l < 4; ++l) v[l] = static_cast<std::uint32_t>(bitsAt(data, s.base[l] + std::uint64_t(frame) * s.stride[l] + o[l]));
+    for (unsigned l = 0; l < 4; ++l) v[l] = static_cast<std::uint32_t>(bitsAt(data, start[l] + o[l]));
     return L::ints(v[0], v[1], v[2], v[3]);
   }
 

@@ -73,6 +73,73 @@ QString pathName(runtime::DecodePath path) {
 }
 #endif
 
+/// The residual of lane `l`'s component `c` in frame `frame`, in steps, by FORMAT.md "Segments": the
+/// component's width in bits at base + frame x stride + the widths before it, two's complement,
+/// times 2^-shift.
+float residualByDefinition(const std::uint8_t* data, std::uint32_t header, std::uint32_t base, std::uint32_t frame, unsigned c) {
+  const unsigned widths[4] = {header & 31u, (header >> 5) & 31u, (header >> 10) & 31u, (header >> 19) & 31u};
+  unsigned stride = 0, offset = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    stride += widths[i];
+    if (i < c) offset += widths[i];
+  }
+  const std::uint64_t raw = runtime::bitsAt(data, base + std::uint64_t(frame) * stride + offset) & ((std::uint64_t(1) << widths[c]) - 1u);
+  const bool negative = widths[c] > 0 && (raw >> (widths[c] - 1u)) != 0;
+  const std::int64_t value = negative ? std::int64_t(raw) - (std::int64_t(1) << widths[c]) : std::int64_t(raw);
+  return float(value) * runtime::residualScale((header >> 15) & 15u);
+}
+
+/// How many residuals of `rounds` random layouts the kernel `Uniform<L>::residuals` gives unlike
+/// residualByDefinition, for one and two frames at a time; every other round's lanes span more than
+/// 57 bits a frame (the kernel's `wide` reading), the others fewer. `wideRounds` counts the layouts
+/// that were wide.
+template <class L>
+int residualMismatches(const std::vector<std::uint8_t>& data, int rounds, int& wideRounds) {
+  using Kernel = runtime::kernels::Uniform<L>;
+  std::mt19937 rng(7);
+  int mismatches = 0;
+  wideRounds = 0;
+  for (int round = 0; round < rounds; ++round) {
+    std::uint32_t header[4], base[4];
+    for (unsigned l = 0; l < 4; ++l) {
+      // Odd rounds four widths of 15..31 (60 bits or more), even rounds 0..14 (56 bits at most).
+      const unsigned least = round % 2 ? 15u : 0u, count = round % 2 ? 17u : 15u;
+      unsigned w[4];
+      for (unsigned& x : w) x = least + unsigned(rng() % count);
+      header[l] = w[0] | (w[1] << 5) | (w[2] << 10) | (unsigned(rng() % 16) << 15) | (w[3] << 19);
+      base[l] = static_cast<std::uint32_t>(rng() % 8192);
+    }
+    runtime::BatchLayout layout{};
+    Kernel::layout(header, base, layout);
+    wideRounds += layout.wide;
+    const std::uint32_t local = rng() % 64;  // up to 8192 + 65 x 124 bits: inside the buffer
+    typename L::F one[1][4], two[2][4];
+    Kernel::template residuals<4, 1>(layout, data.data(), local, one);
+    Kernel::template residuals<4, 2>(layout, data.data(), local, two);
+    for (unsigned c = 0; c < 4; ++c) {
+      float got[3][4];
+      L::store(got[0], one[0][c]);
+      L::store(got[1], two[0][c]);
+      L::store(got[2], two[1][c]);
+      for (unsigned l = 0; l < 4; ++l) {
+        const float first = residualByDefinition(data.data(), header[l], base[l], local, c);
+        const float second = residualByDefinition(data.data(), header[l], base[l], local + 1, c);
+        mismatches += std::memcmp(&got[0][l], &first, sizeof(float)) != 0;
+        mismatches += std::memcmp(&got[1][l], &first, sizeof(float)) != 0;
+        mismatches += std::memcmp(&got[2][l], &second, sizeof(float)) != 0;
+      }
+    }
+  }
+  return mismatches;
+}
+
+#if defined(ANIMPACK_HAVE_AVX2)
+/// residualMismatches on the AVX2 lanes, compiled for AVX2 with everything inlined, as the Player's.
+[[gnu::target("avx2,bmi2"), gnu::flatten]] int avx2ResidualMismatches(const std::vector<std::uint8_t>& data, int rounds, int& wideRounds) {
+  return residualMismatches<runtime::Avx2Lanes>(data, rounds, wideRounds);
+}
+#endif
+
 /// Times in frames: every frame, every midpoint and an off-grid step that crosses segment ends.
 std::vector<float> timesOf(const runtime::ClipView& view) {
   std::vector<float> t;
@@ -183,6 +250,23 @@ class TestDecoderPaths : public QObject {
     QCOMPARE(avx2WordMismatches(data, 5000), 0);
 #else
     QSKIP("this build has no AVX2 path");
+#endif
+  }
+
+  void residualsAgreeWithTheirDefinition() {
+    // Every lane implementation's residual unpacking (whole frames in one read, and frames past 57
+    // bits read a component at a time) against FORMAT.md's definition, one and two frames at once.
+    std::vector<std::uint8_t> data(8192);
+    std::mt19937 rng(13);
+    for (std::uint8_t& b : data) b = static_cast<std::uint8_t>(rng());
+    int wide = 0;
+    QCOMPARE(residualMismatches<runtime::PortableLanes>(data, 400, wide), 0);
+    QCOMPARE(wide, 200);
+#if defined(ANIMPACK_HAVE_SSE2)
+    QCOMPARE(residualMismatches<runtime::Sse2Lanes>(data, 400, wide), 0);
+#endif
+#if defined(ANIMPACK_HAVE_AVX2)
+    if (runtime::avx2Available()) QCOMPARE(avx2ResidualMismatches(data, 400, wide), 0);
 #endif
   }
 
