@@ -217,7 +217,10 @@ void Player::restart(Cursor& cursor, const ClipView& clip, float frame) {
   const auto it = std::upper_bound(snapshots.begin(), snapshots.end(), frame,
                                    [](float f, const Snapshot& s) { return f < static_cast<float>(s.frame); });
   const Snapshot& snap = it == snapshots.begin() ? snapshots.front() : *(it - 1);
-  for (Window& w : cursor.windows) w.count = 0;
+  for (Window& w : cursor.windows) {
+    w.count = 0;
+    w.curveTag[0] = w.curveTag[1] = ~0u;
+  }
   cursor.next = snap.replayStart;
   consume(cursor, clip, snap.replayEnd, frame, false);
   ++m_seeks;
@@ -238,6 +241,7 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
       const float need = w.count >= 2 ? w.time[w.count - 2] : 0.f;
       if (need > frame) break;
     }
+    w.curveTag[0] = w.curveTag[1] = ~0u;
     if (w.count == 4) {
       std::memmove(&w.time[0], &w.time[1], 3 * sizeof(float));
       std::memmove(&w.value[0], &w.value[1], 3 * sizeof(w.value[0]));
@@ -268,35 +272,80 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
   }
 }
 
-bool Player::evaluate(const Window& w, Channel channel, float frame, FrameSplit at, float lastFrame, Transform& out) {
-  if (w.count == 0) return false;
+/// The curve of key segment (key, key + 1) at `frame` and, with `next`, at frame + 1, normalised for
+/// rotations, in w.curve[frame & 1] and the other slot. Each frame is evaluated once per window
+/// state: playing forward, the poses between two frames reuse both.
+[[gnu::always_inline]] inline void Player::curves(Window& w, Channel channel, int key, std::uint32_t frame, bool next) {
+  const std::uint32_t tag = frame * 4u + static_cast<std::uint32_t>(key);
+  const unsigned s0 = frame & 1u, s1 = s0 ^ 1u;
+  const bool miss0 = w.curveTag[s0] != tag, miss1 = next && w.curveTag[s1] != tag + 4u;
+  if (!miss0 && !miss1) return;
+  const int i0 = key > 0 ? key - 1 : key;
+  const int i3 = key + 2 < static_cast<int>(w.count) ? key + 2 : key + 1;
+  // Evaluated in locals and then stored: written straight into the window, each store could alias
+  // the keys read.
+  const auto fill = [&](float u, unsigned slot) {
+    float v[4];
+    keyedSpline(w.time, w.value, i0, key, key + 1, i3, u, v);
+    if (channel == Channel::Rotation) {
+      const Quat q = normalized({v[0], v[1], v[2], v[3]});
+      v[0] = q.x;
+      v[1] = q.y;
+      v[2] = q.z;
+      v[3] = q.w;
+    }
+    std::memcpy(w.curve[slot], v, sizeof(v));
+  };
+  const float f0 = static_cast<float>(frame);
+  if (miss0) fill(f0, s0);
+  if (miss1) fill(f0 + 1.f, s1);
+  w.curveTag[s0] = tag;
+  if (next) w.curveTag[s1] = tag + 4u;
+}
+
+/// The window's key at or before `frame` whose segment holds it (the last key when it is the clip's
+/// last frame), or -1 when the window cannot give the frame and must be rebuilt from a snapshot.
+[[gnu::always_inline]] inline int Player::locate(const Window& w, float frame, float lastFrame) {
+  if (w.count == 0) return -1;
   int a = static_cast<int>(w.count) - 1;
   while (a > 0 && w.time[a] > frame) --a;
-  if (w.time[a] > frame) return false;           // the window starts after the frame
-  if (a == 0 && w.time[0] != 0.f) return false;  // key a-1 was dropped: the window is stale
-  float v0[4], v1[4];
-  const float f0 = static_cast<float>(at.frame);
+  if (w.time[a] > frame) return -1;                       // the window starts after the frame
+  if (a == 0 && w.time[0] != 0.f) return -1;              // key a-1 was dropped: the window is stale
+  if (a == static_cast<int>(w.count) - 1 && w.time[a] != lastFrame) return -1;  // keys still to come
+  return a;
+}
+
+/// The track's value at `at` from its window, `a` being locate()'s key.
+void Player::evaluate(Window& w, int a, Channel channel, FrameSplit at, Transform& out) {
   const float alpha = at.alpha;
-  if (a == static_cast<int>(w.count) - 1) {
-    if (w.time[a] != lastFrame) return false;  // keys still to come: not consumed far enough
-    std::memcpy(v0, w.value[a], sizeof(v0));
-    std::memcpy(v1, w.value[a], sizeof(v1));
-  } else {
-    // Both neighbouring frames lie in this key segment: keys sit on frames.
-    const int i0 = a > 0 ? a - 1 : a;
-    const int i3 = a + 2 < static_cast<int>(w.count) ? a + 2 : a + 1;
-    keyedSpline(w.time, w.value, i0, a, a + 1, i3, f0, v0);
-    if (alpha > 0.f) keyedSpline(w.time, w.value, i0, a, a + 1, i3, f0 + 1.f, v1);
+  if (a == static_cast<int>(w.count) - 1) {  // the clip's last key: constant from here on
+    const float* v = w.value[a];
+    if (channel == Channel::Rotation) {
+      const Quat q0 = normalized({v[0], v[1], v[2], v[3]});
+      out.rotation = canonicalSign(alpha > 0.f ? slerp(q0, normalized({v[0], v[1], v[2], v[3]}), alpha) : q0);
+    } else {
+      float v0[4];
+      std::memcpy(v0, v, sizeof(v0));
+      if (alpha > 0.f)
+        for (int c = 0; c < 3; ++c) v0[c] += (v[c] - v0[c]) * alpha;
+      setChannel(out, channel, v0);
+    }
+    return;
   }
+  // Both neighbouring frames lie in this key segment: keys sit on frames.
+  curves(w, channel, a, at.frame, alpha > 0.f);
+  const float* v0 = w.curve[at.frame & 1u];
+  const float* v1 = w.curve[(at.frame & 1u) ^ 1u];
   if (channel == Channel::Rotation) {
-    const Quat q0 = normalized({v0[0], v0[1], v0[2], v0[3]});
-    out.rotation = canonicalSign(alpha > 0.f ? slerp(q0, normalized({v1[0], v1[1], v1[2], v1[3]}), alpha) : q0);
+    const Quat q0{v0[0], v0[1], v0[2], v0[3]};
+    out.rotation = canonicalSign(alpha > 0.f ? slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, alpha) : q0);
   } else {
+    float v[4];
+    std::memcpy(v, v0, sizeof(v));
     if (alpha > 0.f)
-      for (int c = 0; c < 3; ++c) v0[c] += (v1[c] - v0[c]) * alpha;
-    setChannel(out, channel, v0);
+      for (int c = 0; c < 3; ++c) v[c] += (v1[c] - v[c]) * alpha;
+    setChannel(out, channel, v);
   }
-  return true;
 }
 
 void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out) {
@@ -352,14 +401,18 @@ void Player::decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, Fram
   cursor.frame = frame;
 
   for (std::size_t t = 0; t < tracks.size(); ++t) {
-    if (!evaluate(cursor.windows[t], tracks[t].channel, frame, at, last, out[tracks[t].joint])) {
+    const int a = locate(cursor.windows[t], frame, last);
+    if (a < 0) {
       // Stepped back past a window: rebuild every window from the snapshot, then evaluate again.
       restart(cursor, clip, frame);
       consume(cursor, clip, clip.keyCount(), frame, true);
-      for (std::size_t u = 0; u < tracks.size(); ++u)
-        evaluate(cursor.windows[u], tracks[u].channel, frame, at, last, out[tracks[u].joint]);
+      for (std::size_t u = 0; u < tracks.size(); ++u) {
+        const int b = locate(cursor.windows[u], frame, last);
+        if (b >= 0) evaluate(cursor.windows[u], b, tracks[u].channel, at, out[tracks[u].joint]);
+      }
       return;
     }
+    evaluate(cursor.windows[t], a, tracks[t].channel, at, out[tracks[t].joint]);
   }
 }
 

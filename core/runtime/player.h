@@ -45,7 +45,7 @@ class Player {
 
   /// Heap and object bytes this player holds (grows to the largest clips played).
   std::size_t contextBytes() const;
-  /// Bytes of cursor state one keyed track costs (its 4-key window).
+  /// Bytes of cursor state one keyed track costs (its 4-key window, its curve at the last two frames).
   static constexpr std::size_t bytesPerKeyedTrack();
   /// Bytes of cursor state a batch of four uniform tracks costs (the current segment's residual
   /// layout, the last two decoded frames).
@@ -60,6 +60,10 @@ class Player {
     float time[4];
     float value[4][4];
     std::uint32_t count;
+    // The curve at the last two frames evaluated (normalised for rotations): slot f & 1 holds frame f,
+    // tagged f x 4 + the key it was evaluated after (~0u: none). Cleared when a key enters the window.
+    std::uint32_t curveTag[2] = {~0u, ~0u};
+    float curve[2][4];
   };
   struct Cursor {
     std::uint64_t clip = 0;  // ClipView::id() of the clip the state belongs to
@@ -94,7 +98,9 @@ class Player {
   void decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, std::span<Transform> out);
   void restart(Cursor& cursor, const ClipView& clip, float frame);
   void consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional);
-  static bool evaluate(const Window& w, Channel channel, float frame, FrameSplit at, float lastFrame, Transform& out);
+  static int locate(const Window& w, float frame, float lastFrame);
+  static void evaluate(Window& w, int key, Channel channel, FrameSplit at, Transform& out);
+  static void curves(Window& w, Channel channel, int key, std::uint32_t frame, bool next);
 
   DecodePath m_path = DecodePath::Simd;
   Cursor m_primary;
@@ -118,6 +124,6 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
 }  // namespace animpack::runtime
 
 namespace animpack::runtime {
-static_assert(Player::bytesPerKeyedTrack() == 84, "FORMAT.md documents 84 bytes of state per keyed track");
+static_assert(Player::bytesPerKeyedTrack() == 124, "FORMAT.md documents 124 bytes of state per keyed track");
 static_assert(Player::bytesPerUniformBatch() == 248, "FORMAT.md documents 248 bytes of state per batch of four uniform tracks");
 }  // namespace animpack::runtime

@@ -1,5 +1,6 @@
 // The runtime Player: any access order (forward, backward, random, looping) gives bit-identical
-// poses; keyed and uniform tracks; switching clips; blending (core/runtime/player.h).
+// poses (keyed windows reuse their curve at the last two frames, uniform batches their last two
+// decoded frames); keyed and uniform tracks; switching clips; blending (core/runtime/player.h).
 #include <QtTest>
 
 #include <cmath>
