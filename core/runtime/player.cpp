@@ -19,6 +19,15 @@ void setChannel(Transform& t, Channel channel, const float v[4]) {
   }
 }
 
+/// A quaternion stored as x, y, z, w, normalised in place (normalized(): identity when not positive).
+void normalizeStored(float v[4]) {
+  const Quat q = normalized({v[0], v[1], v[2], v[3]});
+  v[0] = q.x;
+  v[1] = q.y;
+  v[2] = q.z;
+  v[3] = q.w;
+}
+
 }  // namespace
 
 /// Enters segment k: the frames of its boundary rows k-1 .. k+2 (a missing neighbour repeats the
@@ -287,13 +296,7 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
   const auto fill = [&](float u, unsigned slot) {
     float v[4];
     keyedSpline(w.time, w.value, i0, key, key + 1, i3, u, v);
-    if (channel == Channel::Rotation) {
-      const Quat q = normalized({v[0], v[1], v[2], v[3]});
-      v[0] = q.x;
-      v[1] = q.y;
-      v[2] = q.z;
-      v[3] = q.w;
-    }
+    if (channel == Channel::Rotation) normalizeStored(v);
     std::memcpy(w.curve[slot], v, sizeof(v));
   };
   const float f0 = static_cast<float>(frame);
@@ -318,24 +321,18 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
 /// The track's value at `at` from its window, `a` being locate()'s key.
 void Player::evaluate(Window& w, int a, Channel channel, FrameSplit at, Transform& out) {
   const float alpha = at.alpha;
-  if (a == static_cast<int>(w.count) - 1) {  // the clip's last key: constant from here on
-    const float* v = w.value[a];
-    if (channel == Channel::Rotation) {
-      const Quat q0 = normalized({v[0], v[1], v[2], v[3]});
-      out.rotation = canonicalSign(alpha > 0.f ? slerp(q0, normalized({v[0], v[1], v[2], v[3]}), alpha) : q0);
-    } else {
-      float v0[4];
-      std::memcpy(v0, v, sizeof(v0));
-      if (alpha > 0.f)
-        for (int c = 0; c < 3; ++c) v0[c] += (v[c] - v0[c]) * alpha;
-      setChannel(out, channel, v0);
-    }
-    return;
+  float lastKey[4];
+  const float* v0 = lastKey;
+  const float* v1 = lastKey;
+  if (a == static_cast<int>(w.count) - 1) {  // the clip's last key, at its last frame
+    std::memcpy(lastKey, w.value[a], sizeof(lastKey));
+    if (channel == Channel::Rotation) normalizeStored(lastKey);
+  } else {
+    // Both neighbouring frames lie in this key segment: keys sit on frames.
+    curves(w, channel, a, at.frame, alpha > 0.f);
+    v0 = w.curve[at.frame & 1u];
+    v1 = w.curve[(at.frame & 1u) ^ 1u];
   }
-  // Both neighbouring frames lie in this key segment: keys sit on frames.
-  curves(w, channel, a, at.frame, alpha > 0.f);
-  const float* v0 = w.curve[at.frame & 1u];
-  const float* v1 = w.curve[(at.frame & 1u) ^ 1u];
   if (channel == Channel::Rotation) {
     const Quat q0{v0[0], v0[1], v0[2], v0[3]};
     out.rotation = canonicalSign(alpha > 0.f ? slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, alpha) : q0);
