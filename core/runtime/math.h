@@ -63,21 +63,42 @@ inline Quat nlerp(Quat a, Quat b, float t) {
 /// below 2e-9 rad on every step it serves, far under float32 rounding.
 inline constexpr float kPolynomialSlerpMinDot = 0.8660254f;
 
-/// slerp's weight of the far endpoint, sin(t theta) / sin(theta), from cos(theta) - 1: the first six
+/// slerp's weights' series (below) for one fraction t: term i of each weight, kA[i] u^2 - kB[i] for
+/// u = 1 - t (the near endpoint's weight) and u = t (the far one's). Every slerp of a pose shares its
+/// fraction, so a decoder computes these once per pose.
+struct SlerpTerms {
+  float t;
+  float nearTerms[6];
+  float farTerms[6];
+
+  static SlerpTerms of(float t) {
+    // Term i multiplies the rest by (u^2 - i^2) / (i (2i + 1)) * (cos(theta) - 1).
+    static constexpr float kA[6] = {1.f / 3.f, 1.f / 10.f, 1.f / 21.f, 1.f / 36.f, 1.f / 55.f, 1.f / 78.f};
+    static constexpr float kB[6] = {1.f / 3.f, 4.f / 10.f, 9.f / 21.f, 16.f / 36.f, 25.f / 55.f, 36.f / 78.f};
+    SlerpTerms s;
+    s.t = t;
+    const float u = 1.f - t, u2 = u * u, t2 = t * t;
+    for (int i = 0; i < 6; ++i) {
+      s.nearTerms[i] = kA[i] * u2 - kB[i];
+      s.farTerms[i] = kA[i] * t2 - kB[i];
+    }
+    return s;
+  }
+};
+
+/// slerp's weight sin(u theta) / sin(theta) from cos(theta) - 1 and u's series terms: the first six
 /// terms of its series in (cos(theta) - 1), nested so each term is one multiply-add.
-inline float slerpWeight(float t, float cosMinusOne) {
-  // Term i multiplies the rest by (t^2 - i^2) / (i (2i + 1)) * (cos(theta) - 1).
-  static constexpr float kA[6] = {1.f / 3.f, 1.f / 10.f, 1.f / 21.f, 1.f / 36.f, 1.f / 55.f, 1.f / 78.f};
-  static constexpr float kB[6] = {1.f / 3.f, 4.f / 10.f, 9.f / 21.f, 16.f / 36.f, 25.f / 55.f, 36.f / 78.f};
-  const float t2 = t * t;
+inline float slerpWeight(float u, const float terms[6], float cosMinusOne) {
   float acc = 1.f;
-  for (int i = 5; i >= 0; --i) acc = 1.f + (kA[i] * t2 - kB[i]) * cosMinusOne * acc;
-  return t * acc;
+  for (int i = 5; i >= 0; --i) acc = 1.f + terms[i] * cosMinusOne * acc;
+  return u * acc;
 }
 
 /// Spherical linear interpolation along the shortest path (the interpolation the importer and the
-/// decoder use between frames). Polynomial weights for steps up to 60 degrees, sines beyond.
-inline Quat slerp(Quat a, Quat b, float t) {
+/// decoder use between frames) by the fraction `s.t`. Polynomial weights for steps up to 60 degrees,
+/// sines beyond.
+inline Quat slerp(Quat a, Quat b, const SlerpTerms& s) {
+  const float t = s.t;
   float d = dot(a, b);
   if (d < 0.f) {
     b = negated(b);
@@ -85,16 +106,18 @@ inline Quat slerp(Quat a, Quat b, float t) {
   }
   float wa, wb;
   if (d >= kPolynomialSlerpMinDot) {
-    wa = slerpWeight(1.f - t, d - 1.f);
-    wb = slerpWeight(t, d - 1.f);
+    wa = slerpWeight(1.f - t, s.nearTerms, d - 1.f);
+    wb = slerpWeight(t, s.farTerms, d - 1.f);
   } else {
     const float theta = std::acos(d < 1.f ? d : 1.f);
-    const float s = 1.f / std::sin(theta);
-    wa = std::sin((1.f - t) * theta) * s;
-    wb = std::sin(t * theta) * s;
+    const float r = 1.f / std::sin(theta);
+    wa = std::sin((1.f - t) * theta) * r;
+    wb = std::sin(t * theta) * r;
   }
   return {a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb};
 }
+
+inline Quat slerp(Quat a, Quat b, float t) { return slerp(a, b, SlerpTerms::of(t)); }
 
 /// Column-major 3x4 affine matrix: columns 0..2 are the linear part, column 3 the translation.
 /// Templated on the scalar so the error metric can compose in double with the same code.

@@ -111,7 +111,7 @@ void Player::decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint
 }
 
 template <class Lanes>
-void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out) {
+void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, const SlerpTerms& terms, Transform* out) {
   const auto batches = clip.uniformBatches();
   // Between frames the value is the interpolation of the decoded values at the two neighbouring
   // frames (FORMAT.md "Between frames"); the curve is evaluated at both, never in between. The
@@ -138,7 +138,7 @@ void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, 
       decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame + 1, {unsigned(s1)});
     }
   }
-  const auto series = kernels::Uniform<Lanes>::slerpSeries(at.alpha);
+  const auto series = kernels::Uniform<Lanes>::slerpSeries(terms);
   for (std::size_t b = 0; b < batches.size(); ++b)
     withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
       kernels::Uniform<Lanes>::template finish<S>(batches[b], cursor.values[b].value[s0], cursor.values[b].value[s1], second, series, out);
@@ -149,12 +149,13 @@ void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, 
 /// decodeUniform for CPUs with AVX2: it and everything it calls are inlined into this one function
 /// compiled for AVX2 and BMI2 (decode() checks the CPU). Without FMA the compiler cannot fuse a
 /// multiply and an add, so every operation rounds as on SSE2: the poses are bit-identical.
-[[gnu::target("avx2,bmi2"), gnu::flatten]] void Player::decodeUniformAvx2(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out) {
-  decodeUniform<Avx2Lanes>(cursor, clip, at, out);
+[[gnu::target("avx2,bmi2"), gnu::flatten]] void Player::decodeUniformAvx2(Cursor& cursor, const ClipView& clip, FrameSplit at, const SlerpTerms& terms,
+                                                                                 Transform* out) {
+  decodeUniform<Avx2Lanes>(cursor, clip, at, terms, out);
 }
 #endif
 
-void Player::decodeRaw(const ClipView& clip, FrameSplit at, std::span<Transform> out) {
+void Player::decodeRaw(const ClipView& clip, FrameSplit at, const SlerpTerms& terms, std::span<Transform> out) {
   const bool second = at.alpha > 0.f;
   for (const RawTrackInfo& info : clip.rawTracks()) {
     const unsigned components = info.channel == Channel::Rotation ? 4 : 3;
@@ -165,7 +166,7 @@ void Player::decodeRaw(const ClipView& clip, FrameSplit at, std::span<Transform>
       for (unsigned c = 0; c < components; ++c) v1[c] = loadLE<float>(p0 + components * 4 + 4 * c);
     if (info.channel == Channel::Rotation) {
       const Quat q0{v0[0], v0[1], v0[2], v0[3]};
-      out[info.joint].rotation = second ? canonicalSign(slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, at.alpha)) : q0;
+      out[info.joint].rotation = second ? canonicalSign(slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, terms)) : q0;
     } else {
       if (second)
         for (unsigned c = 0; c < 3; ++c) v0[c] += (v1[c] - v0[c]) * at.alpha;
@@ -319,7 +320,7 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
 }
 
 /// The track's value at `at` from its window, `a` being locate()'s key.
-void Player::evaluate(Window& w, int a, Channel channel, FrameSplit at, Transform& out) {
+void Player::evaluate(Window& w, int a, Channel channel, FrameSplit at, const SlerpTerms& terms, Transform& out) {
   const float alpha = at.alpha;
   float lastKey[4];
   const float* v0 = lastKey;
@@ -335,7 +336,7 @@ void Player::evaluate(Window& w, int a, Channel channel, FrameSplit at, Transfor
   }
   if (channel == Channel::Rotation) {
     const Quat q0{v0[0], v0[1], v0[2], v0[3]};
-    out.rotation = canonicalSign(alpha > 0.f ? slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, alpha) : q0);
+    out.rotation = canonicalSign(alpha > 0.f ? slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, terms) : q0);
   } else {
     float v[4];
     std::memcpy(v, v0, sizeof(v));
@@ -354,6 +355,8 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
   FrameSplit at{static_cast<std::uint32_t>(frame), 0.f};
   at.alpha = frame - static_cast<float>(at.frame);
   if (at.frame >= lastFrame) at = {lastFrame, 0.f};
+  // The fraction's slerp series, shared by every rotation of the pose between two frames.
+  const SlerpTerms terms = SlerpTerms::of(at.alpha);
 
   if (cursor.clip != clip.id()) {
     cursor.clip = clip.id();
@@ -369,20 +372,21 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
   std::memcpy(out.data(), clip.basePose().data(), clip.basePose().size() * sizeof(Transform));
   if (!clip.uniformBatches().empty()) {
 #if defined(ANIMPACK_HAVE_AVX2)
-    if (m_path == DecodePath::Simd && avx2Available()) decodeUniformAvx2(cursor, clip, at, out.data());
+    if (m_path == DecodePath::Simd && avx2Available()) decodeUniformAvx2(cursor, clip, at, terms, out.data());
     else
 #endif
 #if defined(ANIMPACK_HAVE_SSE2)
-    if (m_path != DecodePath::Scalar) decodeUniform<Sse2Lanes>(cursor, clip, at, out.data());
+    if (m_path != DecodePath::Scalar) decodeUniform<Sse2Lanes>(cursor, clip, at, terms, out.data());
     else
 #endif
-      decodeUniform<PortableLanes>(cursor, clip, at, out.data());
+      decodeUniform<PortableLanes>(cursor, clip, at, terms, out.data());
   }
-  decodeRaw(clip, at, out);
-  if (!clip.keyedTracks().empty()) decodeKeyed(cursor, clip, frame, at, out);
+  decodeRaw(clip, at, terms, out);
+  if (!clip.keyedTracks().empty()) decodeKeyed(cursor, clip, frame, at, terms, out);
 }
 
-void Player::decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, std::span<Transform> out) {
+void Player::decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms,
+                         std::span<Transform> out) {
   const auto tracks = clip.keyedTracks();
   const float last = static_cast<float>(clip.frameCount() - 1);
   if (cursor.next == ~0u) {
@@ -405,11 +409,11 @@ void Player::decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, Fram
       consume(cursor, clip, clip.keyCount(), frame, true);
       for (std::size_t u = 0; u < tracks.size(); ++u) {
         const int b = locate(cursor.windows[u], frame, last);
-        if (b >= 0) evaluate(cursor.windows[u], b, tracks[u].channel, at, out[tracks[u].joint]);
+        if (b >= 0) evaluate(cursor.windows[u], b, tracks[u].channel, at, terms, out[tracks[u].joint]);
       }
       return;
     }
-    evaluate(cursor.windows[t], a, tracks[t].channel, at, out[tracks[t].joint]);
+    evaluate(cursor.windows[t], a, tracks[t].channel, at, terms, out[tracks[t].joint]);
   }
 }
 

@@ -88,18 +88,18 @@ class Player {
   template <class Lanes, unsigned Frames>
   void decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint32_t f, const unsigned (&slots)[Frames]);
   template <class Lanes>
-  void decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out);
-  void decodeUniformAvx2(Cursor& cursor, const ClipView& clip, FrameSplit at, Transform* out);
+  void decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, const SlerpTerms& terms, Transform* out);
+  void decodeUniformAvx2(Cursor& cursor, const ClipView& clip, FrameSplit at, const SlerpTerms& terms, Transform* out);
   template <class Lanes>
   static void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
   template <class Lanes>
   static void readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out);
-  static void decodeRaw(const ClipView& clip, FrameSplit at, std::span<Transform> out);
-  void decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, std::span<Transform> out);
+  static void decodeRaw(const ClipView& clip, FrameSplit at, const SlerpTerms& terms, std::span<Transform> out);
+  void decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, std::span<Transform> out);
   void restart(Cursor& cursor, const ClipView& clip, float frame);
   void consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional);
   static int locate(const Window& w, float frame, float lastFrame);
-  static void evaluate(Window& w, int key, Channel channel, FrameSplit at, Transform& out);
+  static void evaluate(Window& w, int key, Channel channel, FrameSplit at, const SlerpTerms& terms, Transform& out);
   static void curves(Window& w, Channel channel, int key, std::uint32_t frame, bool next);
 
   DecodePath m_path = DecodePath::Simd;

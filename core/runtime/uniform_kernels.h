@@ -165,22 +165,18 @@ struct Uniform {
     }
   }
 
-  /// slerpWeight()'s series terms (kA[i] t^2 - kB[i]) for the two weights of one fraction t, which
-  /// every batch of a pose shares: computed once per pose, not once per batch.
+  /// The pose's SlerpTerms, each term in every lane: computed once per pose, not once per batch.
   struct SlerpSeries {
     float t;
     F termA[6];  // for weight 1 - t
     F termB[6];  // for weight t
   };
-  static SlerpSeries slerpSeries(float t) {
-    static constexpr float kA[6] = {1.f / 3.f, 1.f / 10.f, 1.f / 21.f, 1.f / 36.f, 1.f / 55.f, 1.f / 78.f};
-    static constexpr float kB[6] = {1.f / 3.f, 4.f / 10.f, 9.f / 21.f, 16.f / 36.f, 25.f / 55.f, 36.f / 78.f};
+  static SlerpSeries slerpSeries(const SlerpTerms& terms) {
     SlerpSeries series;
-    series.t = t;
-    const float u = 1.f - t, u2 = u * u, t2 = t * t;
+    series.t = terms.t;
     for (int i = 0; i < 6; ++i) {
-      series.termA[i] = L::set(kA[i] * u2 - kB[i]);
-      series.termB[i] = L::set(kA[i] * t2 - kB[i]);
+      series.termA[i] = L::set(terms.nearTerms[i]);
+      series.termB[i] = L::set(terms.farTerms[i]);
     }
     return series;
   }
