@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <numeric>
 #include <string>
 
@@ -304,6 +305,25 @@ Status ClipViewReader::keys() {
     m_positions[std::size_t(slot)].push_back(i);
     ++n;
   }
+  m_view.m_decodedKeys.resize(m_view.m_keyCount);
+  for (std::uint32_t i = 0; i < m_view.m_keyCount; ++i) {
+    const std::uint8_t* key = m_view.m_keys + std::size_t(i) * kKeySize;
+    const std::uint16_t jc = loadLE<std::uint16_t>(key + 2);
+    const std::int32_t slot = m_view.m_keyedSlot[(jc & 0x3fffu) * 3 + (jc >> 14)];
+    DecodedKey& d = m_view.m_decodedKeys[i];
+    d.time = static_cast<float>(loadLE<std::uint16_t>(key));
+    d.slot = static_cast<std::uint32_t>(slot);
+    const KeyedTrackInfo& track = m_view.m_keyed[std::size_t(slot)];
+    if (track.channel == Channel::Rotation) {
+      const Quat q = decodeRotationKey(key);
+      const float value[4] = {q.x, q.y, q.z, q.w};
+      std::memcpy(d.value, value, sizeof(value));
+    } else {
+      const Vec3 v = decodeVectorKey(key, track);
+      const float value[4] = {v.x, v.y, v.z, 0.f};
+      std::memcpy(d.value, value, sizeof(value));
+    }
+  }
   for (std::size_t s = 0; s < m_view.m_keyed.size(); ++s)
     if (keyCountPerTrack[s] < 2 || last[s * 2 + 1] != m_view.m_frameCount - 1) return fail("a keyed track does not end at the last frame");
   return Status::ok();
@@ -500,7 +520,8 @@ std::size_t ClipView::derivedBytes() const {
   return sizeof(*this) + m_kinds.capacity() * sizeof(TrackKind) + (m_basePose.capacity() + m_restPose.capacity()) * sizeof(Transform) +
          m_uniform.capacity() * sizeof(UniformTrackInfo) + m_batches.capacity() * sizeof(UniformBatch) + m_slots.capacity() * sizeof(UniformSlot) +
          m_keyed.capacity() * sizeof(KeyedTrackInfo) + m_raw.capacity() * sizeof(RawTrackInfo) + m_keyedSlot.capacity() * sizeof(std::int32_t) +
-         (m_segmentOffsets.capacity() + m_residualBases.capacity()) * sizeof(std::uint32_t) + m_rows.capacity() * sizeof(float) + m_snapshots.capacity() * sizeof(Snapshot);
+         (m_segmentOffsets.capacity() + m_residualBases.capacity()) * sizeof(std::uint32_t) + m_rows.capacity() * sizeof(float) + m_snapshots.capacity() * sizeof(Snapshot) +
+         m_decodedKeys.capacity() * sizeof(DecodedKey);
 }
 
 /// Boundary rows as floats, once per clip: a seek then reads its segment's rows directly instead of

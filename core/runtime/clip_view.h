@@ -67,6 +67,14 @@ struct KeyedTrackInfo {
   float extent[3] = {};
 };
 
+/// One key of the key stream decoded when the clip is opened: its track (keyedTracks() index), its
+/// frame and its value (x y z w of a rotation as stored, x y z 0 of a vector).
+struct DecodedKey {
+  float value[4];
+  float time;
+  std::uint32_t slot;
+};
+
 /// One raw sub-track (format version 2): float32 components per frame (x y z w for a rotation,
 /// x y z for a vector), stored frame after frame.
 struct RawTrackInfo {
@@ -141,6 +149,9 @@ class ClipView {
   std::int32_t keyedSlot(std::uint32_t jointChannel) const { return m_keyedSlot[jointChannel]; }
   std::uint32_t keyCount() const { return m_keyCount; }
   const std::uint8_t* keys() const { return m_keys; }
+  /// The key stream decoded to floats when the clip was opened, in stream order: what a Player
+  /// replays, so a seek from a snapshot copies keys instead of unpacking them.
+  std::span<const DecodedKey> decodedKeys() const { return m_decodedKeys; }
   std::span<const Snapshot> snapshots() const { return m_snapshots; }
 
   const std::uint8_t* boundaryBits() const { return m_boundary; }
@@ -164,7 +175,7 @@ class ClipView {
   /// segment's widths when the clip is opened.
   const std::uint32_t* residualBases(std::uint32_t k) const { return m_residualBases.data() + std::size_t(k) * m_uniform.size(); }
   /// Bytes the view derives beside the pack's own (decoded constants, track parameters, residual
-  /// offsets): shared by every Player that plays the clip.
+  /// offsets, boundary rows, keys): shared by every Player that plays the clip.
   std::size_t derivedBytes() const;
 
   /// Sizes by section, for `animpack dump`.
@@ -205,6 +216,7 @@ class ClipView {
   const std::uint8_t* m_segmentData = nullptr;
   const std::uint8_t* m_keys = nullptr;
   std::uint32_t m_keyCount = 0;
+  std::vector<DecodedKey> m_decodedKeys;
   Sections m_sections;
 };
 

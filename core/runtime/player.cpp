@@ -237,15 +237,11 @@ void Player::restart(Cursor& cursor, const ClipView& clip, float frame) {
 }
 
 void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional) {
-  const std::uint8_t* keys = clip.keys();
+  const DecodedKey* keys = clip.decodedKeys().data();
   const auto tracks = clip.keyedTracks();
   while (cursor.next < end) {
-    const std::uint8_t* key = keys + std::size_t(cursor.next) * kKeySize;
-    const std::uint16_t jc = loadLE<std::uint16_t>(key + 2);
-    const std::uint32_t joint = jc & 0x3fffu;
-    const Channel channel = static_cast<Channel>(jc >> 14);
-    const std::int32_t slot = clip.keyedSlot(joint * 3 + std::uint32_t(channel));
-    Window& w = cursor.windows[static_cast<std::size_t>(slot)];
+    const DecodedKey& key = keys[cursor.next];
+    Window& w = cursor.windows[key.slot];
     if (conditional) {
       // Key i is first needed at the time of key i-2 of its track (FORMAT.md "Sort order").
       const float need = w.count >= 2 ? w.time[w.count - 2] : 0.f;
@@ -258,23 +254,13 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
       w.count = 3;
     }
     float* v = w.value[w.count];
-    w.time[w.count] = static_cast<float>(loadLE<std::uint16_t>(key));
-    if (channel == Channel::Rotation) {
-      Quat q = decodeRotationKey(key);
-      if (w.count > 0) {
-        const float* p = w.value[w.count - 1];
-        if (q.x * p[0] + q.y * p[1] + q.z * p[2] + q.w * p[3] < 0.f) q = negated(q);
-      }
-      v[0] = q.x;
-      v[1] = q.y;
-      v[2] = q.z;
-      v[3] = q.w;
-    } else {
-      const Vec3 p = decodeVectorKey(key, tracks[static_cast<std::size_t>(slot)]);
-      v[0] = p.x;
-      v[1] = p.y;
-      v[2] = p.z;
-      v[3] = 0.f;
+    w.time[w.count] = key.time;
+    std::memcpy(v, key.value, sizeof(key.value));
+    if (tracks[key.slot].channel == Channel::Rotation && w.count > 0) {
+      // The shorter way from the previous key: the key negated where the two point apart.
+      const float* p = w.value[w.count - 1];
+      if (v[0] * p[0] + v[1] * p[1] + v[2] * p[2] + v[3] * p[3] < 0.f)
+        for (int c = 0; c < 4; ++c) v[c] = -v[c];
     }
     ++w.count;
     ++cursor.next;
