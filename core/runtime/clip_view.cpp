@@ -463,6 +463,18 @@ Status ClipViewReader::rootMotion() {
   return Status::ok();
 }
 
+namespace {
+
+/// Byte offset of a joint's channel in a pose (a Transform array).
+std::uint32_t poseOffset(std::uint32_t joint, Channel channel) {
+  const std::size_t channelOffset = channel == Channel::Rotation      ? offsetof(Transform, rotation)
+                                    : channel == Channel::Translation ? offsetof(Transform, translation)
+                                                                      : offsetof(Transform, scale);
+  return static_cast<std::uint32_t>(joint * sizeof(Transform) + channelOffset);
+}
+
+}  // namespace
+
 void ClipView::buildUniformBatches() {
   using Shape = UniformBatch::Shape;
   auto shapeOf = [](const UniformTrackInfo& t) {
@@ -492,10 +504,7 @@ void ClipView::buildUniformBatches() {
     // Fill this lane and every lane after it: a partial batch repeats its last track.
     for (unsigned l = b.lanes; l < 4; ++l) {
       b.track[l] = t;
-      const std::size_t channelOffset = info.channel == Channel::Rotation      ? offsetof(Transform, rotation)
-                                        : info.channel == Channel::Translation ? offsetof(Transform, translation)
-                                                                               : offsetof(Transform, scale);
-      b.outOffset[l] = static_cast<std::uint32_t>(info.joint * sizeof(Transform) + channelOffset);
+      b.outOffset[l] = poseOffset(info.joint, info.channel);
       b.step[l] = info.step;
       const Quat ref = info.hasReference ? info.reference : Quat{};
       const float refParts[4] = {ref.x, ref.y, ref.z, ref.w};
@@ -516,12 +525,33 @@ void ClipView::buildUniformBatches() {
   }
 }
 
+void ClipView::buildKeyedBatches() {
+  using Shape = UniformBatch::Shape;
+  for (const bool rotations : {true, false})
+    for (std::uint32_t t = 0; t < m_keyed.size(); ++t) {
+      if ((m_keyed[t].channel == Channel::Rotation) != rotations) continue;
+      const Shape shape = rotations ? Shape::Rotation4 : Shape::Vector;
+      if (m_keyedBatches.empty() || m_keyedBatches.back().shape != shape || m_keyedBatches.back().lanes == 4) {
+        m_keyedBatches.emplace_back();
+        m_keyedBatches.back().shape = shape;
+        m_keyedBatches.back().components = rotations ? 4 : 3;
+      }
+      UniformBatch& b = m_keyedBatches.back();
+      // As for uniform batches, a partial batch repeats its last track in the lanes after it.
+      for (unsigned l = b.lanes; l < 4; ++l) {
+        b.track[l] = t;
+        b.outOffset[l] = poseOffset(m_keyed[t].joint, m_keyed[t].channel);
+      }
+      ++b.lanes;
+    }
+}
+
 std::size_t ClipView::derivedBytes() const {
   return sizeof(*this) + m_kinds.capacity() * sizeof(TrackKind) + (m_basePose.capacity() + m_restPose.capacity()) * sizeof(Transform) +
          m_uniform.capacity() * sizeof(UniformTrackInfo) + m_batches.capacity() * sizeof(UniformBatch) + m_slots.capacity() * sizeof(UniformSlot) +
          m_keyed.capacity() * sizeof(KeyedTrackInfo) + m_raw.capacity() * sizeof(RawTrackInfo) + m_keyedSlot.capacity() * sizeof(std::int32_t) +
          (m_segmentOffsets.capacity() + m_residualBases.capacity()) * sizeof(std::uint32_t) + m_rows.capacity() * sizeof(float) + m_snapshots.capacity() * sizeof(Snapshot) +
-         m_decodedKeys.capacity() * sizeof(DecodedKey);
+         m_decodedKeys.capacity() * sizeof(DecodedKey) + m_keyedBatches.capacity() * sizeof(UniformBatch);
 }
 
 /// Boundary rows as floats, once per clip: a seek then reads its segment's rows directly instead of
@@ -563,6 +593,7 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
   for (auto stage : stages)
     if (auto st = (reader.*stage)(); !st) return Error{st.message()};
   view.buildUniformBatches();
+  view.buildKeyedBatches();
   view.decodeBoundaryRows();
   return view;
 }

@@ -144,6 +144,10 @@ class ClipView {
   /// Batch and lane of each uniform track, in track order.
   std::span<const UniformSlot> uniformSlots() const { return m_slots; }
   std::span<const KeyedTrackInfo> keyedTracks() const { return m_keyed; }
+  /// The keyed tracks in batches of four for the Player's four-lane interpolation between frames:
+  /// rotations (shape Rotation4) before vectors, `track` naming keyedTracks() indices. Only the
+  /// shape, lanes, tracks and output offsets are set.
+  std::span<const UniformBatch> keyedBatches() const { return m_keyedBatches; }
   std::span<const RawTrackInfo> rawTracks() const { return m_raw; }
   /// Keyed-track index of a (joint, channel), or -1.
   std::int32_t keyedSlot(std::uint32_t jointChannel) const { return m_keyedSlot[jointChannel]; }
@@ -188,6 +192,7 @@ class ClipView {
  private:
   friend class ClipViewReader;
   void buildUniformBatches();
+  void buildKeyedBatches();
   void decodeBoundaryRows();
   std::uint64_t m_id = 0;
   std::span<const std::uint8_t> m_blob;
@@ -203,6 +208,7 @@ class ClipView {
   std::vector<UniformBatch> m_batches;
   std::vector<UniformSlot> m_slots;
   std::vector<KeyedTrackInfo> m_keyed;
+  std::vector<UniformBatch> m_keyedBatches;
   std::vector<RawTrackInfo> m_raw;
   std::vector<std::int32_t> m_keyedSlot;
   std::vector<std::uint32_t> m_segmentOffsets;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "core/runtime/loop.h"
 #include "core/runtime/track_math.h"
@@ -19,13 +20,20 @@ void setChannel(Transform& t, Channel channel, const float v[4]) {
   }
 }
 
-/// A quaternion stored as x, y, z, w, normalised in place (normalized(): identity when not positive).
-void normalizeStored(float v[4]) {
-  const Quat q = normalized({v[0], v[1], v[2], v[3]});
-  v[0] = q.x;
-  v[1] = q.y;
-  v[2] = q.z;
-  v[3] = q.w;
+/// A batch's only track between its decoded frames `a` and `b` ([component][lane], lane 0):
+/// kernels::Uniform::finish for one lane, whose scalar form costs less than four lanes.
+void finishOne(const UniformBatch& batch, const float (*a)[4], const float (*b)[4], bool second, const SlerpTerms& terms, Transform* pose) {
+  auto* out = reinterpret_cast<unsigned char*>(pose) + batch.outOffset[0];
+  if (batch.shape == UniformBatch::Shape::Vector) {
+    float v[3] = {a[0][0], a[1][0], a[2][0]};
+    if (second)
+      for (unsigned c = 0; c < 3; ++c) v[c] += (b[c][0] - v[c]) * terms.t;
+    std::memcpy(out, v, sizeof(v));
+  } else {
+    Quat q{a[0][0], a[1][0], a[2][0], a[3][0]};
+    if (second) q = canonicalSign(slerp(q, {b[0][0], b[1][0], b[2][0], b[3][0]}, terms));
+    std::memcpy(out, &q, sizeof(q));
+  }
 }
 
 }  // namespace
@@ -107,12 +115,14 @@ void Player::decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint
                                                             weights, out);
     });
   }
-  for (unsigned i = 0; i < Frames; ++i) cursor.valueFrame[slots[i]] = f + i;
 }
 
+/// Every uniform and keyed track at `at`: the values at its two frames from the cursor's last two
+/// decoded frames, decoding only the frames it does not hold, then interpolated four tracks a time.
 template <class Lanes>
-void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, const SlerpTerms& terms, Transform* out) {
+void Player::decodeTracks(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, Transform* out) {
   const auto batches = clip.uniformBatches();
+  const auto keyed = clip.keyedBatches();
   // Between frames the value is the interpolation of the decoded values at the two neighbouring
   // frames (FORMAT.md "Between frames"); the curve is evaluated at both, never in between. The
   // cursor keeps the last two decoded frames: playback between frames decodes each frame once.
@@ -120,38 +130,47 @@ void Player::decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, 
   auto slotOf = [&](std::uint32_t f) { return cursor.valueFrame[0] == f ? 0 : cursor.valueFrame[1] == f ? 1 : -1; };
   int s0 = slotOf(at.frame);
   int s1 = second ? slotOf(at.frame + 1) : s0;
-  const std::uint32_t length = clip.segmentLength(), lastSegment = clip.segmentCount() - 1;
-  if (second && s0 < 0 && s1 < 0 && std::min(at.frame / length, lastSegment) == std::min((at.frame + 1) / length, lastSegment)) {
-    // Both frames new and in one segment (a seek, or playback stepping a frame or more a pose).
-    s0 = 0;
-    s1 = 1;
-    decodeUniformFrames<Lanes, 2>(cursor, clip, at.frame, {0u, 1u});
-  } else {
-    if (s0 < 0) {
-      s0 = second && s1 == 0 ? 1 : 0;  // keep the other frame of the pair
-      decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame, {unsigned(s0)});
-    }
-    if (!second) {
-      s1 = s0;
-    } else if (s1 < 0) {
-      s1 = 1 - s0;
-      decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame + 1, {unsigned(s1)});
+  const bool new0 = s0 < 0, new1 = second && s1 < 0;
+  if (new0) s0 = second && s1 == 0 ? 1 : 0;  // keep the other frame of the pair
+  if (!second) s1 = s0;
+  else if (new1) s1 = 1 - s0;
+  if (!batches.empty()) {
+    const std::uint32_t length = clip.segmentLength(), lastSegment = clip.segmentCount() - 1;
+    if (new0 && new1 && std::min(at.frame / length, lastSegment) == std::min((at.frame + 1) / length, lastSegment)) {
+      // Both frames new and in one segment (a seek, or playback stepping a frame or more a pose).
+      decodeUniformFrames<Lanes, 2>(cursor, clip, at.frame, {unsigned(s0), unsigned(s1)});
+    } else {
+      if (new0) decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame, {unsigned(s0)});
+      if (new1) decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame + 1, {unsigned(s1)});
     }
   }
+  if (!keyed.empty() && (new0 || new1)) decodeKeyedFrames(cursor, clip, frame, at, new0 ? s0 : -1, new1 ? s1 : -1);
+  if (new0) cursor.valueFrame[s0] = at.frame;
+  if (new1) cursor.valueFrame[s1] = at.frame + 1;
+
   const auto series = kernels::Uniform<Lanes>::slerpSeries(terms);
+  const BatchValues* values = cursor.values.data();
   for (std::size_t b = 0; b < batches.size(); ++b)
     withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
-      kernels::Uniform<Lanes>::template finish<S>(batches[b], cursor.values[b].value[s0], cursor.values[b].value[s1], second, series, out);
+      kernels::Uniform<Lanes>::template finish<S>(batches[b], values[b].value[s0], values[b].value[s1], second, series, out);
     });
+  values += batches.size();
+  for (std::size_t b = 0; b < keyed.size(); ++b) {
+    if (keyed[b].lanes == 1) finishOne(keyed[b], values[b].value[s0], values[b].value[s1], second, terms, out);
+    else if (keyed[b].shape == UniformBatch::Shape::Vector)
+      kernels::Uniform<Lanes>::template finish<UniformBatch::Shape::Vector>(keyed[b], values[b].value[s0], values[b].value[s1], second, series, out);
+    else
+      kernels::Uniform<Lanes>::template finish<UniformBatch::Shape::Rotation4>(keyed[b], values[b].value[s0], values[b].value[s1], second, series, out);
+  }
 }
 
 #if defined(ANIMPACK_HAVE_AVX2)
-/// decodeUniform for CPUs with AVX2: it and everything it calls are inlined into this one function
+/// decodeTracks for CPUs with AVX2: it and everything it calls are inlined into this one function
 /// compiled for AVX2 and BMI2 (decode() checks the CPU). Without FMA the compiler cannot fuse a
 /// multiply and an add, so every operation rounds as on SSE2: the poses are bit-identical.
-[[gnu::target("avx2,bmi2"), gnu::flatten]] void Player::decodeUniformAvx2(Cursor& cursor, const ClipView& clip, FrameSplit at, const SlerpTerms& terms,
-                                                                                 Transform* out) {
-  decodeUniform<Avx2Lanes>(cursor, clip, at, terms, out);
+[[gnu::target("avx2,bmi2"), gnu::flatten]] void Player::decodeTracksAvx2(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at,
+                                                                                const SlerpTerms& terms, Transform* out) {
+  decodeTracks<Avx2Lanes>(cursor, clip, frame, at, terms, out);
 }
 #endif
 
@@ -227,10 +246,8 @@ void Player::restart(Cursor& cursor, const ClipView& clip, float frame) {
   const auto it = std::upper_bound(snapshots.begin(), snapshots.end(), frame,
                                    [](float f, const Snapshot& s) { return f < static_cast<float>(s.frame); });
   const Snapshot& snap = it == snapshots.begin() ? snapshots.front() : *(it - 1);
-  for (Window& w : cursor.windows) {
-    w.count = 0;
-    w.curveTag[0] = w.curveTag[1] = ~0u;
-  }
+  cursor.snapshotAhead = it == snapshots.end() ? std::numeric_limits<float>::infinity() : static_cast<float>(it->frame);
+  for (Window& w : cursor.windows) w.count = 0;
   cursor.next = snap.replayStart;
   consume(cursor, clip, snap.replayEnd, frame, false);
   ++m_seeks;
@@ -247,7 +264,6 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
       const float need = w.count >= 2 ? w.time[w.count - 2] : 0.f;
       if (need > frame) break;
     }
-    w.curveTag[0] = w.curveTag[1] = ~0u;
     if (w.count == 4) {
       std::memmove(&w.time[0], &w.time[1], 3 * sizeof(float));
       std::memmove(&w.value[0], &w.value[1], 3 * sizeof(w.value[0]));
@@ -268,31 +284,6 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
   }
 }
 
-/// The curve of key segment (key, key + 1) at `frame` and, with `next`, at frame + 1, normalised for
-/// rotations, in w.curve[frame & 1] and the other slot. Each frame is evaluated once per window
-/// state: playing forward, the poses between two frames reuse both.
-[[gnu::always_inline]] inline void Player::curves(Window& w, Channel channel, int key, std::uint32_t frame, bool next) {
-  const std::uint32_t tag = frame * 4u + static_cast<std::uint32_t>(key);
-  const unsigned s0 = frame & 1u, s1 = s0 ^ 1u;
-  const bool miss0 = w.curveTag[s0] != tag, miss1 = next && w.curveTag[s1] != tag + 4u;
-  if (!miss0 && !miss1) return;
-  const int i0 = key > 0 ? key - 1 : key;
-  const int i3 = key + 2 < static_cast<int>(w.count) ? key + 2 : key + 1;
-  // Evaluated in locals and then stored: written straight into the window, each store could alias
-  // the keys read.
-  const auto fill = [&](float u, unsigned slot) {
-    float v[4];
-    keyedSpline(w.time, w.value, i0, key, key + 1, i3, u, v);
-    if (channel == Channel::Rotation) normalizeStored(v);
-    std::memcpy(w.curve[slot], v, sizeof(v));
-  };
-  const float f0 = static_cast<float>(frame);
-  if (miss0) fill(f0, s0);
-  if (miss1) fill(f0 + 1.f, s1);
-  w.curveTag[s0] = tag;
-  if (next) w.curveTag[s1] = tag + 4u;
-}
-
 /// The window's key at or before `frame` whose segment holds it (the last key when it is the clip's
 /// last frame), or -1 when the window cannot give the frame and must be rebuilt from a snapshot.
 [[gnu::always_inline]] inline int Player::locate(const Window& w, float frame, float lastFrame) {
@@ -305,30 +296,28 @@ void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, fl
   return a;
 }
 
-/// The track's value at `at` from its window, `a` being locate()'s key.
-void Player::evaluate(Window& w, int a, Channel channel, FrameSplit at, const SlerpTerms& terms, Transform& out) {
-  const float alpha = at.alpha;
-  float lastKey[4];
-  const float* v0 = lastKey;
-  const float* v1 = lastKey;
-  if (a == static_cast<int>(w.count) - 1) {  // the clip's last key, at its last frame
-    std::memcpy(lastKey, w.value[a], sizeof(lastKey));
-    if (channel == Channel::Rotation) normalizeStored(lastKey);
-  } else {
-    // Both neighbouring frames lie in this key segment: keys sit on frames.
-    curves(w, channel, a, at.frame, alpha > 0.f);
-    v0 = w.curve[at.frame & 1u];
-    v1 = w.curve[(at.frame & 1u) ^ 1u];
-  }
-  if (channel == Channel::Rotation) {
-    const Quat q0{v0[0], v0[1], v0[2], v0[3]};
-    out.rotation = canonicalSign(alpha > 0.f ? slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, terms) : q0);
-  } else {
-    float v[4];
-    std::memcpy(v, v0, sizeof(v));
-    if (alpha > 0.f)
-      for (int c = 0; c < 3; ++c) v[c] += (v1[c] - v[c]) * alpha;
-    setChannel(out, channel, v);
+/// A keyed track's values at `frame` (into out[0] when `want[0]`) and frame + 1 (out[1], when
+/// `want[1]`) from its window, `key` being locate()'s key for a time in [frame, frame + 1) (keys sit on
+/// frames, so both frames lie in the key's segment): normalised and in the canonical sign for
+/// rotations, so a value does not depend on the window it came from (a window rebuilt from a
+/// snapshot may hold the same keys negated).
+[[gnu::always_inline]] inline void Player::keyedValues(const Window& w, int key, Channel channel, std::uint32_t frame, const bool want[2],
+                                                       float (*out)[4]) {
+  const bool lastKey = key == static_cast<int>(w.count) - 1;  // the clip's last key, at its last frame
+  const int i0 = key > 0 ? key - 1 : key;
+  const int i3 = key + 2 < static_cast<int>(w.count) ? key + 2 : key + 1;
+  for (unsigned i = 0; i < 2; ++i) {
+    if (!want[i]) continue;
+    float* v = out[i];
+    if (lastKey) std::memcpy(v, w.value[key], 4 * sizeof(float));
+    else keyedSpline(w.time, w.value, i0, key, key + 1, i3, static_cast<float>(frame + i), v);
+    if (channel == Channel::Rotation) {
+      const Quat q = canonicalSign(normalized({v[0], v[1], v[2], v[3]}));
+      v[0] = q.x;
+      v[1] = q.y;
+      v[2] = q.z;
+      v[3] = q.w;
+    }
   }
 }
 
@@ -349,58 +338,72 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
     cursor.segment = ~0u;
     cursor.windows.assign(clip.keyedTracks().size(), Window{});
     cursor.layouts.resize(clip.uniformBatches().size());
-    cursor.values.resize(clip.uniformBatches().size());
+    cursor.values.assign(clip.uniformBatches().size() + clip.keyedBatches().size(), BatchValues{});
+    // Lanes past a partial keyed batch are never written: the identity rotation there keeps their
+    // slerp on its polynomial path (their results are not stored).
+    BatchValues* keyed = cursor.values.data() + clip.uniformBatches().size();
+    for (std::size_t b = 0; b < clip.keyedBatches().size(); ++b)
+      if (clip.keyedBatches()[b].shape != UniformBatch::Shape::Vector)
+        for (auto& slot : keyed[b].value) std::fill(std::begin(slot[3]), std::end(slot[3]), 1.f);
     cursor.valueFrame[0] = cursor.valueFrame[1] = ~0u;
-    cursor.frame = -1.f;
     cursor.next = ~0u;  // restart the key scan
   }
 
   std::memcpy(out.data(), clip.basePose().data(), clip.basePose().size() * sizeof(Transform));
-  if (!clip.uniformBatches().empty()) {
+  if (!clip.uniformBatches().empty() || !clip.keyedBatches().empty()) {
 #if defined(ANIMPACK_HAVE_AVX2)
-    if (m_path == DecodePath::Simd && avx2Available()) decodeUniformAvx2(cursor, clip, at, terms, out.data());
+    if (m_path == DecodePath::Simd && avx2Available()) decodeTracksAvx2(cursor, clip, frame, at, terms, out.data());
     else
 #endif
 #if defined(ANIMPACK_HAVE_SSE2)
-    if (m_path != DecodePath::Scalar) decodeUniform<Sse2Lanes>(cursor, clip, at, terms, out.data());
+    if (m_path != DecodePath::Scalar) decodeTracks<Sse2Lanes>(cursor, clip, frame, at, terms, out.data());
     else
 #endif
-      decodeUniform<PortableLanes>(cursor, clip, at, terms, out.data());
+      decodeTracks<PortableLanes>(cursor, clip, frame, at, terms, out.data());
   }
   decodeRaw(clip, at, terms, out);
-  if (!clip.keyedTracks().empty()) decodeKeyed(cursor, clip, frame, at, terms, out);
 }
 
-void Player::decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms,
-                         std::span<Transform> out) {
+/// The keyed tracks' values at frame at.frame into value slot `slot0` and at at.frame + 1 into
+/// `slot1` (-1: not wanted), from windows brought to `frame`. Out of line: it runs only when a pose needs a frame the cursor does not hold.
+[[gnu::noinline]] void Player::decodeKeyedFrames(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, int slot0, int slot1) {
   const auto tracks = clip.keyedTracks();
   const float last = static_cast<float>(clip.frameCount() - 1);
   if (cursor.next == ~0u) {
     restart(cursor, clip, frame);
-  } else if (frame > cursor.frame) {
-    // Far ahead: restarting at a later snapshot is cheaper than scanning everything in between.
+  } else if (frame >= cursor.snapshotAhead) {
+    // Past a snapshot beyond every frame the windows were brought to: when it is far ahead,
+    // restarting there is cheaper than scanning everything in between.
     const auto snapshots = clip.snapshots();
     const auto it = std::upper_bound(snapshots.begin(), snapshots.end(), frame,
                                      [](float f, const Snapshot& s) { return f < static_cast<float>(s.frame); });
     if (it != snapshots.begin() && (it - 1)->replayStart > cursor.next) restart(cursor, clip, frame);
+    else cursor.snapshotAhead = it == snapshots.end() ? std::numeric_limits<float>::infinity() : static_cast<float>(it->frame);
   }
   consume(cursor, clip, clip.keyCount(), frame, true);
-  cursor.frame = frame;
 
-  for (std::size_t t = 0; t < tracks.size(); ++t) {
-    const int a = locate(cursor.windows[t], frame, last);
-    if (a < 0) {
-      // Stepped back past a window: rebuild every window from the snapshot, then evaluate again.
-      restart(cursor, clip, frame);
-      consume(cursor, clip, clip.keyCount(), frame, true);
-      for (std::size_t u = 0; u < tracks.size(); ++u) {
-        const int b = locate(cursor.windows[u], frame, last);
-        if (b >= 0) evaluate(cursor.windows[u], b, tracks[u].channel, at, terms, out[tracks[u].joint]);
+  const auto batches = clip.keyedBatches();
+  BatchValues* values = cursor.values.data() + clip.uniformBatches().size();
+  const int slots[2] = {slot0, slot1};
+  const bool want[2] = {slot0 >= 0, slot1 >= 0};
+  for (std::size_t b = 0; b < batches.size(); ++b)
+    for (unsigned l = 0; l < batches[b].lanes; ++l) {
+      const std::uint32_t t = batches[b].track[l];
+      int key = locate(cursor.windows[t], frame, last);
+      if (key < 0) {
+        // Stepped back past a window: rebuild every window from the snapshot (the values already
+        // written stay: a frame's value does not depend on the window it came from). The clip's
+        // snapshots rebuild every window (checked when it was opened), so the key is found.
+        restart(cursor, clip, frame);
+        consume(cursor, clip, clip.keyCount(), frame, true);
+        key = std::max(locate(cursor.windows[t], frame, last), 0);
       }
-      return;
+      float v[2][4];
+      keyedValues(cursor.windows[t], key, tracks[t].channel, at.frame, want, v);
+      for (unsigned i = 0; i < 2; ++i)
+        if (want[i])
+          for (unsigned c = 0; c < 4; ++c) values[b].value[slots[i]][c][l] = v[i][c];
     }
-    evaluate(cursor.windows[t], a, tracks[t].channel, at, terms, out[tracks[t].joint]);
-  }
 }
 
 }  // namespace animpack::runtime

@@ -7,7 +7,9 @@
 // linear scan of the need-sorted key stream into a 4-key window per track. Backward steps reuse the windows while they still cover the time; larger jumps restart
 // from the nearest seek snapshot, so any access order gives bit-identical results. Between two
 // frames every track gives the interpolation of its decoded values at those frames (lerp, and
-// shortest-path slerp for rotations), exactly as the source is interpolated between its keys.
+// shortest-path slerp for rotations), exactly as the source is interpolated between its keys. The
+// decoded values of the last two frames are kept for uniform and keyed tracks alike, four tracks a
+// batch, and interpolated four lanes at a time.
 
 #include <cstdint>
 #include <span>
@@ -45,7 +47,8 @@ class Player {
 
   /// Heap and object bytes this player holds (grows to the largest clips played).
   std::size_t contextBytes() const;
-  /// Bytes of cursor state one keyed track costs (its 4-key window, its curve at the last two frames).
+  /// Bytes of cursor state one keyed track costs (its 4-key window, its share of its batch's decoded
+  /// values of the last two frames).
   static constexpr std::size_t bytesPerKeyedTrack();
   /// Bytes of cursor state a batch of four uniform tracks costs (the current segment's residual
   /// layout, the last two decoded frames).
@@ -60,21 +63,19 @@ class Player {
     float time[4];
     float value[4][4];
     std::uint32_t count;
-    // The curve at the last two frames evaluated (normalised for rotations): slot f & 1 holds frame f,
-    // tagged f x 4 + the key it was evaluated after (~0u: none). Cleared when a key enters the window.
-    std::uint32_t curveTag[2] = {~0u, ~0u};
-    float curve[2][4];
   };
   struct Cursor {
     std::uint64_t clip = 0;  // ClipView::id() of the clip the state belongs to
     std::uint32_t next = 0;  // next key in the stream
-    float frame = -1.f;      // last sampled frame
+    // The first snapshot after every frame the windows were brought to since the last restart.
+    float snapshotAhead = 0.f;
     std::vector<Window> windows;
     // Uniform tracks: the current segment's boundary frames and residual layout per batch.
     std::uint32_t segment = ~0u;
     float rowFrames[4] = {};
     std::vector<BatchLayout> layouts;
-    // The decoded values of the last two frames decoded (valueFrame, ~0u: none), per batch.
+    // The decoded values of the last two frames decoded (valueFrame, ~0u: none), per batch: the
+    // uniform batches', then the keyed batches' (ClipView::keyedBatches).
     std::uint32_t valueFrame[2] = {~0u, ~0u};
     std::vector<BatchValues> values;
   };
@@ -88,19 +89,18 @@ class Player {
   template <class Lanes, unsigned Frames>
   void decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint32_t f, const unsigned (&slots)[Frames]);
   template <class Lanes>
-  void decodeUniform(Cursor& cursor, const ClipView& clip, FrameSplit at, const SlerpTerms& terms, Transform* out);
-  void decodeUniformAvx2(Cursor& cursor, const ClipView& clip, FrameSplit at, const SlerpTerms& terms, Transform* out);
+  void decodeTracks(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, Transform* out);
+  void decodeTracksAvx2(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, Transform* out);
   template <class Lanes>
   static void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
   template <class Lanes>
   static void readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out);
   static void decodeRaw(const ClipView& clip, FrameSplit at, const SlerpTerms& terms, std::span<Transform> out);
-  void decodeKeyed(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, std::span<Transform> out);
+  void decodeKeyedFrames(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, int slot0, int slot1);
   void restart(Cursor& cursor, const ClipView& clip, float frame);
   void consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional);
   static int locate(const Window& w, float frame, float lastFrame);
-  static void evaluate(Window& w, int key, Channel channel, FrameSplit at, const SlerpTerms& terms, Transform& out);
-  static void curves(Window& w, Channel channel, int key, std::uint32_t frame, bool next);
+  static void keyedValues(const Window& w, int key, Channel channel, std::uint32_t frame, const bool want[2], float (*out)[4]);
 
   DecodePath m_path = DecodePath::Simd;
   Cursor m_primary;
@@ -111,7 +111,7 @@ class Player {
   std::uint64_t m_seeks = 0;
 };
 
-constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window); }
+constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window) + sizeof(BatchValues) / 4; }
 constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchLayout) + sizeof(BatchValues); }
 
 /// Blends two local poses joint by joint (naive or decomposed, see BlendMode), four joints at a time
@@ -124,6 +124,6 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
 }  // namespace animpack::runtime
 
 namespace animpack::runtime {
-static_assert(Player::bytesPerKeyedTrack() == 124, "FORMAT.md documents 124 bytes of state per keyed track");
+static_assert(Player::bytesPerKeyedTrack() == 116, "FORMAT.md documents 116 bytes of state per keyed track");
 static_assert(Player::bytesPerUniformBatch() == 248, "FORMAT.md documents 248 bytes of state per batch of four uniform tracks");
 }  // namespace animpack::runtime

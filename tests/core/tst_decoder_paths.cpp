@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <random>
 
@@ -168,15 +169,15 @@ class TestDecoderPaths : public QObject {
     }
     // Generated: an armature whose head spins one and a half turns (a rotation range no three
     // components hold), at the default precision and at the float32 floor; 45 joints (partial batches).
-    ImportedAsset rig = test::importOrFail(test::writeScene(test::armatureRig(1.f, 90, 30.f), "paths.gltf"));
-    RawClip& clip = rig.clips[0];
-    const std::uint32_t head = static_cast<std::uint32_t>(rig.skeleton.find("Head"));
-    for (std::uint32_t f = 0; f < clip.frameCount; ++f) {
-      const float angle = 3.f * 3.14159265f * float(f) / float(clip.frameCount - 1);
-      clip.at(head, f).rotation = runtime::normalized({0.3f * std::sin(angle / 2), std::sin(angle / 2), 0.f, std::cos(angle / 2)});
-    }
-    m_cases.push_back(compressCase("spinning armature", rig, clip, 0.01f));
-    m_cases.push_back(compressCase("spinning armature at 1e-6 cm", rig, clip, 1e-6f));
+    const ImportedAsset rig = test::spinningArmature();
+    m_cases.push_back(compressCase("spinning armature", rig, rig.clips[0], 0.01f));
+    m_cases.push_back(compressCase("spinning armature at 1e-6 cm", rig, rig.clips[0], 1e-6f));
+    // Every animated track keyed (five rotations, one translation): full and partial keyed batches.
+    Case keyed{"spinning armature, every track keyed", test::clipOfOneKind(rig, TrackKind::Keyed, 20), {}};
+    auto view = runtime::ClipView::open(keyed.bytes, rig.skeleton.restLocal);
+    if (!view) qFatal("%s", view.message().c_str());
+    keyed.view = std::move(view.value());
+    m_cases.push_back(std::move(keyed));
     const ImportedAsset many = test::importOrFail(test::writeScene(test::manyJointsRig(45), "paths_many.gltf"));
     m_cases.push_back(compressCase("45 joints", many, many.clips[0], 0.01f));
   }
@@ -205,6 +206,25 @@ class TestDecoderPaths : public QObject {
     QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Rotation4)] > 0);
     QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Vector)] > 0);
     QVERIFY(partial > 0);
+    // Keyed tracks: each in one lane of one batch of its shape, its output where its channel is.
+    std::size_t keyedFull = 0, keyedPartial = 0;
+    for (const Case& c : m_cases) {
+      std::vector<int> seen(c.view.keyedTracks().size(), 0);
+      for (const runtime::UniformBatch& b : c.view.keyedBatches()) {
+        (b.lanes == 4 ? keyedFull : keyedPartial) += 1;
+        for (unsigned l = 0; l < b.lanes; ++l) {
+          const runtime::KeyedTrackInfo& t = c.view.keyedTracks()[b.track[l]];
+          ++seen[b.track[l]];
+          QCOMPARE(b.shape == runtime::UniformBatch::Shape::Rotation4, t.channel == Channel::Rotation);
+          const std::size_t channelOffset = t.channel == Channel::Rotation ? offsetof(runtime::Transform, rotation)
+                                            : t.channel == Channel::Translation ? offsetof(runtime::Transform, translation)
+                                                                                : offsetof(runtime::Transform, scale);
+          QCOMPARE(std::size_t(b.outOffset[l]), t.joint * sizeof(runtime::Transform) + channelOffset);
+        }
+      }
+      QVERIFY2(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }), c.name.c_str());
+    }
+    QVERIFY(keyedFull > 0 && keyedPartial > 0);
     if (!runtime::simdAvailable()) qWarning("this build has no SIMD lanes: every path is the portable one");
     else if (!runtime::avx2Available()) qWarning("this CPU has no AVX2: the SIMD path is the SSE2 one");
   }

@@ -8,6 +8,8 @@
 
 #include <QtGlobal>
 
+#include "core/compress/clip_writer.h"
+
 namespace animpack::test {
 namespace {
 
@@ -308,6 +310,36 @@ GltfScene walkerRig(float turnDeg, int frames, float rate) {
   for (auto& c : rot) walk.channels.push_back(std::move(c));
   s.animations.push_back(walk);
   return s;
+}
+
+core::ImportedAsset spinningArmature() {
+  core::ImportedAsset asset = importOrFail(writeScene(armatureRig(1.f, 90, 30.f), "spinning.gltf"));
+  core::RawClip& clip = asset.clips[0];
+  const std::uint32_t head = static_cast<std::uint32_t>(asset.skeleton.find("Head"));
+  for (std::uint32_t f = 0; f < clip.frameCount; ++f) {
+    const float angle = 3.f * 3.14159265f * float(f) / float(clip.frameCount - 1);
+    clip.at(head, f).rotation = runtime::normalized({0.3f * std::sin(angle / 2), std::sin(angle / 2), 0.f, std::cos(angle / 2)});
+  }
+  return asset;
+}
+
+std::vector<std::uint8_t> clipOfOneKind(const core::ImportedAsset& asset, core::TrackKind kind, std::uint32_t snapshotFrames) {
+  const core::RawClip& clip = asset.clips[0];
+  std::vector<core::TrackEncoding> tracks(std::size_t(clip.jointCount) * 3);
+  for (std::uint32_t j = 0; j < clip.jointCount; ++j)
+    for (int c = 0; c < 3; ++c) {
+      const core::Channel channel = core::Channel(c);
+      std::vector<core::Sample> samples(clip.frameCount);
+      for (std::uint32_t f = 0; f < clip.frameCount; ++f) samples[f] = core::sampleOf(clip.at(j, f), channel);
+      const core::TrackTarget target{channel, samples, core::sampleOf(asset.skeleton.restLocal[j], channel), 1e-4};
+      std::optional<core::TrackEncoding> e = core::encodeStatic(target, core::RotationFormat::Q48);
+      if (!e) e = kind == core::TrackKind::Keyed ? core::encodeKeyed(target, 12, std::numeric_limits<std::size_t>::max())
+                                                  : core::encodeUniform(target, 16, {});
+      if (!e) qFatal("clipOfOneKind: no encoding for joint %u channel %d", j, c);
+      tracks[j * 3 + std::size_t(c)] = std::move(*e);
+    }
+  const core::ClipLayout layout{clip.frameCount, float(clip.sampleRate), true, false, false, 16, snapshotFrames, tracks};
+  return core::writeClip(layout);
 }
 
 }  // namespace animpack::test

@@ -3,7 +3,9 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "core/compress/track_encoding.h"
 #include "core/io/asset_importer.h"
 #include "tests/support/gltf_writer.h"
 
@@ -59,5 +61,13 @@ GltfScene walkerRig(float turnDeg, int frames = 31, float rate = 30.f);
 inline constexpr float walkerStride() { return 1.2f; }
 /// Nodes and a mesh but no bone and no animation.
 GltfScene staticRig();
+
+/// armatureRig(1, 90, 30 Hz) imported, its Walk clip's head spinning one and a half turns (a range
+/// no three components hold: keys change their largest component and sign, so keyed windows rebuilt
+/// from a snapshot can hold the same keys negated).
+core::ImportedAsset spinningArmature();
+/// `asset`'s first clip written with every animated track of one storage kind (keyed or uniform,
+/// encoded directly at 1e-4), so a test controls the kind; `snapshotFrames` apart seek snapshots.
+std::vector<std::uint8_t> clipOfOneKind(const core::ImportedAsset& asset, core::TrackKind kind, std::uint32_t snapshotFrames);
 
 }  // namespace animpack::test
