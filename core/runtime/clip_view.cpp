@@ -326,6 +326,13 @@ Status ClipViewReader::keys() {
   }
   for (std::size_t s = 0; s < m_view.m_keyed.size(); ++s)
     if (keyCountPerTrack[s] < 2 || last[s * 2 + 1] != m_view.m_frameCount - 1) return fail("a keyed track does not end at the last frame");
+  m_view.m_keyNeeds = m_need;
+  m_view.m_trackKeyOffsets.assign(1, 0u);
+  m_view.m_trackKeys.clear();
+  for (const auto& positions : m_positions) {
+    m_view.m_trackKeys.insert(m_view.m_trackKeys.end(), positions.begin(), positions.end());
+    m_view.m_trackKeyOffsets.push_back(static_cast<std::uint32_t>(m_view.m_trackKeys.size()));
+  }
   return Status::ok();
 }
 
@@ -551,7 +558,8 @@ std::size_t ClipView::derivedBytes() const {
          m_uniform.capacity() * sizeof(UniformTrackInfo) + m_batches.capacity() * sizeof(UniformBatch) + m_slots.capacity() * sizeof(UniformSlot) +
          m_keyed.capacity() * sizeof(KeyedTrackInfo) + m_raw.capacity() * sizeof(RawTrackInfo) + m_keyedSlot.capacity() * sizeof(std::int32_t) +
          (m_segmentOffsets.capacity() + m_residualBases.capacity()) * sizeof(std::uint32_t) + m_rows.capacity() * sizeof(float) + m_snapshots.capacity() * sizeof(Snapshot) +
-         m_decodedKeys.capacity() * sizeof(DecodedKey) + m_keyedBatches.capacity() * sizeof(UniformBatch);
+         m_decodedKeys.capacity() * sizeof(DecodedKey) + m_keyedBatches.capacity() * sizeof(UniformBatch) +
+         (m_trackKeys.capacity() + m_trackKeyOffsets.capacity() + m_keyNeeds.capacity()) * sizeof(std::uint32_t);
 }
 
 /// Boundary rows as floats, once per clip: a seek then reads its segment's rows directly instead of

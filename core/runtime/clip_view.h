@@ -156,6 +156,12 @@ class ClipView {
   /// The key stream decoded to floats when the clip was opened, in stream order: what a Player
   /// replays, so a seek from a snapshot copies keys instead of unpacking them.
   std::span<const DecodedKey> decodedKeys() const { return m_decodedKeys; }
+  /// Keyed track t's keys as decodedKeys() indices in time order: trackKeys()[trackKeyOffsets()[t]
+  /// .. trackKeyOffsets()[t + 1]). A seek builds each window from them directly.
+  std::span<const std::uint32_t> trackKeys() const { return m_trackKeys; }
+  std::span<const std::uint32_t> trackKeyOffsets() const { return m_trackKeyOffsets; }
+  /// The frame at which each key of the stream is first needed (FORMAT.md "Sort order"): non-decreasing.
+  std::span<const std::uint32_t> keyNeeds() const { return m_keyNeeds; }
   std::span<const Snapshot> snapshots() const { return m_snapshots; }
 
   const std::uint8_t* boundaryBits() const { return m_boundary; }
@@ -223,6 +229,7 @@ class ClipView {
   const std::uint8_t* m_keys = nullptr;
   std::uint32_t m_keyCount = 0;
   std::vector<DecodedKey> m_decodedKeys;
+  std::vector<std::uint32_t> m_trackKeys, m_trackKeyOffsets, m_keyNeeds;
   Sections m_sections;
 };
 

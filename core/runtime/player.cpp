@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 #include "core/runtime/loop.h"
 #include "core/runtime/track_math.h"
@@ -240,46 +239,66 @@ std::size_t Player::contextBytes() const {
   return bytes;
 }
 
+/// Appends a key to a window of fewer than four; a rotation key is negated where it points away
+/// from the key before it, so the window's curve takes the shorter way.
+[[gnu::always_inline]] inline void Player::append(Window& w, const DecodedKey& key, bool rotation) {
+  float* v = w.value[w.count];
+  w.time[w.count] = key.time;
+  std::memcpy(v, key.value, sizeof(key.value));
+  if (rotation && w.count > 0) {
+    const float* p = w.value[w.count - 1];
+    if (v[0] * p[0] + v[1] * p[1] + v[2] * p[2] + v[3] * p[3] < 0.f)
+      for (int c = 0; c < 4; ++c) v[c] = -v[c];
+  }
+  ++w.count;
+}
+
+/// Rebuilds every keyed window at `frame` from its track's own keys: what playing forward from the
+/// start holds there (the last four of the keys needed up to the frame; the same up to the sign of
+/// them all), so the scan goes on from the first key of the stream needed after the frame.
 void Player::restart(Cursor& cursor, const ClipView& clip, float frame) {
-  const auto snapshots = clip.snapshots();
-  // The last snapshot at or before the frame.
-  const auto it = std::upper_bound(snapshots.begin(), snapshots.end(), frame,
-                                   [](float f, const Snapshot& s) { return f < static_cast<float>(s.frame); });
-  const Snapshot& snap = it == snapshots.begin() ? snapshots.front() : *(it - 1);
-  cursor.snapshotAhead = it == snapshots.end() ? std::numeric_limits<float>::infinity() : static_cast<float>(it->frame);
-  for (Window& w : cursor.windows) w.count = 0;
-  cursor.next = snap.replayStart;
-  consume(cursor, clip, snap.replayEnd, frame, false);
+  const DecodedKey* keys = clip.decodedKeys().data();
+  const std::uint32_t* order = clip.trackKeys().data();
+  const auto offsets = clip.trackKeyOffsets();
+  const auto tracks = clip.keyedTracks();
+  for (std::size_t t = 0; t < tracks.size(); ++t) {
+    const std::uint32_t* first = order + offsets[t];
+    const std::uint32_t* end = order + offsets[t + 1];
+    // The track's last key at or before the frame (its first is at frame 0) and the last key needed
+    // there: key i is first needed at the time of key i - 2 (FORMAT.md "Sort order").
+    const std::ptrdiff_t a = std::upper_bound(first, end, frame, [&](float f, std::uint32_t i) { return f < keys[i].time; }) - first - 1;
+    const std::ptrdiff_t k = std::min<std::ptrdiff_t>(std::max<std::ptrdiff_t>(a, 0) + 2, (end - first) - 1);
+    Window& w = cursor.windows[t];
+    w.count = 0;
+    for (std::ptrdiff_t i = std::max<std::ptrdiff_t>(k - 3, 0); i <= k; ++i) {
+      append(w, keys[first[i]], tracks[t].channel == Channel::Rotation);
+      ++m_keysDecoded;
+    }
+  }
+  const auto needs = clip.keyNeeds();
+  cursor.next = static_cast<std::uint32_t>(
+      std::upper_bound(needs.begin(), needs.end(), frame, [](float f, std::uint32_t need) { return f < static_cast<float>(need); }) -
+      needs.begin());
   ++m_seeks;
 }
 
-void Player::consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional) {
+/// Brings the windows forward to `frame`: every key of the stream first needed at or before it.
+void Player::consume(Cursor& cursor, const ClipView& clip, float frame) {
   const DecodedKey* keys = clip.decodedKeys().data();
+  const std::uint32_t* needs = clip.keyNeeds().data();
   const auto tracks = clip.keyedTracks();
-  while (cursor.next < end) {
+  const std::uint32_t end = clip.keyCount();
+  for (; cursor.next < end && !(static_cast<float>(needs[cursor.next]) > frame); ++cursor.next) {
     const DecodedKey& key = keys[cursor.next];
     Window& w = cursor.windows[key.slot];
-    if (conditional) {
-      // Key i is first needed at the time of key i-2 of its track (FORMAT.md "Sort order").
-      const float need = w.count >= 2 ? w.time[w.count - 2] : 0.f;
-      if (need > frame) break;
-    }
-    if (w.count == 4) {
-      std::memmove(&w.time[0], &w.time[1], 3 * sizeof(float));
-      std::memmove(&w.value[0], &w.value[1], 3 * sizeof(w.value[0]));
+    if (w.count == 4) {  // the oldest key leaves
+      for (unsigned i = 0; i < 3; ++i) {
+        w.time[i] = w.time[i + 1];
+        std::memcpy(w.value[i], w.value[i + 1], sizeof(w.value[i]));
+      }
       w.count = 3;
     }
-    float* v = w.value[w.count];
-    w.time[w.count] = key.time;
-    std::memcpy(v, key.value, sizeof(key.value));
-    if (tracks[key.slot].channel == Channel::Rotation && w.count > 0) {
-      // The shorter way from the previous key: the key negated where the two point apart.
-      const float* p = w.value[w.count - 1];
-      if (v[0] * p[0] + v[1] * p[1] + v[2] * p[2] + v[3] * p[3] < 0.f)
-        for (int c = 0; c < 4; ++c) v[c] = -v[c];
-    }
-    ++w.count;
-    ++cursor.next;
+    append(w, key, tracks[key.slot].channel == Channel::Rotation);
     ++m_keysDecoded;
   }
 }
@@ -369,18 +388,10 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
 [[gnu::noinline]] void Player::decodeKeyedFrames(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, int slot0, int slot1) {
   const auto tracks = clip.keyedTracks();
   const float last = static_cast<float>(clip.frameCount() - 1);
-  if (cursor.next == ~0u) {
-    restart(cursor, clip, frame);
-  } else if (frame >= cursor.snapshotAhead) {
-    // Past a snapshot beyond every frame the windows were brought to: when it is far ahead,
-    // restarting there is cheaper than scanning everything in between.
-    const auto snapshots = clip.snapshots();
-    const auto it = std::upper_bound(snapshots.begin(), snapshots.end(), frame,
-                                     [](float f, const Snapshot& s) { return f < static_cast<float>(s.frame); });
-    if (it != snapshots.begin() && (it - 1)->replayStart > cursor.next) restart(cursor, clip, frame);
-    else cursor.snapshotAhead = it == snapshots.end() ? std::numeric_limits<float>::infinity() : static_cast<float>(it->frame);
-  }
-  consume(cursor, clip, clip.keyCount(), frame, true);
+  // Far ahead (more keys to scan than rebuilding every window copies): rebuild.
+  const std::size_t far = std::size_t(cursor.next) + 4 * tracks.size();
+  if (cursor.next == ~0u || (far < clip.keyCount() && !(static_cast<float>(clip.keyNeeds()[far]) > frame))) restart(cursor, clip, frame);
+  consume(cursor, clip, frame);
 
   const auto batches = clip.keyedBatches();
   BatchValues* values = cursor.values.data() + clip.uniformBatches().size();
@@ -391,11 +402,9 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
       const std::uint32_t t = batches[b].track[l];
       int key = locate(cursor.windows[t], frame, last);
       if (key < 0) {
-        // Stepped back past a window: rebuild every window from the snapshot (the values already
-        // written stay: a frame's value does not depend on the window it came from). The clip's
-        // snapshots rebuild every window (checked when it was opened), so the key is found.
+        // Stepped back past a window: rebuild every window at the frame (the values already written
+        // stay: a frame's value does not depend on the window it came from), so the key is found.
         restart(cursor, clip, frame);
-        consume(cursor, clip, clip.keyCount(), frame, true);
         key = std::max(locate(cursor.windows[t], frame, last), 0);
       }
       float v[2][4];

@@ -4,8 +4,9 @@
 // (the primary clip and, for blending, a second one). Uniform tracks are decoded four at a time
 // (structure of arrays, AVX2, SSE2 or portable lanes, core/runtime/lanes.h) from the cached segment's
 // boundary rows and the frame's residuals; raw tracks by direct indexing; keyed tracks by a forward
-// linear scan of the need-sorted key stream into a 4-key window per track. Backward steps reuse the windows while they still cover the time; larger jumps restart
-// from the nearest seek snapshot, so any access order gives bit-identical results. Between two
+// linear scan of the need-sorted key stream into a 4-key window per track. Backward steps reuse the
+// windows while they still cover the time; larger jumps rebuild each window from its track's keys
+// (ClipView::trackKeys), so any access order gives bit-identical results. Between two
 // frames every track gives the interpolation of its decoded values at those frames (lerp, and
 // shortest-path slerp for rotations), exactly as the source is interpolated between its keys. The
 // decoded values of the last two frames are kept for uniform and keyed tracks alike, four tracks a
@@ -54,7 +55,7 @@ class Player {
   /// layout, the last two decoded frames).
   static constexpr std::size_t bytesPerUniformBatch();
 
-  /// Counters for benchmarks and tests: keys decoded and snapshot restarts since construction.
+  /// Counters for benchmarks and tests: keys copied into windows and window rebuilds since construction.
   std::uint64_t keysDecoded() const { return m_keysDecoded; }
   std::uint64_t seeks() const { return m_seeks; }
 
@@ -67,8 +68,6 @@ class Player {
   struct Cursor {
     std::uint64_t clip = 0;  // ClipView::id() of the clip the state belongs to
     std::uint32_t next = 0;  // next key in the stream
-    // The first snapshot after every frame the windows were brought to since the last restart.
-    float snapshotAhead = 0.f;
     std::vector<Window> windows;
     // Uniform tracks: the current segment's boundary frames and residual layout per batch.
     std::uint32_t segment = ~0u;
@@ -98,7 +97,8 @@ class Player {
   static void decodeRaw(const ClipView& clip, FrameSplit at, const SlerpTerms& terms, std::span<Transform> out);
   void decodeKeyedFrames(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, int slot0, int slot1);
   void restart(Cursor& cursor, const ClipView& clip, float frame);
-  void consume(Cursor& cursor, const ClipView& clip, std::uint32_t end, float frame, bool conditional);
+  void consume(Cursor& cursor, const ClipView& clip, float frame);
+  static void append(Window& w, const DecodedKey& key, bool rotation);
   static int locate(const Window& w, float frame, float lastFrame);
   static void keyedValues(const Window& w, int key, Channel channel, std::uint32_t frame, const bool want[2], float (*out)[4]);
 
