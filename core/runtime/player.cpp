@@ -136,8 +136,9 @@ void Player::decodeTracks(Cursor& cursor, const ClipView& clip, float frame, Fra
   if (!batches.empty()) {
     const std::uint32_t length = clip.segmentLength(), lastSegment = clip.segmentCount() - 1;
     if (new0 && new1 && std::min(at.frame / length, lastSegment) == std::min((at.frame + 1) / length, lastSegment)) {
-      // Both frames new and in one segment (a seek, or playback stepping a frame or more a pose).
-      decodeUniformFrames<Lanes, 2>(cursor, clip, at.frame, {unsigned(s0), unsigned(s1)});
+      // Both frames new and in one segment (a seek, or playback stepping a frame or more a pose):
+      // then s0 = 0 and s1 = 1, given as constants.
+      decodeUniformFrames<Lanes, 2>(cursor, clip, at.frame, {0u, 1u});
     } else {
       if (new0) decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame, {unsigned(s0)});
       if (new1) decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame + 1, {unsigned(s1)});
