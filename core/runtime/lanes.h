@@ -319,10 +319,51 @@ struct Sse2Lanes : ScalarWords<Sse2Lanes> {
 #endif
 
 #if defined(ANIMPACK_HAVE_AVX2)
+/// A batch's four lanes at two frames in one 256-bit register (the lower half the first frame, the
+/// upper the second), for the arithmetic both frames of a pose share (kernels::Uniform::evaluate of
+/// two frames): a batch's parameters and boundary rows are loaded into both halves, and every
+/// operation is the one Avx2Lanes applies to each half, so each frame's lanes are bit-identical.
+struct Avx2PairLanes {
+  struct F {
+    __m256 v;
+  };
+  struct M {
+    __m256 v;  // all ones or zero per lane
+  };
+  using I = M;
+
+  [[gnu::target("avx2")]] static F set(float x) { return {_mm256_set1_ps(x)}; }
+  /// Four floats into both halves.
+  [[gnu::target("avx2")]] static F load(const float* p) { return {_mm256_broadcast_ps(reinterpret_cast<const __m128*>(p))}; }
+  [[gnu::target("avx2")]] static M loadInts(const std::uint32_t* p) {
+    return {_mm256_castsi256_ps(_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))))};
+  }
+  [[gnu::target("avx2")]] static F add(F a, F b) { return {_mm256_add_ps(a.v, b.v)}; }
+  [[gnu::target("avx2")]] static F sub(F a, F b) { return {_mm256_sub_ps(a.v, b.v)}; }
+  [[gnu::target("avx2")]] static F mul(F a, F b) { return {_mm256_mul_ps(a.v, b.v)}; }
+  [[gnu::target("avx2")]] static F div(F a, F b) { return {_mm256_div_ps(a.v, b.v)}; }
+  [[gnu::target("avx2")]] static F sqrt(F a) { return {_mm256_sqrt_ps(a.v)}; }
+  /// SSE's cmpgt: ordered, so false where either is NaN.
+  [[gnu::target("avx2")]] static M gt(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GT_OS)}; }
+  [[gnu::target("avx2")]] static M notMask(M a) { return {_mm256_xor_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))}; }
+  [[gnu::target("avx2")]] static F select(M m, F a, F b) { return {_mm256_blendv_ps(b.v, a.v, m.v)}; }
+  [[gnu::target("avx2")]] static bool any(M m) { return _mm256_movemask_ps(m.v) != 0; }
+  /// The first frame's lanes and the second's in one register.
+  [[gnu::target("avx2")]] static F pair(Sse2Lanes::F first, Sse2Lanes::F second) {
+    return {_mm256_insertf128_ps(_mm256_castps128_ps256(first.v), second.v, 1)};
+  }
+  [[gnu::target("avx2")]] static void storePair(float* first, float* second, F a) {
+    _mm_storeu_ps(first, _mm256_castps256_ps128(a.v));
+    _mm_storeu_ps(second, _mm256_extractf128_ps(a.v, 1));
+  }
+};
+
 /// SSE2's lanes for code compiled for AVX2 (the Player's AVX2 decode): the same float operations,
 /// so the same results, in AVX's three-operand encoding; bit unpacking shifts the four lanes' 64-bit
 /// words at once (AVX2's per-lane variable shifts) instead of one at a time.
 struct Avx2Lanes : Sse2Lanes {
+  /// Two frames at once for kernels::Uniform::evaluate.
+  using Pair = Avx2PairLanes;
   /// One blend instead of and, andnot, or: the masks are all ones or zero per lane, so the sign
   /// bit it reads picks the same lanes.
   [[gnu::target("avx2")]] static F select(M m, F a, F b) { return {_mm_blendv_ps(b.v, a.v, _mm_castsi128_ps(m.v))}; }

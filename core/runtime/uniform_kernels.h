@@ -16,6 +16,10 @@
 
 namespace animpack::runtime::kernels {
 
+/// A lane implementation that computes two frames of a batch in one register (L::Pair).
+template <class L>
+concept HasPair = requires { typename L::Pair; };
+
 template <class L>
 struct Uniform {
   using F = typename L::F;
@@ -229,6 +233,23 @@ struct Uniform {
     constexpr unsigned kComponents = S == UniformBatch::Shape::Rotation4 ? 4 : 3;
     F residual[Frames][4], v[Frames][4];
     residuals<kComponents, Frames>(layout, data, local, residual);
+    if constexpr (Frames == 2 && HasPair<L>) {
+      // Both frames' values, rotations and stores in one register per component (L::Pair: each
+      // half computes what the loop below computes for its frame).
+      using P = typename L::Pair;
+      typename P::F pw[1][4], pr[1][4], pv[1][4], q[4];
+      for (unsigned j = 0; j < 4; ++j) pw[0][j] = P::pair(w[0][j], w[1][j]);
+      for (unsigned c = 0; c < kComponents; ++c) pr[0][c] = P::pair(residual[0][c], residual[1][c]);
+      Uniform<P>::template values<kComponents, 1>(batch, rows, rowStride, pw, pr, pv);
+      if constexpr (S == UniformBatch::Shape::Vector) {
+        for (unsigned c = 0; c < 3; ++c) P::storePair(out[0][c], out[1][c], pv[0][c]);
+      } else {
+        if constexpr (S == UniformBatch::Shape::Rotation) Uniform<P>::rotation(batch, pv[0], q);
+        else Uniform<P>::normalize(pv[0], q);
+        for (unsigned c = 0; c < 4; ++c) P::storePair(out[0][c], out[1][c], q[c]);
+      }
+      return;
+    }
     values<kComponents, Frames>(batch, rows, rowStride, w, residual, v);
     for (unsigned f = 0; f < Frames; ++f) {
       if constexpr (S == UniformBatch::Shape::Vector) {
