@@ -154,7 +154,7 @@ class ClipView {
   std::uint32_t keyCount() const { return m_keyCount; }
   const std::uint8_t* keys() const { return m_keys; }
   /// The key stream decoded to floats when the clip was opened, in stream order: what a Player
-  /// replays, so a seek from a snapshot copies keys instead of unpacking them.
+  /// copies into its windows, so neither playback nor a seek unpacks keys.
   std::span<const DecodedKey> decodedKeys() const { return m_decodedKeys; }
   /// Keyed track t's keys as decodedKeys() indices in time order: trackKeys()[trackKeyOffsets()[t]
   /// .. trackKeyOffsets()[t + 1]). A seek builds each window from them directly.

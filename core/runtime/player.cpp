@@ -305,7 +305,7 @@ void Player::consume(Cursor& cursor, const ClipView& clip, float frame) {
 }
 
 /// The window's key at or before `frame` whose segment holds it (the last key when it is the clip's
-/// last frame), or -1 when the window cannot give the frame and must be rebuilt from a snapshot.
+/// last frame), or -1 when the window cannot give the frame and must be rebuilt (restart()).
 [[gnu::always_inline]] inline int Player::locate(const Window& w, float frame, float lastFrame) {
   if (w.count == 0) return -1;
   int a = static_cast<int>(w.count) - 1;
@@ -319,8 +319,8 @@ void Player::consume(Cursor& cursor, const ClipView& clip, float frame) {
 /// A keyed track's values at `frame` (into out[0] when `want[0]`) and frame + 1 (out[1], when
 /// `want[1]`) from its window, `key` being locate()'s key for a time in [frame, frame + 1) (keys sit on
 /// frames, so both frames lie in the key's segment): normalised and in the canonical sign for
-/// rotations, so a value does not depend on the window it came from (a window rebuilt from a
-/// snapshot may hold the same keys negated).
+/// rotations, so a value does not depend on the window it came from (a window rebuilt at a seek may
+/// hold the same keys negated).
 [[gnu::always_inline]] inline void Player::keyedValues(const Window& w, int key, Channel channel, std::uint32_t frame, const bool want[2],
                                                        float (*out)[4]) {
   const bool lastKey = key == static_cast<int>(w.count) - 1;  // the clip's last key, at its last frame
@@ -385,7 +385,8 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
 }
 
 /// The keyed tracks' values at frame at.frame into value slot `slot0` and at at.frame + 1 into
-/// `slot1` (-1: not wanted), from windows brought to `frame`. Out of line: it runs only when a pose needs a frame the cursor does not hold.
+/// `slot1` (-1: not wanted), from windows brought to `frame`. Out of line: it runs only when a pose
+/// needs a frame the cursor does not hold.
 [[gnu::noinline]] void Player::decodeKeyedFrames(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, int slot0, int slot1) {
   const auto tracks = clip.keyedTracks();
   const float last = static_cast<float>(clip.frameCount() - 1);
