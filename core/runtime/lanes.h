@@ -319,10 +319,11 @@ struct Sse2Lanes : ScalarWords<Sse2Lanes> {
 #endif
 
 #if defined(ANIMPACK_HAVE_AVX2)
-/// A batch's four lanes at two frames in one 256-bit register (the lower half the first frame, the
-/// upper the second), for the arithmetic both frames of a pose share (kernels::Uniform::evaluate of
-/// two frames): a batch's parameters and boundary rows are loaded into both halves, and every
-/// operation is the one Avx2Lanes applies to each half, so each frame's lanes are bit-identical.
+/// Two sets of four lanes in one 256-bit register, each half computed as Avx2Lanes computes four
+/// lanes (no FMA; compares as SSE's), so each half is bit-identical to the four-lane code. Used
+/// for a batch at two frames (kernels::Uniform::evaluate: the lower half the first frame, the upper
+/// the second; parameters and boundary rows loaded into both halves) and for two batches at one
+/// time (kernels::Uniform::finishRotations: the lower half one batch, the upper the next).
 struct Avx2PairLanes {
   struct F {
     __m256 v;
@@ -345,13 +346,35 @@ struct Avx2PairLanes {
   [[gnu::target("avx2")]] static F sqrt(F a) { return {_mm256_sqrt_ps(a.v)}; }
   /// SSE's cmpgt: ordered, so false where either is NaN.
   [[gnu::target("avx2")]] static M gt(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GT_OS)}; }
+  [[gnu::target("avx2")]] static M lt(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LT_OS)}; }
+  [[gnu::target("avx2")]] static M ge(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GE_OS)}; }
+  /// SSE's cmpeq: ordered, quiet.
+  [[gnu::target("avx2")]] static M eq(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_EQ_OQ)}; }
+  [[gnu::target("avx2")]] static M andMask(M a, M b) { return {_mm256_and_ps(a.v, b.v)}; }
+  [[gnu::target("avx2")]] static M orMask(M a, M b) { return {_mm256_or_ps(a.v, b.v)}; }
   [[gnu::target("avx2")]] static M notMask(M a) { return {_mm256_xor_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))}; }
   [[gnu::target("avx2")]] static F select(M m, F a, F b) { return {_mm256_blendv_ps(b.v, a.v, m.v)}; }
+  [[gnu::target("avx2")]] static F flipSign(M m, F a) { return {_mm256_xor_ps(a.v, _mm256_and_ps(m.v, _mm256_set1_ps(-0.f)))}; }
   [[gnu::target("avx2")]] static bool any(M m) { return _mm256_movemask_ps(m.v) != 0; }
+  [[gnu::target("avx2")]] static bool lane(M m, int i) { return (_mm256_movemask_ps(m.v) >> i) & 1; }
+  [[gnu::target("avx2")]] static float lane(F a, int i) {
+    alignas(32) float t[8];
+    _mm256_store_ps(t, a.v);
+    return t[i];
+  }
+  [[gnu::target("avx2")]] static F withLane(F a, int i, float x) {
+    alignas(32) float t[8];
+    _mm256_store_ps(t, a.v);
+    t[i] = x;
+    return {_mm256_load_ps(t)};
+  }
   /// The first frame's lanes and the second's in one register.
   [[gnu::target("avx2")]] static F pair(Sse2Lanes::F first, Sse2Lanes::F second) {
     return {_mm256_insertf128_ps(_mm256_castps128_ps256(first.v), second.v, 1)};
   }
+  /// The lower and the upper half.
+  [[gnu::target("avx2")]] static Sse2Lanes::F low(F a) { return {_mm256_castps256_ps128(a.v)}; }
+  [[gnu::target("avx2")]] static Sse2Lanes::F high(F a) { return {_mm256_extractf128_ps(a.v, 1)}; }
   [[gnu::target("avx2")]] static void storePair(float* first, float* second, F a) {
     _mm_storeu_ps(first, _mm256_castps256_ps128(a.v));
     _mm_storeu_ps(second, _mm256_extractf128_ps(a.v, 1));

@@ -148,20 +148,35 @@ void Player::decodeTracks(Cursor& cursor, const ClipView& clip, float frame, Fra
   if (new0) cursor.valueFrame[s0] = at.frame;
   if (new1) cursor.valueFrame[s1] = at.frame + 1;
 
-  const auto series = kernels::Uniform<Lanes>::slerpSeries(terms);
-  const BatchValues* values = cursor.values.data();
-  for (std::size_t b = 0; b < batches.size(); ++b)
-    withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
-      kernels::Uniform<Lanes>::template finish<S>(batches[b], values[b].value[s0], values[b].value[s1], second, series, out);
-    });
-  values += batches.size();
-  for (std::size_t b = 0; b < keyed.size(); ++b) {
-    if (keyed[b].lanes == 1) finishOne(keyed[b], values[b].value[s0], values[b].value[s1], second, terms, out);
-    else if (keyed[b].shape == UniformBatch::Shape::Vector)
-      kernels::Uniform<Lanes>::template finish<UniformBatch::Shape::Vector>(keyed[b], values[b].value[s0], values[b].value[s1], second, series, out);
-    else
-      kernels::Uniform<Lanes>::template finish<UniformBatch::Shape::Rotation4>(keyed[b], values[b].value[s0], values[b].value[s1], second, series, out);
-  }
+  using Kernel = kernels::Uniform<Lanes>;
+  const auto series = Kernel::slerpSeries(terms);
+  // With paired lanes (AVX2) two rotation batches next to each other are interpolated at once.
+  typename kernels::PairSeriesOf<Lanes>::type pairSeries{};
+  if constexpr (kernels::HasPair<Lanes>)
+    if (second) pairSeries = kernels::Uniform<typename Lanes::Pair>::slerpSeries(terms);
+  // The uniform batches, then the keyed ones (whose one-track batches take the scalar finish).
+  auto finishAll = [&](std::span<const UniformBatch> list, const BatchValues* values, bool scalarSingles) {
+    auto single = [&](std::size_t b) { return scalarSingles && list[b].lanes == 1; };
+    auto rotation = [&](std::size_t b) { return list[b].shape != UniformBatch::Shape::Vector && !single(b); };
+    for (std::size_t b = 0; b < list.size(); ++b) {
+      const float(*a)[4] = values[b].value[s0];
+      const float(*z)[4] = values[b].value[s1];
+      if (single(b)) {
+        finishOne(list[b], a, z, second, terms, out);
+        continue;
+      }
+      if constexpr (kernels::HasPair<Lanes>) {
+        if (second && b + 1 < list.size() && rotation(b) && rotation(b + 1)) {
+          Kernel::finishRotations(list[b], a, z, list[b + 1], values[b + 1].value[s0], values[b + 1].value[s1], pairSeries, out);
+          ++b;
+          continue;
+        }
+      }
+      withShape(list[b].shape, [&]<UniformBatch::Shape S>() { Kernel::template finish<S>(list[b], a, z, second, series, out); });
+    }
+  };
+  finishAll(batches, cursor.values.data(), false);
+  finishAll(keyed, cursor.values.data() + batches.size(), true);
 }
 
 #if defined(ANIMPACK_HAVE_AVX2)

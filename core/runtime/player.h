@@ -10,7 +10,7 @@
 // frames every track gives the interpolation of its decoded values at those frames (lerp, and
 // shortest-path slerp for rotations), exactly as the source is interpolated between its keys. The
 // decoded values of the last two frames are kept for uniform and keyed tracks alike, four tracks a
-// batch, and interpolated four lanes at a time.
+// batch, and interpolated four lanes at a time (on AVX2, two rotation batches in one register).
 
 #include <cstdint>
 #include <span>

@@ -206,7 +206,7 @@ struct Uniform {
     F r[4];
     for (unsigned c = 0; c < 4; ++c) r[c] = L::add(L::mul(a[c], wa), L::mul(L::flipSign(flip, b[c]), wb));
     if (L::any(L::notMask(polynomial))) {
-      for (int l = 0; l < 4; ++l) {
+      for (int l = 0; l < static_cast<int>(sizeof(F) / sizeof(float)); ++l) {
         if (L::lane(polynomial, l)) continue;
         const Quat q = slerp({L::lane(a[0], l), L::lane(a[1], l), L::lane(a[2], l), L::lane(a[3], l)},
                              {L::lane(b[0], l), L::lane(b[1], l), L::lane(b[2], l), L::lane(b[3], l)}, t);
@@ -284,12 +284,44 @@ struct Uniform {
     store(batch, result, out);
   }
 
+  /// finish() between frames of two rotation batches at once: `x` in the lower half of each register
+  /// of L::Pair and `y` in the upper, `series` the pose's series in both halves. Each half is
+  /// finish()'s four-lane arithmetic for its batch, so the poses are bit-identical.
+  template <class PairSeries>
+  static void finishRotations(const UniformBatch& x, const float (*ax)[4], const float (*bx)[4], const UniformBatch& y, const float (*ay)[4],
+                              const float (*by)[4], const PairSeries& series, Transform* out) {
+    using P = typename L::Pair;
+    typename P::F a[4], b[4], r[4];
+    for (unsigned c = 0; c < 4; ++c) {
+      a[c] = P::pair(L::load(ax[c]), L::load(ay[c]));
+      b[c] = P::pair(L::load(bx[c]), L::load(by[c]));
+    }
+    Uniform<P>::slerpCanonical(a, b, series, r);
+    F rx[4], ry[4];
+    for (unsigned c = 0; c < 4; ++c) {
+      rx[c] = P::low(r[c]);
+      ry[c] = P::high(r[c]);
+    }
+    store(x, rx, out);
+    store(y, ry, out);
+  }
+
   /// Writes the batch's lanes into the pose.
   static void store(const UniformBatch& b, const F v[4], Transform* pose) {
     auto* base = reinterpret_cast<unsigned char*>(pose);
     if (b.shape == UniformBatch::Shape::Vector) L::storeTriples(v[0], v[1], v[2], base, b.outOffset, b.lanes);
     else L::storeQuads(v[0], v[1], v[2], v[3], base, b.outOffset, b.lanes);
   }
+};
+
+/// The pose's SlerpSeries in L's paired lanes (Uniform::finishRotations); empty without them.
+template <class L>
+struct PairSeriesOf {
+  struct type {};
+};
+template <HasPair L>
+struct PairSeriesOf<L> {
+  using type = typename Uniform<typename L::Pair>::SlerpSeries;
 };
 
 }  // namespace animpack::runtime::kernels
