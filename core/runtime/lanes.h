@@ -355,6 +355,18 @@ struct Avx2PairLanes {
   [[gnu::target("avx2")]] static M notMask(M a) { return {_mm256_xor_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))}; }
   [[gnu::target("avx2")]] static F select(M m, F a, F b) { return {_mm256_blendv_ps(b.v, a.v, m.v)}; }
   [[gnu::target("avx2")]] static F flipSign(M m, F a) { return {_mm256_xor_ps(a.v, _mm256_and_ps(m.v, _mm256_set1_ps(-0.f)))}; }
+  // 32-bit integer lanes, kept in the float register type (the casts cost nothing).
+  [[gnu::target("avx2")]] static I setInts(std::uint32_t x) { return {_mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(x)))}; }
+  [[gnu::target("avx2")]] static I andInts(I a, I b) { return {_mm256_and_ps(a.v, b.v)}; }
+  [[gnu::target("avx2")]] static I xorInts(I a, I b) { return {_mm256_xor_ps(a.v, b.v)}; }
+  [[gnu::target("avx2")]] static I addInts(I a, I b) {
+    return {_mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(a.v), _mm256_castps_si256(b.v)))};
+  }
+  [[gnu::target("avx2")]] static I subInts(I a, I b) {
+    return {_mm256_castsi256_ps(_mm256_sub_epi32(_mm256_castps_si256(a.v), _mm256_castps_si256(b.v)))};
+  }
+  [[gnu::target("avx2")]] static I shr1(I a) { return {_mm256_castsi256_ps(_mm256_srli_epi32(_mm256_castps_si256(a.v), 1))}; }
+  [[gnu::target("avx2")]] static F fromInt(I a) { return {_mm256_cvtepi32_ps(_mm256_castps_si256(a.v))}; }
   [[gnu::target("avx2")]] static bool any(M m) { return _mm256_movemask_ps(m.v) != 0; }
   [[gnu::target("avx2")]] static bool lane(M m, int i) { return (_mm256_movemask_ps(m.v) >> i) & 1; }
   [[gnu::target("avx2")]] static float lane(F a, int i) {
@@ -417,6 +429,14 @@ struct Avx2Lanes : Sse2Lanes {
     std::uint32_t c;
     std::memcpy(&c, counts, sizeof(c));
     return {_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(static_cast<int>(c)))};
+  }
+  /// shiftWords() of one frame's words (`first`) and the next's (`second`), the first's lanes in
+  /// the lower half of the result and the second's in the upper.
+  [[gnu::target("avx2")]] static Pair::I shiftWordPair(const W& first, const W& second, Shifts o) {
+    const __m256i a = _mm256_srlv_epi64(first.v, o.v), b = _mm256_srlv_epi64(second.v, o.v);
+    // Low 32 bits of a's 64-bit lanes in the even 32-bit lanes, of b's in the odd ones, then sorted.
+    const __m256i mixed = _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xaa);
+    return {_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)))};
   }
   /// ScalarWords::shiftWords() in one per-lane variable shift.
   [[gnu::target("avx2")]] static I shiftWords(const W& w, Shifts o) {

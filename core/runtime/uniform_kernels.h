@@ -93,6 +93,23 @@ struct Uniform {
     }
   }
 
+  /// residuals() of frames `local` and `local + 1` into one register per component of L::Pair (the
+  /// first frame in the lower half): the same integer steps and the same conversion and product per
+  /// lane, eight lanes at a time. Not for wide layouts.
+  template <unsigned Components, class PairF>
+  static void residualPair(const BatchLayout& s, const std::uint8_t* data, std::uint32_t local, PairF out[4]) {
+    using P = typename L::Pair;
+    const typename P::F scale = P::load(s.scale);
+    const typename L::W w0 = L::words(data, s.base, s.stride, local), w1 = L::words(data, s.base, s.stride, local + 1);
+    for (unsigned c = 0; c < Components; ++c) {
+      const typename P::I mask = P::loadInts(s.mask[c]);
+      const typename P::I sign = P::shr1(P::addInts(mask, P::setInts(1)));
+      const typename P::I raw = L::shiftWordPair(w0, w1, L::shifts(s.offset[c]));
+      const typename P::I r = P::subInts(P::xorInts(P::andInts(raw, mask), sign), sign);
+      out[c] = P::mul(P::fromInt(r), scale);
+    }
+  }
+
   /// A component of a frame whose lanes span more than 57 bits: read at its own position, `start`
   /// being each lane's frame position.
   static I wideComponent(const std::uint8_t* data, const std::uint64_t start[4], const std::uint8_t o[4]) {
@@ -232,14 +249,18 @@ struct Uniform {
                        const std::uint8_t* data, std::uint32_t local, const F (*w)[4], float (*const* out)[4]) {
     constexpr unsigned kComponents = S == UniformBatch::Shape::Rotation4 ? 4 : 3;
     F residual[Frames][4], v[Frames][4];
-    residuals<kComponents, Frames>(layout, data, local, residual);
     if constexpr (Frames == 2 && HasPair<L>) {
-      // Both frames' values, rotations and stores in one register per component (L::Pair: each
-      // half computes what the loop below computes for its frame).
+      // Both frames' residuals, values, rotations and stores in one register per component
+      // (L::Pair: each half computes what the four-lane code below computes for its frame).
       using P = typename L::Pair;
       typename P::F pw[1][4], pr[1][4], pv[1][4], q[4];
       for (unsigned j = 0; j < 4; ++j) pw[0][j] = P::pair(w[0][j], w[1][j]);
-      for (unsigned c = 0; c < kComponents; ++c) pr[0][c] = P::pair(residual[0][c], residual[1][c]);
+      if (!layout.wide) {
+        residualPair<kComponents>(layout, data, local, pr[0]);
+      } else {
+        residuals<kComponents, Frames>(layout, data, local, residual);
+        for (unsigned c = 0; c < kComponents; ++c) pr[0][c] = P::pair(residual[0][c], residual[1][c]);
+      }
       Uniform<P>::template values<kComponents, 1>(batch, rows, rowStride, pw, pr, pv);
       if constexpr (S == UniformBatch::Shape::Vector) {
         for (unsigned c = 0; c < 3; ++c) P::storePair(out[0][c], out[1][c], pv[0][c]);
@@ -250,6 +271,7 @@ struct Uniform {
       }
       return;
     }
+    residuals<kComponents, Frames>(layout, data, local, residual);
     values<kComponents, Frames>(batch, rows, rowStride, w, residual, v);
     for (unsigned f = 0; f < Frames; ++f) {
       if constexpr (S == UniformBatch::Shape::Vector) {
