@@ -384,9 +384,17 @@ struct Avx2PairLanes {
   [[gnu::target("avx2")]] static F pair(Sse2Lanes::F first, Sse2Lanes::F second) {
     return {_mm256_insertf128_ps(_mm256_castps128_ps256(first.v), second.v, 1)};
   }
-  /// The lower and the upper half.
-  [[gnu::target("avx2")]] static Sse2Lanes::F low(F a) { return {_mm256_castps256_ps128(a.v)}; }
-  [[gnu::target("avx2")]] static Sse2Lanes::F high(F a) { return {_mm256_extractf128_ps(a.v, 1)}; }
+  /// Sse2Lanes::storeQuads of the lower half's lanes (`lowCount` of them, to `lowOffsets`) and the
+  /// upper half's, transposed in one pass for both.
+  [[gnu::target("avx2")]] static void storeQuadPair(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* lowOffsets, unsigned lowCount,
+                                                    const std::uint32_t* highOffsets, unsigned highCount) {
+    const __m256 xy0 = _mm256_unpacklo_ps(x.v, y.v), xy1 = _mm256_unpackhi_ps(x.v, y.v);
+    const __m256 zw0 = _mm256_unpacklo_ps(z.v, w.v), zw1 = _mm256_unpackhi_ps(z.v, w.v);
+    const __m256 lanes[4] = {_mm256_shuffle_ps(xy0, zw0, 0x44), _mm256_shuffle_ps(xy0, zw0, 0xee), _mm256_shuffle_ps(xy1, zw1, 0x44),
+                             _mm256_shuffle_ps(xy1, zw1, 0xee)};
+    for (unsigned i = 0; i < lowCount; ++i) _mm_storeu_ps(reinterpret_cast<float*>(base + lowOffsets[i]), _mm256_castps256_ps128(lanes[i]));
+    for (unsigned i = 0; i < highCount; ++i) _mm_storeu_ps(reinterpret_cast<float*>(base + highOffsets[i]), _mm256_extractf128_ps(lanes[i], 1));
+  }
   [[gnu::target("avx2")]] static void storePair(float* first, float* second, F a) {
     _mm_storeu_ps(first, _mm256_castps256_ps128(a.v));
     _mm_storeu_ps(second, _mm256_extractf128_ps(a.v, 1));

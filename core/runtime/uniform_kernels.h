@@ -319,13 +319,7 @@ struct Uniform {
       b[c] = P::pair(L::load(bx[c]), L::load(by[c]));
     }
     Uniform<P>::slerpCanonical(a, b, series, r);
-    F rx[4], ry[4];
-    for (unsigned c = 0; c < 4; ++c) {
-      rx[c] = P::low(r[c]);
-      ry[c] = P::high(r[c]);
-    }
-    store(x, rx, out);
-    store(y, ry, out);
+    P::storeQuadPair(r[0], r[1], r[2], r[3], reinterpret_cast<unsigned char*>(out), x.outOffset, x.lanes, y.outOffset, y.lanes);
   }
 
   /// Writes the batch's lanes into the pose.
