@@ -72,11 +72,13 @@ Transform blendJoint(const Transform& ta, const Transform& tb, float weight, Ble
   return r;
 }
 
-/// blendJoint for four joints at once (lanes of core/runtime/lanes.h), in its operation order.
+/// blendJoint for four joints at once (eight with Avx2EightLanes; lanes of core/runtime/lanes.h),
+/// in its operation order.
 template <class L>
 struct BlendLanes {
   using F = typename L::F;
   using M = typename L::M;
+  static constexpr unsigned N = sizeof(F) / sizeof(float);
   struct V3 {
     F x, y, z;
   };
@@ -133,17 +135,17 @@ struct BlendLanes {
     spin = mul({L::neg(revolution.x), L::neg(revolution.y), L::neg(revolution.z), revolution.w}, rotation);
   }
 
-  /// Blends joints joints[0 .. count - 1] (count 1..4, any joints of the poses).
+  /// Blends joints joints[0 .. count - 1] (count 1..N, any joints of the poses).
   static void run(const Transform* a, const Transform* b, const std::uint32_t* joints, unsigned count, float weight, BlendMode mode,
                   std::span<const Transform> restPose, Transform* out) {
-    std::size_t j[4];
-    for (unsigned l = 0; l < 4; ++l) j[l] = joints[l < count ? l : count - 1];
+    std::size_t j[N];
+    for (unsigned l = 0; l < N; ++l) j[l] = joints[l < count ? l : count - 1];
     static_assert(sizeof(Transform) == 10 * sizeof(float) && offsetof(Transform, rotation) == 0 && offsetof(Transform, translation) == 16 &&
                       offsetof(Transform, scale) == 28,
                   "gatherRecords10 reads a Transform as rotation, translation, scale");
     F fa[10], fb[10];
-    const float* recordsA[4], *recordsB[4];
-    for (unsigned l = 0; l < 4; ++l) {
+    const float* recordsA[N], *recordsB[N];
+    for (unsigned l = 0; l < N; ++l) {
       recordsA[l] = reinterpret_cast<const float*>(a + j[l]);
       recordsB[l] = reinterpret_cast<const float*>(b + j[l]);
     }
@@ -166,8 +168,20 @@ struct BlendLanes {
       rotation = nlerp(ra, rb, w);
     } else {
       auto rest = [&](unsigned l) { return j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{}; };
-      const Vec3 r0 = rest(0), r1 = rest(1), r2 = rest(2), r3 = rest(3);
-      V3 axis{L::floats(r0.x, r1.x, r2.x, r3.x), L::floats(r0.y, r1.y, r2.y, r3.y), L::floats(r0.z, r1.z, r2.z, r3.z)};
+      V3 axis;
+      if constexpr (N == 4) {
+        const Vec3 r0 = rest(0), r1 = rest(1), r2 = rest(2), r3 = rest(3);
+        axis = {L::floats(r0.x, r1.x, r2.x, r3.x), L::floats(r0.y, r1.y, r2.y, r3.y), L::floats(r0.z, r1.z, r2.z, r3.z)};
+      } else {
+        float rx[N], ry[N], rz[N];
+        for (unsigned l = 0; l < N; ++l) {
+          const Vec3 r = rest(l);
+          rx[l] = r.x;
+          ry[l] = r.y;
+          rz[l] = r.z;
+        }
+        axis = {L::fromLanes(rx), L::fromLanes(ry), L::fromLanes(rz)};
+      }
       const F len = L::sqrt(dot3(axis, axis));
       const M bone = L::gt(len, L::set(1e-12f));
       axis = scale3(axis, L::div(L::set(1.f), len));
@@ -192,19 +206,19 @@ struct BlendLanes {
     }
     // `out` may alias `a` or `b`: keep the inputs of lanes the scalar special case redoes.
     const bool special = L::any(opposite);
-    Transform keptA[4], keptB[4];
+    Transform keptA[N], keptB[N];
     if (special)
       for (unsigned l = 0; l < count; ++l) {
         keptA[l] = a[j[l]];
         keptB[l] = b[j[l]];
       }
     auto* base = reinterpret_cast<unsigned char*>(out);
-    std::uint32_t offsets[4];
-    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, rotation));
+    std::uint32_t offsets[N];
+    for (unsigned l = 0; l < N; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, rotation));
     L::storeQuads(rotation.x, rotation.y, rotation.z, rotation.w, base, offsets, count);
-    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, translation));
+    for (unsigned l = 0; l < N; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, translation));
     L::storeTriples(translation.x, translation.y, translation.z, base, offsets, count);
-    for (unsigned l = 0; l < 4; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, scale));
+    for (unsigned l = 0; l < N; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, scale));
     L::storeTriples(scale.x, scale.y, scale.z, base, offsets, count);
     if (special)  // a half turn between axis and offset: the scalar special case
       for (unsigned l = 0; l < count; ++l)
@@ -243,11 +257,11 @@ std::uint64_t sameJoints(const Transform* a, const Transform* b, std::size_t cou
   return same;
 }
 
-/// BlendLanes::run compiled for AVX2 (blendPoses checks the CPU); without FMA every operation rounds
-/// as on SSE2, so the poses are bit-identical.
-[[gnu::target("avx2,bmi2"), gnu::flatten]] void blendFourAvx2(const Transform* a, const Transform* b, const std::uint32_t* joints, unsigned count,
-                                                              float weight, BlendMode mode, std::span<const Transform> restPose, Transform* out) {
-  BlendLanes<Avx2Lanes>::run(a, b, joints, count, weight, mode, restPose, out);
+/// BlendLanes::run of eight joints compiled for AVX2 (blendPoses checks the CPU); without FMA every
+/// operation rounds as on SSE2, so the poses are bit-identical.
+[[gnu::target("avx2,bmi2"), gnu::flatten]] void blendEightAvx2(const Transform* a, const Transform* b, const std::uint32_t* joints, unsigned count,
+                                                               float weight, BlendMode mode, std::span<const Transform> restPose, Transform* out) {
+  BlendLanes<Avx2EightLanes>::run(a, b, joints, count, weight, mode, restPose, out);
 }
 #endif
 
@@ -255,10 +269,14 @@ std::uint64_t sameJoints(const Transform* a, const Transform* b, std::size_t cou
 
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
                 std::span<const Transform> restPose, std::span<Transform> out, [[maybe_unused]] DecodePath path) {
-  auto blendFour = [&](const std::uint32_t* joints, unsigned count) {
+  bool eight = false;  // eight joints a group (AVX2), else four
 #if defined(ANIMPACK_HAVE_AVX2)
-    if (path == DecodePath::Simd && avx2Available()) {
-      blendFourAvx2(a.data(), b.data(), joints, count, weight, mode, restPose, out.data());
+  eight = path == DecodePath::Simd && avx2Available();
+#endif
+  auto blendGroup = [&](const std::uint32_t* joints, unsigned count) {
+#if defined(ANIMPACK_HAVE_AVX2)
+    if (eight) {
+      blendEightAvx2(a.data(), b.data(), joints, count, weight, mode, restPose, out.data());
       return;
     }
 #endif
@@ -271,23 +289,24 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
     BlendLanes<PortableLanes>::run(a.data(), b.data(), joints, count, weight, mode, restPose, out.data());
   };
   // A joint the same in both poses keeps its transform (the joints neither clip animates: most of
-  // a rig's fingers and face); the others are blended four at a time, whichever they are. Each
-  // group is read before it is written and only joints already compared are written, so `out` may
-  // alias `a` or `b`.
-  std::uint32_t group[4];
+  // a rig's fingers and face); the others are blended four (eight) at a time, whichever they are.
+  // Each group is read before it is written and only joints already compared are written, so `out`
+  // may alias `a` or `b`.
+  std::uint32_t group[8];
+  const unsigned groupSize = eight ? 8 : 4;
   unsigned count = 0;
   auto keep = [&](std::size_t j) {
     if (out.data() != a.data()) out[j] = a[j];
   };
   auto blendLater = [&](std::size_t j) {
     group[count++] = static_cast<std::uint32_t>(j);
-    if (count == 4) {
-      blendFour(group, count);
+    if (count == groupSize) {
+      blendGroup(group, count);
       count = 0;
     }
   };
 #if defined(ANIMPACK_HAVE_AVX2)
-  if (path == DecodePath::Simd && avx2Available()) {
+  if (eight) {
     for (std::size_t first = 0; first < out.size(); first += 64) {
       const std::size_t n = std::min<std::size_t>(64, out.size() - first);
       const std::uint64_t same = sameJointsAvx2(&a[first], &b[first], n);
@@ -300,7 +319,7 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
   {
     for (std::size_t j = 0; j < out.size(); ++j) std::memcmp(&a[j], &b[j], sizeof(Transform)) == 0 ? keep(j) : blendLater(j);
   }
-  if (count > 0) blendFour(group, count);
+  if (count > 0) blendGroup(group, count);
 }
 
 }  // namespace animpack::runtime

@@ -401,6 +401,34 @@ struct Avx2PairLanes {
   }
 };
 
+/// Eight lanes in one 256-bit register, each half computed as Avx2Lanes computes four (the paired
+/// lanes' operations), for eight joints of a blend at once: records gathered and stored four lanes
+/// a half with SSE2's transposes.
+struct Avx2EightLanes : Avx2PairLanes {
+  [[gnu::target("avx2")]] static F neg(F a) { return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.f))}; }
+  /// Lane i from p[i].
+  [[gnu::target("avx2")]] static F fromLanes(const float* p) { return {_mm256_loadu_ps(p)}; }
+  [[gnu::target("avx2")]] static void gatherRecords10(const float* const records[8], F out[10]) {
+    Sse2Lanes::F low[10], high[10];
+    Sse2Lanes::gatherRecords10(records, low);
+    Sse2Lanes::gatherRecords10(records + 4, high);
+    for (int c = 0; c < 10; ++c) out[c] = pair(low[c], high[c]);
+  }
+  [[gnu::target("avx2")]] static void storeQuads(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
+    Sse2Lanes::storeQuads(half(x, 0), half(y, 0), half(z, 0), half(w, 0), base, offsets, count < 4 ? count : 4);
+    if (count > 4) Sse2Lanes::storeQuads(half(x, 1), half(y, 1), half(z, 1), half(w, 1), base, offsets + 4, count - 4);
+  }
+  [[gnu::target("avx2")]] static void storeTriples(F x, F y, F z, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
+    Sse2Lanes::storeTriples(half(x, 0), half(y, 0), half(z, 0), base, offsets, count < 4 ? count : 4);
+    if (count > 4) Sse2Lanes::storeTriples(half(x, 1), half(y, 1), half(z, 1), base, offsets + 4, count - 4);
+  }
+
+ private:
+  [[gnu::target("avx2")]] static Sse2Lanes::F half(F a, int upper) {
+    return {upper ? _mm256_extractf128_ps(a.v, 1) : _mm256_castps256_ps128(a.v)};
+  }
+};
+
 /// SSE2's lanes for code compiled for AVX2 (the Player's AVX2 decode): the same float operations,
 /// so the same results, in AVX's three-operand encoding; bit unpacking shifts the four lanes' 64-bit
 /// words at once (AVX2's per-lane variable shifts) instead of one at a time.

@@ -115,7 +115,7 @@ constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window) + siz
 constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchLayout) + sizeof(BatchValues); }
 
 /// Blends two local poses joint by joint (naive or decomposed, see BlendMode), four joints at a time
-/// (both lane implementations give identical poses). `restPose` gives each joint's reference bone
+/// (eight on AVX2; every lane implementation gives identical poses). `restPose` gives each joint's reference bone
 /// direction for the decomposed mode. A joint the same in both poses keeps its transform. `out` may
 /// be `a` or `b`.
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
