@@ -402,8 +402,8 @@ struct Avx2PairLanes {
 };
 
 /// Eight lanes in one 256-bit register, each half computed as Avx2Lanes computes four (the paired
-/// lanes' operations), for eight joints of a blend at once: records gathered and stored four lanes
-/// a half with SSE2's transposes.
+/// lanes' operations), for eight joints of a blend at once: records gathered four a half with
+/// SSE2's transposes, quads stored with the paired transpose.
 struct Avx2EightLanes : Avx2PairLanes {
   [[gnu::target("avx2")]] static F neg(F a) { return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.f))}; }
   /// Lane i from p[i].
@@ -415,8 +415,7 @@ struct Avx2EightLanes : Avx2PairLanes {
     for (int c = 0; c < 10; ++c) out[c] = pair(low[c], high[c]);
   }
   [[gnu::target("avx2")]] static void storeQuads(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
-    Sse2Lanes::storeQuads(half(x, 0), half(y, 0), half(z, 0), half(w, 0), base, offsets, count < 4 ? count : 4);
-    if (count > 4) Sse2Lanes::storeQuads(half(x, 1), half(y, 1), half(z, 1), half(w, 1), base, offsets + 4, count - 4);
+    storeQuadPair(x, y, z, w, base, offsets, count < 4 ? count : 4, offsets + 4, count > 4 ? count - 4 : 0);
   }
   [[gnu::target("avx2")]] static void storeTriples(F x, F y, F z, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
     Sse2Lanes::storeTriples(half(x, 0), half(y, 0), half(z, 0), base, offsets, count < 4 ? count : 4);
