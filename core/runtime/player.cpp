@@ -189,6 +189,14 @@ void Player::decodeTracks(Cursor& cursor, const ClipView& clip, float frame, Fra
 }
 #endif
 
+#if defined(ANIMPACK_HAVE_SSE2)
+/// decodeTracks with SSE2 lanes, everything it calls inlined into it as in the AVX2 copy.
+[[gnu::flatten]] void Player::decodeTracksSse2(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms,
+                                               Transform* out) {
+  decodeTracks<Sse2Lanes>(cursor, clip, frame, at, terms, out);
+}
+#endif
+
 void Player::decodeRaw(const ClipView& clip, FrameSplit at, const SlerpTerms& terms, std::span<Transform> out) {
   const bool second = at.alpha > 0.f;
   for (const RawTrackInfo& info : clip.rawTracks()) {
@@ -391,7 +399,7 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
     else
 #endif
 #if defined(ANIMPACK_HAVE_SSE2)
-    if (m_path != DecodePath::Scalar) decodeTracks<Sse2Lanes>(cursor, clip, frame, at, terms, out.data());
+    if (m_path != DecodePath::Scalar) decodeTracksSse2(cursor, clip, frame, at, terms, out.data());
     else
 #endif
       decodeTracks<PortableLanes>(cursor, clip, frame, at, terms, out.data());

@@ -90,6 +90,7 @@ class Player {
   template <class Lanes>
   void decodeTracks(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, Transform* out);
   void decodeTracksAvx2(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, Transform* out);
+  void decodeTracksSse2(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, Transform* out);
   template <class Lanes>
   static void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
   template <class Lanes>
