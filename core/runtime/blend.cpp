@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -72,6 +71,18 @@ Transform blendJoint(const Transform& ta, const Transform& tb, float weight, Ble
   return r;
 }
 
+/// The joints one BlendLanes::run blends: `count` (1..N) of them, listed in `list` or, without a
+/// list, consecutive from `first`. Lanes from `count` on repeat the last joint.
+struct JointBlock {
+  const std::uint32_t* list = nullptr;
+  std::size_t first = 0;
+  unsigned count = 0;
+  std::size_t operator[](unsigned lane) const {
+    const unsigned i = lane < count ? lane : count - 1;
+    return list ? list[i] : first + i;
+  }
+};
+
 /// blendJoint for four joints at once (eight with Avx2EightLanes; lanes of core/runtime/lanes.h),
 /// in its operation order.
 template <class L>
@@ -135,22 +146,46 @@ struct BlendLanes {
     spin = mul({L::neg(revolution.x), L::neg(revolution.y), L::neg(revolution.z), revolution.w}, rotation);
   }
 
-  /// Blends joints joints[0 .. count - 1] (count 1..N, any joints of the poses).
-  static void run(const Transform* a, const Transform* b, const std::uint32_t* joints, unsigned count, float weight, BlendMode mode,
+  /// Loads `joints` of `pose` as ten components of N lanes; lanes from joints.count on repeat the last joint.
+  static void load(const Transform* pose, const JointBlock& joints, const std::size_t (&j)[N], F out[10]) {
+    if constexpr (requires(const float* p) { L::loadBlock10(p, out); })
+      if (!joints.list && joints.count == N) {
+        L::loadBlock10(reinterpret_cast<const float*>(pose + joints.first), out);
+        return;
+      }
+    const float* records[N];
+    for (unsigned l = 0; l < N; ++l) records[l] = reinterpret_cast<const float*>(pose + j[l]);
+    L::gatherRecords10(records, out);
+  }
+  /// load()'s inverse for the first joints.count lanes.
+  static void store(const F in[10], Transform* pose, const JointBlock& joints, const std::size_t (&j)[N]) {
+    if constexpr (requires(float* p) { L::storeBlock10(in, p); })
+      if (!joints.list && joints.count == N) {
+        L::storeBlock10(in, reinterpret_cast<float*>(pose + joints.first));
+        return;
+      }
+    auto* bytes = reinterpret_cast<unsigned char*>(pose);
+    std::uint32_t offsets[N];
+    for (unsigned l = 0; l < N; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, rotation));
+    L::storeQuads(in[0], in[1], in[2], in[3], bytes, offsets, joints.count);
+    for (unsigned l = 0; l < N; ++l) offsets[l] += offsetof(Transform, translation) - offsetof(Transform, rotation);
+    L::storeTriples(in[4], in[5], in[6], bytes, offsets, joints.count);
+    for (unsigned l = 0; l < N; ++l) offsets[l] += offsetof(Transform, scale) - offsetof(Transform, translation);
+    L::storeTriples(in[7], in[8], in[9], bytes, offsets, joints.count);
+  }
+
+  /// Blends `joints` (1..N of them); a joint the same in both poses, bit for bit, keeps its
+  /// transform. Every joint is read before any is written, so `out` may alias `a` or `b`.
+  static void run(const Transform* a, const Transform* b, const JointBlock& joints, float weight, BlendMode mode,
                   std::span<const Transform> restPose, Transform* out) {
-    std::size_t j[N];
-    for (unsigned l = 0; l < N; ++l) j[l] = joints[l < count ? l : count - 1];
     static_assert(sizeof(Transform) == 10 * sizeof(float) && offsetof(Transform, rotation) == 0 && offsetof(Transform, translation) == 16 &&
                       offsetof(Transform, scale) == 28,
-                  "gatherRecords10 reads a Transform as rotation, translation, scale");
+                  "load() reads a Transform as rotation, translation, scale");
+    std::size_t j[N];
+    for (unsigned l = 0; l < N; ++l) j[l] = joints[l];
     F fa[10], fb[10];
-    const float* recordsA[N], *recordsB[N];
-    for (unsigned l = 0; l < N; ++l) {
-      recordsA[l] = reinterpret_cast<const float*>(a + j[l]);
-      recordsB[l] = reinterpret_cast<const float*>(b + j[l]);
-    }
-    L::gatherRecords10(recordsA, fa);
-    L::gatherRecords10(recordsB, fb);
+    load(a, joints, j, fa);
+    load(b, joints, j, fb);
     const Q ra{fa[0], fa[1], fa[2], fa[3]}, rb{fb[0], fb[1], fb[2], fb[3]};
     const V3 ta{fa[4], fa[5], fa[6]}, tb{fb[4], fb[5], fb[6]};
     const V3 sa{fa[7], fa[8], fa[9]}, sb{fb[7], fb[8], fb[9]};
@@ -162,12 +197,15 @@ struct BlendLanes {
     if (mode == BlendMode::Naive) {
       translation = lerp3(ta, tb, w);
       rotation = nlerp(ra, rb, w);
-    } else if (const M same = L::andMask(L::andMask(L::eq(ta.x, tb.x), L::eq(ta.y, tb.y)), L::eq(ta.z, tb.z)); !L::any(L::notMask(same))) {
+    } else if (const M sameOffset = L::andMask(L::andMask(L::eq(ta.x, tb.x), L::eq(ta.y, tb.y)), L::eq(ta.z, tb.z));
+               !L::any(L::notMask(sameOffset))) {
       // Every lane has one offset in both poses (most joints of a skeleton): blendJoint's shortcut.
       translation = ta;
       rotation = nlerp(ra, rb, w);
     } else {
-      auto rest = [&](unsigned l) { return j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{}; };
+      auto rest = [&](unsigned l) {
+        return j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{};
+      };
       V3 axis;
       if constexpr (N == 4) {
         const Vec3 r0 = rest(0), r1 = rest(1), r2 = rest(2), r3 = rest(3);
@@ -199,69 +237,46 @@ struct BlendLanes {
       rotation = normalize(mul(revolution, spin));
       // Lanes with one offset take the shortcut as blendJoint does; only the others are special.
       const Q shortcut = nlerp(ra, rb, w);
-      translation = {L::select(same, ta.x, translation.x), L::select(same, ta.y, translation.y), L::select(same, ta.z, translation.z)};
-      rotation = {L::select(same, shortcut.x, rotation.x), L::select(same, shortcut.y, rotation.y), L::select(same, shortcut.z, rotation.z),
-                  L::select(same, shortcut.w, rotation.w)};
-      opposite = L::andMask(opposite, L::notMask(same));
+      translation = {L::select(sameOffset, ta.x, translation.x), L::select(sameOffset, ta.y, translation.y),
+                     L::select(sameOffset, ta.z, translation.z)};
+      rotation = {L::select(sameOffset, shortcut.x, rotation.x), L::select(sameOffset, shortcut.y, rotation.y),
+                  L::select(sameOffset, shortcut.z, rotation.z), L::select(sameOffset, shortcut.w, rotation.w)};
+      opposite = L::andMask(opposite, L::notMask(sameOffset));
     }
-    // `out` may alias `a` or `b`: keep the inputs of lanes the scalar special case redoes.
-    const bool special = L::any(opposite);
-    Transform keptA[N], keptB[N];
-    if (special)
-      for (unsigned l = 0; l < count; ++l) {
-        keptA[l] = a[j[l]];
-        keptB[l] = b[j[l]];
-      }
-    auto* base = reinterpret_cast<unsigned char*>(out);
-    std::uint32_t offsets[N];
-    for (unsigned l = 0; l < N; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, rotation));
-    L::storeQuads(rotation.x, rotation.y, rotation.z, rotation.w, base, offsets, count);
-    for (unsigned l = 0; l < N; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, translation));
-    L::storeTriples(translation.x, translation.y, translation.z, base, offsets, count);
-    for (unsigned l = 0; l < N; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, scale));
-    L::storeTriples(scale.x, scale.y, scale.z, base, offsets, count);
-    if (special)  // a half turn between axis and offset: the scalar special case
-      for (unsigned l = 0; l < count; ++l)
-        if (L::lane(opposite, l)) out[j[l]] = blendJoint(keptA[l], keptB[l], weight, mode, j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{});
+    F result[10] = {rotation.x, rotation.y, rotation.z, rotation.w, translation.x, translation.y, translation.z, scale.x, scale.y, scale.z};
+    if (!joints.list) {
+      // A block of consecutive joints may hold some the same in both poses (a listed joint differs:
+      // blendPoses compared them).
+      M same = L::sameBits(fa[0], fb[0]);
+      for (int c = 1; c < 10; ++c) same = L::andMask(same, L::sameBits(fa[c], fb[c]));
+      for (int c = 0; c < 10; ++c) result[c] = L::select(same, fa[c], result[c]);
+    }
+    if (!L::any(opposite)) {
+      store(result, out, joints, j);
+      return;
+    }
+    // A half turn between axis and offset: the scalar special case, computed before `out` (which
+    // may alias the inputs) is written.
+    Transform special[N];
+    for (unsigned l = 0; l < joints.count; ++l)
+      if (L::lane(opposite, l)) special[l] = blendJoint(a[j[l]], b[j[l]], weight, mode, j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{});
+    store(result, out, joints, j);
+    for (unsigned l = 0; l < joints.count; ++l)
+      if (L::lane(opposite, l)) out[j[l]] = special[l];
   }
 };
 
 #if defined(ANIMPACK_HAVE_AVX2)
-/// Bit j: joint j of the `count` (at most 64) is the same in both poses, bit for bit.
-std::uint64_t sameJoints(const Transform* a, const Transform* b, std::size_t count) {
-  std::uint64_t same = 0;
-  for (std::size_t j = 0; j < count; ++j) same |= std::uint64_t(std::memcmp(&a[j], &b[j], sizeof(Transform)) == 0) << j;
-  return same;
-}
-
-/// sameJoints() four joints at a time: their 160 bytes are five 32-byte words, compared 8 bytes at
-/// a time; a joint is the same when its five 8-byte parts are.
-[[gnu::target("avx2,bmi2")]] std::uint64_t sameJointsAvx2(const Transform* a, const Transform* b, std::size_t count) {
-  static_assert(sizeof(Transform) == 40, "a joint is five 8-byte parts");
-  const auto* pa = reinterpret_cast<const unsigned char*>(a);
-  const auto* pb = reinterpret_cast<const unsigned char*>(b);
-  std::uint64_t same = 0;
-  std::size_t j = 0;
-  for (; j + 4 <= count; j += 4) {
-    std::uint32_t parts = 0;  // bit i: 8-byte part i of the four joints is equal
-    for (int v = 0; v < 5; ++v) {
-      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pa + j * sizeof(Transform) + 32 * v));
-      const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pb + j * sizeof(Transform) + 32 * v));
-      parts |= static_cast<std::uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, y)))) << (4 * v);
-    }
-    // Bit 5k of `all` is set when parts 5k .. 5k + 4 are: joint k's; gathered into bits 0-3.
-    const std::uint32_t all = parts & (parts >> 1) & (parts >> 2) & (parts >> 3) & (parts >> 4);
-    same |= std::uint64_t(_pext_u32(all, 0x8421u)) << j;
-  }
-  if (j < count) same |= sameJoints(a + j, b + j, count - j) << j;
-  return same;
-}
-
 /// BlendLanes::run of eight joints compiled for AVX2 (blendPoses checks the CPU); without FMA every
 /// operation rounds as on SSE2, so the poses are bit-identical.
-[[gnu::target("avx2,bmi2"), gnu::flatten]] void blendEightAvx2(const Transform* a, const Transform* b, const std::uint32_t* joints, unsigned count,
+[[gnu::target("avx2,bmi2"), gnu::flatten]] void blendEightAvx2(const Transform* a, const Transform* b, std::size_t first, unsigned count,
                                                                float weight, BlendMode mode, std::span<const Transform> restPose, Transform* out) {
-  BlendLanes<Avx2EightLanes>::run(a, b, joints, count, weight, mode, restPose, out);
+  BlendLanes<Avx2EightLanes>::run(a, b, JointBlock{nullptr, first, count}, weight, mode, restPose, out);
+}
+
+/// Whether joints first .. first + 7 are the same in both poses, bit for bit.
+[[gnu::target("avx2")]] bool sameEightAvx2(const Transform* a, const Transform* b, std::size_t first) {
+  return Avx2EightLanes::sameBlock10(reinterpret_cast<const float*>(a + first), reinterpret_cast<const float*>(b + first));
 }
 #endif
 
@@ -269,57 +284,47 @@ std::uint64_t sameJoints(const Transform* a, const Transform* b, std::size_t cou
 
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
                 std::span<const Transform> restPose, std::span<Transform> out, [[maybe_unused]] DecodePath path) {
-  bool eight = false;  // eight joints a group (AVX2), else four
-#if defined(ANIMPACK_HAVE_AVX2)
-  eight = path == DecodePath::Simd && avx2Available();
-#endif
-  auto blendGroup = [&](const std::uint32_t* joints, unsigned count) {
-#if defined(ANIMPACK_HAVE_AVX2)
-    if (eight) {
-      blendEightAvx2(a.data(), b.data(), joints, count, weight, mode, restPose, out.data());
-      return;
-    }
-#endif
-#if defined(ANIMPACK_HAVE_SSE2)
-    if (path != DecodePath::Scalar) {
-      BlendLanes<Sse2Lanes>::run(a.data(), b.data(), joints, count, weight, mode, restPose, out.data());
-      return;
-    }
-#endif
-    BlendLanes<PortableLanes>::run(a.data(), b.data(), joints, count, weight, mode, restPose, out.data());
-  };
-  // A joint the same in both poses keeps its transform (the joints neither clip animates: most of
-  // a rig's fingers and face); the others are blended four (eight) at a time, whichever they are.
-  // Each group is read before it is written and only joints already compared are written, so `out`
-  // may alias `a` or `b`.
-  std::uint32_t group[8];
-  const unsigned groupSize = eight ? 8 : 4;
-  unsigned count = 0;
-  auto keep = [&](std::size_t j) {
-    if (out.data() != a.data()) out[j] = a[j];
-  };
-  auto blendLater = [&](std::size_t j) {
-    group[count++] = static_cast<std::uint32_t>(j);
-    if (count == groupSize) {
-      blendGroup(group, count);
-      count = 0;
-    }
+  auto keep = [&](std::size_t first, std::size_t count) {
+    if (out.data() != a.data()) std::memmove(&out[first], &a[first], count * sizeof(Transform));
   };
 #if defined(ANIMPACK_HAVE_AVX2)
-  if (eight) {
-    for (std::size_t first = 0; first < out.size(); first += 64) {
-      const std::size_t n = std::min<std::size_t>(64, out.size() - first);
-      const std::uint64_t same = sameJointsAvx2(&a[first], &b[first], n);
-      const std::uint64_t all = n == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << n) - 1;
-      for (std::uint64_t m = same; m != 0; m &= m - 1) keep(first + std::countr_zero(m));
-      for (std::uint64_t m = ~same & all; m != 0; m &= m - 1) blendLater(first + std::countr_zero(m));
+  if (path == DecodePath::Simd && avx2Available()) {
+    // Consecutive joints eight at a time: a block the same in both poses (joints neither clip
+    // animates: most of a rig's fingers and face) is kept whole; in the others a joint the same in
+    // both keeps its transform (BlendLanes::run).
+    for (std::size_t first = 0; first < out.size(); first += 8) {
+      const auto count = static_cast<unsigned>(std::min<std::size_t>(8, out.size() - first));
+      const bool same = count == 8 ? sameEightAvx2(a.data(), b.data(), first)
+                                   : std::memcmp(&a[first], &b[first], count * sizeof(Transform)) == 0;
+      if (same) keep(first, count);
+      else blendEightAvx2(a.data(), b.data(), first, count, weight, mode, restPose, out.data());
     }
-  } else
-#endif
-  {
-    for (std::size_t j = 0; j < out.size(); ++j) std::memcmp(&a[j], &b[j], sizeof(Transform)) == 0 ? keep(j) : blendLater(j);
+    return;
   }
-  if (count > 0) blendGroup(group, count);
+#endif
+  // Four lanes: the joints that differ, four at a time whichever they are (a joint the same in both
+  // poses keeps its transform). Each group is read before it is written and only joints already
+  // compared are written, so `out` may alias `a` or `b`.
+  std::uint32_t group[4];
+  unsigned count = 0;
+  auto blendGroup = [&] {
+    const JointBlock joints{group, 0, count};
+#if defined(ANIMPACK_HAVE_SSE2)
+    if (path != DecodePath::Scalar) BlendLanes<Sse2Lanes>::run(a.data(), b.data(), joints, weight, mode, restPose, out.data());
+    else
+#endif
+      BlendLanes<PortableLanes>::run(a.data(), b.data(), joints, weight, mode, restPose, out.data());
+    count = 0;
+  };
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    if (std::memcmp(&a[j], &b[j], sizeof(Transform)) == 0) {
+      keep(j, 1);
+      continue;
+    }
+    group[count++] = static_cast<std::uint32_t>(j);
+    if (count == 4) blendGroup();
+  }
+  if (count > 0) blendGroup();
 }
 
 }  // namespace animpack::runtime

@@ -6,6 +6,7 @@
 // int32 -> float), never a fused multiply-add, and the decoding kernels are written once against the
 // interface, so they give bit-identical results and a pack decodes the same on every target.
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -167,6 +168,12 @@ struct PortableLanes : ScalarWords<PortableLanes> {
     return r;
   }
   static F flipSign(M m, F a) { return select(m, neg(a), a); }
+  /// All ones where a and b hold the same bits (a float compare would take -0 for +0).
+  static M sameBits(F a, F b) {
+    M r;
+    for (int i = 0; i < 4; ++i) r.v[i] = std::bit_cast<std::uint32_t>(a.v[i]) == std::bit_cast<std::uint32_t>(b.v[i]) ? ~0u : 0u;
+    return r;
+  }
   /// Two's complement int32 -> float, rounded to nearest.
   static F fromInt(I a) {
     F r;
@@ -268,6 +275,8 @@ struct Sse2Lanes : ScalarWords<Sse2Lanes> {
     return {_mm_or_ps(_mm_and_ps(mask, a.v), _mm_andnot_ps(mask, b.v))};
   }
   static F flipSign(M m, F a) { return {_mm_xor_ps(a.v, _mm_and_ps(_mm_castsi128_ps(m.v), _mm_set1_ps(-0.f)))}; }
+  /// All ones where a and b hold the same bits (a float compare would take -0 for +0).
+  static M sameBits(F a, F b) { return {_mm_cmpeq_epi32(_mm_castps_si128(a.v), _mm_castps_si128(b.v))}; }
   static F fromInt(I a) { return {_mm_cvtepi32_ps(a.v)}; }
   static F fromUint(I a) {
     // Both halves convert exactly; their sum is rounded once, like a direct conversion.
@@ -421,8 +430,66 @@ struct Avx2EightLanes : Avx2PairLanes {
     Sse2Lanes::storeTriples(half(x, 0), half(y, 0), half(z, 0), base, offsets, count < 4 ? count : 4);
     if (count > 4) Sse2Lanes::storeTriples(half(x, 1), half(y, 1), half(z, 1), base, offsets + 4, count - 4);
   }
+  /// gatherRecords10 of eight consecutive records (`first`, `first + 10`, ...): floats 0-3, 4-7 and
+  /// 6-9 of records i and i + 4 in one register each, transposed in 128-bit halves.
+  [[gnu::target("avx2")]] static void loadBlock10(const float* first, F out[10]) {
+    F unused[2];
+    loadQuadBlock(first, 0, out[0], out[1], out[2], out[3]);
+    loadQuadBlock(first, 4, out[4], out[5], out[6], out[7]);
+    loadQuadBlock(first, 6, unused[0], unused[1], out[8], out[9]);
+  }
+  /// Whether eight consecutive ten-float records at `a` and `b` hold the same bits (memcmp's answer
+  /// in ten 32-byte compares).
+  [[gnu::target("avx2")]] static bool sameBlock10(const float* a, const float* b) {
+    __m256i same = _mm256_set1_epi32(-1);
+    for (int v = 0; v < 10; ++v)
+      same = _mm256_and_si256(same, _mm256_cmpeq_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 8 * v)),
+                                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 8 * v))));
+    return _mm256_movemask_epi8(same) == -1;
+  }
+  /// Stores in[c] as float c of eight consecutive records (loadBlock10's inverse): floats 0-3 and
+  /// 4-7 of each record in 16-byte stores, floats 8-9 in 8-byte ones.
+  [[gnu::target("avx2")]] static void storeBlock10(const F in[10], float* first) {
+    storeQuadBlock(first, 0, in[0], in[1], in[2], in[3]);
+    storeQuadBlock(first, 4, in[4], in[5], in[6], in[7]);
+    // Floats 8 and 9 as pairs: records 0, 1 and 4, 5 from the low interleave, 2, 3 and 6, 7 from the high.
+    const __m256 p0 = _mm256_unpacklo_ps(in[8].v, in[9].v), p1 = _mm256_unpackhi_ps(in[8].v, in[9].v);
+    const __m128 pairs[4] = {_mm256_castps256_ps128(p0), _mm256_castps256_ps128(p1), _mm256_extractf128_ps(p0, 1), _mm256_extractf128_ps(p1, 1)};
+    for (int h = 0; h < 4; ++h) {
+      const int record = 2 * h;  // 0, 2, 4, 6
+      _mm_storel_pi(reinterpret_cast<__m64*>(first + 10 * record + 8), pairs[h]);
+      _mm_storeh_pi(reinterpret_cast<__m64*>(first + 10 * (record + 1) + 8), pairs[h]);
+    }
+  }
+  /// All ones where a and b hold the same bits (a float compare would take -0 for +0).
+  [[gnu::target("avx2")]] static M sameBits(F a, F b) {
+    return {_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_castps_si256(a.v), _mm256_castps_si256(b.v)))};
+  }
 
  private:
+  /// Floats offset .. offset + 3 of eight consecutive ten-float records, transposed: a[i] the first of record i.
+  [[gnu::target("avx2")]] static void loadQuadBlock(const float* first, int offset, F& a, F& b, F& c, F& d) {
+    __m256 r[4];
+    for (int i = 0; i < 4; ++i)
+      r[i] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(first + 10 * i + offset)), _mm_loadu_ps(first + 10 * (i + 4) + offset), 1);
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    a.v = _mm256_shuffle_ps(t0, t2, 0x44);
+    b.v = _mm256_shuffle_ps(t0, t2, 0xee);
+    c.v = _mm256_shuffle_ps(t1, t3, 0x44);
+    d.v = _mm256_shuffle_ps(t1, t3, 0xee);
+  }
+  /// loadQuadBlock()'s inverse.
+  [[gnu::target("avx2")]] static void storeQuadBlock(float* first, int offset, const F& a, const F& b, const F& c, const F& d) {
+    const __m256 ab0 = _mm256_unpacklo_ps(a.v, b.v), ab1 = _mm256_unpackhi_ps(a.v, b.v);
+    const __m256 cd0 = _mm256_unpacklo_ps(c.v, d.v), cd1 = _mm256_unpackhi_ps(c.v, d.v);
+    const __m256 r[4] = {_mm256_shuffle_ps(ab0, cd0, 0x44), _mm256_shuffle_ps(ab0, cd0, 0xee), _mm256_shuffle_ps(ab1, cd1, 0x44),
+                         _mm256_shuffle_ps(ab1, cd1, 0xee)};
+    for (int i = 0; i < 4; ++i) {
+      _mm_storeu_ps(first + 10 * i + offset, _mm256_castps256_ps128(r[i]));
+      _mm_storeu_ps(first + 10 * (i + 4) + offset, _mm256_extractf128_ps(r[i], 1));
+    }
+  }
   [[gnu::target("avx2")]] static Sse2Lanes::F half(F a, int upper) {
     return {upper ? _mm256_extractf128_ps(a.v, 1) : _mm256_castps256_ps128(a.v)};
   }

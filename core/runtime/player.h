@@ -115,8 +115,9 @@ class Player {
 constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window) + sizeof(BatchValues) / 4; }
 constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchLayout) + sizeof(BatchValues); }
 
-/// Blends two local poses joint by joint (naive or decomposed, see BlendMode), four joints at a time
-/// (eight on AVX2; every lane implementation gives identical poses). `restPose` gives each joint's reference bone
+/// Blends two local poses joint by joint (naive or decomposed, see BlendMode): the joints that differ
+/// four at a time, or on AVX2 eight consecutive joints a block (every lane implementation gives
+/// identical poses). `restPose` gives each joint's reference bone
 /// direction for the decomposed mode. A joint the same in both poses keeps its transform. `out` may
 /// be `a` or `b`.
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,

@@ -1,6 +1,6 @@
 // Decodes a fixed number of poses of a pack's longest clip, for counting the decoder's instructions
 // per pose under callgrind (a figure the machine's load does not change; README "Decoding"):
-//   valgrind --tool=callgrind build/tests/decode_poses PACK forward|backward|random|blend N [--scalar|--sse2]
+//   valgrind --tool=callgrind build/tests/decode_poses PACK forward|backward|random|blend|blend-naive N [--scalar|--sse2]
 // The times are those of `animpack bench`: k/60 s, reversed, or in a fixed permutation.
 #include <algorithm>
 #include <cstdio>
@@ -16,7 +16,7 @@ using namespace animpack::runtime;
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: decode_poses PACK forward|backward|random|blend REPEATS [--scalar|--sse2]\n");
+    std::fprintf(stderr, "usage: decode_poses PACK forward|backward|random|blend|blend-naive REPEATS [--scalar|--sse2]\n");
     return 2;
   }
   auto pack = Pack::load(argv[1]);
@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   float sink = 0;
   for (int r = 0; r < repeats; ++r)
     for (float t : times) {
-      if (mode == "blend") player.blend(view, t, view, t * 0.5f, 0.5f, BlendMode::Decomposed, out);
+      if (mode == "blend" || mode == "blend-naive")
+        player.blend(view, t, view, t * 0.5f, 0.5f, mode == "blend" ? BlendMode::Decomposed : BlendMode::Naive, out);
       else player.sample(view, t, out);
       sink += out[0].rotation.w;
     }

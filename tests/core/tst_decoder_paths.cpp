@@ -336,11 +336,12 @@ class TestDecoderPaths : public QObject {
 
   void blendKeepsJointsTheSameInBothPoses() {
     // A pose blended with itself is that pose, bit for bit, in both modes and on every path; with one
-    // joint changed (each in turn: every place in a group of four and in the last partial group, and
-    // one byte of its 40 only), every other joint still comes through unchanged.
+    // joint changed (each in turn: every place in a group of four and in a block of eight (AVX2), in
+    // the last partial ones, and a rotation or the last bytes of its 40 only), every other joint
+    // still comes through unchanged, also when `out` is one of the poses.
     const runtime::ClipView& run = m_cases[0].view;
     const std::size_t joints = run.jointCount();
-    QVERIFY(joints % 4 != 0);
+    QVERIFY(joints % 4 != 0 && joints % 8 != 0);
     std::vector<runtime::Transform> pose(joints), other(joints), out(joints);
     runtime::Player player;
     player.sample(run, 0.3f, pose);
@@ -357,6 +358,10 @@ class TestDecoderPaths : public QObject {
             for (std::size_t j = 0; j < joints; ++j)
               if (j != changed) QVERIFY(std::memcmp(&out[j], &pose[j], sizeof(runtime::Transform)) == 0);
             if (w > 0.f) QVERIFY2(std::memcmp(&out[changed], &pose[changed], sizeof(runtime::Transform)) != 0, qPrintable(pathName(path)));
+            // In place (what Player::blend does): the same pose.
+            std::vector<runtime::Transform> inPlace = pose;
+            runtime::blendPoses(inPlace, other, w, mode, run.restPose(), inPlace, path);
+            QVERIFY(std::memcmp(inPlace.data(), out.data(), joints * sizeof(runtime::Transform)) == 0);
           }
         }
   }
