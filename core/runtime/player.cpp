@@ -217,41 +217,43 @@ void Player::decodeRaw(const ClipView& clip, FrameSplit at, const SlerpTerms& te
   }
 }
 
-void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out) {
+void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out) { sampleOn(m_primary, clip, seconds, out); }
+
+void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform> out) { sampleFrameOn(m_primary, clip, frame, out); }
+
+void Player::sampleOn(Cursor& cursor, const ClipView& clip, float seconds, std::span<Transform> out) {
   float frame = seconds * clip.sampleRate();
   const float cycle = clip.cycleFrames();
   if (clip.loops() && cycle > 0.f) {
     frame = std::fmod(frame, cycle);
     if (frame < 0.f) frame += cycle;
   }
-  sampleFrame(clip, frame, out);
+  sampleFrameOn(cursor, clip, frame, out);
 }
 
-void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform> out) {
+void Player::sampleFrameOn(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out) {
   const float last = static_cast<float>(clip.frameCount() - 1);
   if (clip.wraps() && frame > last) {
     // The wrap interval: the last frame interpolated to the first, as between any two frames.
     if (frame >= last + 1.f) {
-      decode(m_primary, clip, 0.f, out);
+      decode(cursor, clip, 0.f, out);
       return;
     }
     m_wrapScratch.resize(out.size());
-    decode(m_primary, clip, 0.f, m_wrapScratch);
-    decode(m_primary, clip, last, out);
+    decode(cursor, clip, 0.f, m_wrapScratch);
+    decode(cursor, clip, last, out);
     interpolatePoses(out, m_wrapScratch, frame - last, out);
     return;
   }
-  decode(m_primary, clip, frame, out);
+  decode(cursor, clip, frame, out);
 }
 
 void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight,
                    BlendMode mode, std::span<Transform> out) {
-  sample(clipA, secondsA, out);
+  sampleOn(m_primary, clipA, secondsA, out);
   m_scratch.resize(out.size());
   // The second clip keeps its own cursor so that both stay on the fast forward path.
-  std::swap(m_primary, m_secondary);
-  sample(clipB, secondsB, m_scratch);
-  std::swap(m_primary, m_secondary);
+  sampleOn(m_secondary, clipB, secondsB, m_scratch);
   blendPoses(out, m_scratch, weight, mode, clipA.restPose(), out, m_path);
 }
 

@@ -84,6 +84,8 @@ class Player {
     float alpha;
   };
 
+  void sampleOn(Cursor& cursor, const ClipView& clip, float seconds, std::span<Transform> out);
+  void sampleFrameOn(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
   void decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
   template <class Lanes, unsigned Frames>
   void decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint32_t f, const unsigned (&slots)[Frames]);
