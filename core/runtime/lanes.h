@@ -156,6 +156,12 @@ struct PortableLanes : ScalarWords<PortableLanes> {
     for (int r = 0; r < 4; ++r)
       for (int i = 0; i < 4; ++i) p[r][i] = static_cast<std::uint8_t>(all[r].v[i]);
   }
+  /// Lane i of `a` (each 0..255) to p[i].
+  static void storeBytes(std::uint8_t* p, I a) {
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(a.v[i]);
+  }
+  /// Whether any lane of `a` (each below 2^31) exceeds x.
+  static bool anyAbove(I a, std::uint32_t x) { return a.v[0] > x || a.v[1] > x || a.v[2] > x || a.v[3] > x; }
   static I setInts(std::uint32_t x) { return {{x, x, x, x}}; }
   static I ints(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) { return {{a, b, c, d}}; }
   static F floats(float a, float b, float c, float d) { return {{a, b, c, d}}; }
@@ -262,6 +268,15 @@ struct Sse2Lanes : ScalarWords<Sse2Lanes> {
   static void storeBytes(std::uint8_t (*p)[4], I a, I b, I c, I d) {
     const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(a.v, b.v), _mm_packs_epi32(c.v, d.v));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), bytes);
+  }
+  static void storeBytes(std::uint8_t* p, I a) {
+    const __m128i words = _mm_packs_epi32(a.v, a.v);
+    const __m128i bytes = _mm_packus_epi16(words, words);
+    const int word = _mm_cvtsi128_si32(bytes);
+    std::memcpy(p, &word, 4);
+  }
+  static bool anyAbove(I a, std::uint32_t x) {
+    return _mm_movemask_epi8(_mm_cmpgt_epi32(a.v, _mm_set1_epi32(static_cast<int>(x)))) != 0;
   }
   static I setInts(std::uint32_t x) { return {_mm_set1_epi32(static_cast<int>(x))}; }
   static F floats(float a, float b, float c, float d) { return {_mm_set_ps(d, c, b, a)}; }

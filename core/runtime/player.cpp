@@ -50,9 +50,10 @@ void Player::loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k) 
 
 namespace {
 
+/// A track's 3-byte segment header, read as one 4-byte word: the byte after the last header is the
+/// segment's residuals, the next segment's first or the clip's trailing padding (kBitPadding).
 std::uint32_t segmentHeader(const std::uint8_t* data, std::size_t track) {
-  const std::uint8_t* h = data + kSegmentHeaderBytesPerTrack * track;
-  return h[0] | (std::uint32_t(h[1]) << 8) | (std::uint32_t(h[2]) << 16);
+  return loadLE<std::uint32_t>(data + kSegmentHeaderBytesPerTrack * track) & 0xffffffu;
 }
 
 }  // namespace

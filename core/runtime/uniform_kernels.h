@@ -41,14 +41,8 @@ struct Uniform {
     const I o2 = L::addInts(b0, b1), o3 = L::addInts(o2, b2);
     L::storeBytes(s.offset, L::setInts(0), b0, o2, o3);
     const I stride = L::addInts(o3, b3);
-    std::uint32_t strides[4];
-    L::storeInts(strides, stride);
-    unsigned widest = 0;
-    for (unsigned l = 0; l < 4; ++l) {
-      s.stride[l] = static_cast<std::uint8_t>(strides[l]);
-      widest = strides[l] > widest ? strides[l] : widest;
-    }
-    s.wide = widest > 57;
+    L::storeBytes(s.stride, stride);
+    s.wide = L::anyAbove(stride, 57);
     L::store(s.scale, L::powerOfHalf(L::andInts(L::template shr<15>(h), L::setInts(15))));
     std::memcpy(s.base, base, sizeof(s.base));
   }
