@@ -1,7 +1,9 @@
 // Decodes a fixed number of poses of a pack's longest clip, for counting the decoder's instructions
 // per pose under callgrind (a figure the machine's load does not change; README "Decoding"):
-//   valgrind --tool=callgrind build/tests/decode_poses PACK forward|backward|random|blend|blend-naive N [--scalar|--sse2]
-// The times are those of `animpack bench`: k/60 s, reversed, or in a fixed permutation.
+//   valgrind --tool=callgrind build/tests/decode_poses PACK forward|backward|random|blend|blend-naive|blend-poses N [--scalar|--sse2]
+// The times are those of `animpack bench`: k/60 s, reversed, or in a fixed permutation. `blend-poses`
+// is the blend pass alone: blendPoses (decomposed) of the clip's poses at 1/3 and 1/9 of its duration,
+// once per time, into a third pose (a block the same in both is copied), the two samples left out.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -16,7 +18,7 @@ using namespace animpack::runtime;
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: decode_poses PACK forward|backward|random|blend|blend-naive REPEATS [--scalar|--sse2]\n");
+    std::fprintf(stderr, "usage: decode_poses PACK forward|backward|random|blend|blend-naive|blend-poses REPEATS [--scalar|--sse2]\n");
     return 2;
   }
   auto pack = Pack::load(argv[1]);
@@ -38,10 +40,18 @@ int main(int argc, char** argv) {
   Player player(path);
   std::vector<Transform> out(view.jointCount());
   float sink = 0;
+  std::vector<Transform> a(out.size()), b(out.size());
+  if (mode == "blend-poses") {
+    Player other(path);
+    player.sample(view, view.duration() / 3, a);
+    other.sample(view, view.duration() / 9, b);
+  }
+  // The mode decided once, outside the timed loop.
+  const int kind = mode == "blend-poses" ? 3 : mode == "blend" ? 2 : mode == "blend-naive" ? 1 : 0;
   for (int r = 0; r < repeats; ++r)
     for (float t : times) {
-      if (mode == "blend" || mode == "blend-naive")
-        player.blend(view, t, view, t * 0.5f, 0.5f, mode == "blend" ? BlendMode::Decomposed : BlendMode::Naive, out);
+      if (kind == 3) blendPoses(a, b, 0.5f, BlendMode::Decomposed, view.restPose(), out, path);
+      else if (kind > 0) player.blend(view, t, view, t * 0.5f, 0.5f, kind == 2 ? BlendMode::Decomposed : BlendMode::Naive, out);
       else player.sample(view, t, out);
       sink += out[0].rotation.w;
     }
