@@ -305,33 +305,37 @@ Status ClipViewReader::keys() {
     m_positions[std::size_t(slot)].push_back(i);
     ++n;
   }
-  m_view.m_decodedKeys.resize(m_view.m_keyCount);
-  for (std::uint32_t i = 0; i < m_view.m_keyCount; ++i) {
-    const std::uint8_t* key = m_view.m_keys + std::size_t(i) * kKeySize;
-    const std::uint16_t jc = loadLE<std::uint16_t>(key + 2);
-    const std::int32_t slot = m_view.m_keyedSlot[(jc & 0x3fffu) * 3 + (jc >> 14)];
-    DecodedKey& d = m_view.m_decodedKeys[i];
-    d.time = static_cast<float>(loadLE<std::uint16_t>(key));
-    d.slot = static_cast<std::uint32_t>(slot);
-    const KeyedTrackInfo& track = m_view.m_keyed[std::size_t(slot)];
-    if (track.channel == Channel::Rotation) {
-      const Quat q = decodeRotationKey(key);
-      const float value[4] = {q.x, q.y, q.z, q.w};
-      std::memcpy(d.value, value, sizeof(value));
-    } else {
-      const Vec3 v = decodeVectorKey(key, track);
-      const float value[4] = {v.x, v.y, v.z, 0.f};
-      std::memcpy(d.value, value, sizeof(value));
-    }
-  }
   for (std::size_t s = 0; s < m_view.m_keyed.size(); ++s)
     if (keyCountPerTrack[s] < 2 || last[s * 2 + 1] != m_view.m_frameCount - 1) return fail("a keyed track does not end at the last frame");
-  m_view.m_keyNeeds = m_need;
+  // Each track's keys decoded to floats in time order (the stream lists a track's keys in time
+  // order), a rotation key negated where it points away from the key before it: one sign chain
+  // per track, so the curve takes the shorter way and does not depend on where playback started.
+  m_view.m_keyTimes.clear();
+  m_view.m_keyValues.clear();
+  m_view.m_keyTimes.reserve(m_view.m_keyCount);
+  m_view.m_keyValues.reserve(m_view.m_keyCount);
   m_view.m_trackKeyOffsets.assign(1, 0u);
-  m_view.m_trackKeys.clear();
-  for (const auto& positions : m_positions) {
-    m_view.m_trackKeys.insert(m_view.m_trackKeys.end(), positions.begin(), positions.end());
-    m_view.m_trackKeyOffsets.push_back(static_cast<std::uint32_t>(m_view.m_trackKeys.size()));
+  for (std::size_t slot = 0; slot < m_positions.size(); ++slot) {
+    const KeyedTrackInfo& track = m_view.m_keyed[slot];
+    for (const std::uint32_t i : m_positions[slot]) {
+      const std::uint8_t* key = m_view.m_keys + std::size_t(i) * kKeySize;
+      KeyValue v{};
+      if (track.channel == Channel::Rotation) {
+        const Quat q = decodeRotationKey(key);
+        v = {q.x, q.y, q.z, q.w};
+        if (m_view.m_keyTimes.size() > m_view.m_trackKeyOffsets.back()) {
+          const KeyValue& p = m_view.m_keyValues.back();
+          if (v[0] * p[0] + v[1] * p[1] + v[2] * p[2] + v[3] * p[3] < 0.f)
+            for (float& c : v) c = -c;
+        }
+      } else {
+        const Vec3 x = decodeVectorKey(key, track);
+        v = {x.x, x.y, x.z, 0.f};
+      }
+      m_view.m_keyTimes.push_back(static_cast<float>(loadLE<std::uint16_t>(key)));
+      m_view.m_keyValues.push_back(v);
+    }
+    m_view.m_trackKeyOffsets.push_back(static_cast<std::uint32_t>(m_view.m_keyTimes.size()));
   }
   return Status::ok();
 }
@@ -558,8 +562,8 @@ std::size_t ClipView::derivedBytes() const {
          m_uniform.capacity() * sizeof(UniformTrackInfo) + m_batches.capacity() * sizeof(UniformBatch) + m_slots.capacity() * sizeof(UniformSlot) +
          m_keyed.capacity() * sizeof(KeyedTrackInfo) + m_raw.capacity() * sizeof(RawTrackInfo) + m_keyedSlot.capacity() * sizeof(std::int32_t) +
          (m_segmentOffsets.capacity() + m_residualBases.capacity()) * sizeof(std::uint32_t) + m_rows.capacity() * sizeof(float) + m_snapshots.capacity() * sizeof(Snapshot) +
-         m_decodedKeys.capacity() * sizeof(DecodedKey) + m_keyedBatches.capacity() * sizeof(UniformBatch) +
-         (m_trackKeys.capacity() + m_trackKeyOffsets.capacity() + m_keyNeeds.capacity()) * sizeof(std::uint32_t);
+         m_keyTimes.capacity() * sizeof(float) + m_keyValues.capacity() * sizeof(KeyValue) + m_keyedBatches.capacity() * sizeof(UniformBatch) +
+         m_trackKeyOffsets.capacity() * sizeof(std::uint32_t);
 }
 
 /// Boundary rows as floats, once per clip: a seek then reads its segment's rows directly instead of

@@ -3,6 +3,7 @@
 // Pack). Opening checks every count, offset, size, index, bit width and the key stream's sort order,
 // so the Player can decode without further bounds checks.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -67,13 +68,9 @@ struct KeyedTrackInfo {
   float extent[3] = {};
 };
 
-/// One key of the key stream decoded when the clip is opened: its track (keyedTracks() index), its
-/// frame and its value (x y z w of a rotation as stored, x y z 0 of a vector).
-struct DecodedKey {
-  float value[4];
-  float time;
-  std::uint32_t slot;
-};
+/// A keyed track's key value decoded when the clip is opened: x y z w of a rotation (in its
+/// track's sign chain), x y z 0 of a vector.
+using KeyValue = std::array<float, 4>;
 
 /// One raw sub-track (format version 2): float32 components per frame (x y z w for a rotation,
 /// x y z for a vector), stored frame after frame.
@@ -153,15 +150,13 @@ class ClipView {
   std::int32_t keyedSlot(std::uint32_t jointChannel) const { return m_keyedSlot[jointChannel]; }
   std::uint32_t keyCount() const { return m_keyCount; }
   const std::uint8_t* keys() const { return m_keys; }
-  /// The key stream decoded to floats when the clip was opened, in stream order: what a Player
-  /// copies into its windows, so neither playback nor a seek unpacks keys.
-  std::span<const DecodedKey> decodedKeys() const { return m_decodedKeys; }
-  /// Keyed track t's keys as decodedKeys() indices in time order: trackKeys()[trackKeyOffsets()[t]
-  /// .. trackKeyOffsets()[t + 1]). A seek builds each window from them directly.
-  std::span<const std::uint32_t> trackKeys() const { return m_trackKeys; }
+  /// Every keyed track's keys decoded to floats when the clip was opened, track after track, each
+  /// track's in time order: track t's are [trackKeyOffsets()[t], trackKeyOffsets()[t + 1]) of
+  /// keyTimes() (frames) and keyValues() (rotations negated where they point away from the key before,
+  /// FORMAT.md "Per-instance decoder state"). Neither playback nor a seek unpacks keys.
+  std::span<const float> keyTimes() const { return m_keyTimes; }
+  std::span<const KeyValue> keyValues() const { return m_keyValues; }
   std::span<const std::uint32_t> trackKeyOffsets() const { return m_trackKeyOffsets; }
-  /// The frame at which each key of the stream is first needed (FORMAT.md "Sort order"): non-decreasing.
-  std::span<const std::uint32_t> keyNeeds() const { return m_keyNeeds; }
   std::span<const Snapshot> snapshots() const { return m_snapshots; }
 
   const std::uint8_t* boundaryBits() const { return m_boundary; }
@@ -228,8 +223,9 @@ class ClipView {
   const std::uint8_t* m_segmentData = nullptr;
   const std::uint8_t* m_keys = nullptr;
   std::uint32_t m_keyCount = 0;
-  std::vector<DecodedKey> m_decodedKeys;
-  std::vector<std::uint32_t> m_trackKeys, m_trackKeyOffsets, m_keyNeeds;
+  std::vector<float> m_keyTimes;
+  std::vector<KeyValue> m_keyValues;
+  std::vector<std::uint32_t> m_trackKeyOffsets;
   Sections m_sections;
 };
 

@@ -261,102 +261,37 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
 std::size_t Player::contextBytes() const {
   std::size_t bytes = sizeof(*this) + (m_scratch.capacity() + m_wrapScratch.capacity()) * sizeof(Transform) ;
   for (const Cursor* c : {&m_primary, &m_secondary})
-    bytes += c->windows.capacity() * sizeof(Window) + c->layouts.capacity() * sizeof(BatchLayout) +
+    bytes += c->keys.capacity() * sizeof(std::uint32_t) + c->layouts.capacity() * sizeof(BatchLayout) +
              c->values.capacity() * sizeof(BatchValues);
   return bytes;
 }
 
-/// Appends a key to a window of fewer than four; a rotation key is negated where it points away
-/// from the key before it, so the window's curve takes the shorter way.
-[[gnu::always_inline]] inline void Player::append(Window& w, const DecodedKey& key, bool rotation) {
-  float* v = w.value[w.count];
-  w.time[w.count] = key.time;
-  std::memcpy(v, key.value, sizeof(key.value));
-  if (rotation && w.count > 0) {
-    const float* p = w.value[w.count - 1];
-    if (v[0] * p[0] + v[1] * p[1] + v[2] * p[2] + v[3] * p[3] < 0.f)
-      for (int c = 0; c < 4; ++c) v[c] = -v[c];
+/// The key of a track (`count` keys at `times`, the first at frame 0) at or before `frame`, from
+/// the cursor's `key` for it: stepped forward to the next key, or searched for after a jump.
+[[gnu::always_inline]] inline std::uint32_t Player::keyAt(std::uint32_t key, const float* times, std::uint32_t count, float frame) {
+  if (times[key] <= frame) {
+    if (key + 1 >= count || times[key + 1] > frame) return key;
+    if (key + 2 >= count || times[key + 2] > frame) return key + 1;
   }
-  ++w.count;
-}
-
-/// Rebuilds every keyed window at `frame` from its track's own keys: what playing forward from the
-/// start holds there (the last four of the keys needed up to the frame; the same up to the sign of
-/// them all), so the scan goes on from the first key of the stream needed after the frame.
-void Player::restart(Cursor& cursor, const ClipView& clip, float frame) {
-  const DecodedKey* keys = clip.decodedKeys().data();
-  const std::uint32_t* order = clip.trackKeys().data();
-  const auto offsets = clip.trackKeyOffsets();
-  const auto tracks = clip.keyedTracks();
-  for (std::size_t t = 0; t < tracks.size(); ++t) {
-    const std::uint32_t* first = order + offsets[t];
-    const std::uint32_t* end = order + offsets[t + 1];
-    // The track's last key at or before the frame (its first is at frame 0) and the last key needed
-    // there: key i is first needed at the time of key i - 2 (FORMAT.md "Sort order").
-    const std::ptrdiff_t a = std::upper_bound(first, end, frame, [&](float f, std::uint32_t i) { return f < keys[i].time; }) - first - 1;
-    const std::ptrdiff_t k = std::min<std::ptrdiff_t>(std::max<std::ptrdiff_t>(a, 0) + 2, (end - first) - 1);
-    Window& w = cursor.windows[t];
-    w.count = 0;
-    for (std::ptrdiff_t i = std::max<std::ptrdiff_t>(k - 3, 0); i <= k; ++i) {
-      append(w, keys[first[i]], tracks[t].channel == Channel::Rotation);
-      ++m_keysDecoded;
-    }
-  }
-  const auto needs = clip.keyNeeds();
-  cursor.next = static_cast<std::uint32_t>(
-      std::upper_bound(needs.begin(), needs.end(), frame, [](float f, std::uint32_t need) { return f < static_cast<float>(need); }) -
-      needs.begin());
   ++m_seeks;
-}
-
-/// Brings the windows forward to `frame`: every key of the stream first needed at or before it.
-void Player::consume(Cursor& cursor, const ClipView& clip, float frame) {
-  const DecodedKey* keys = clip.decodedKeys().data();
-  const std::uint32_t* needs = clip.keyNeeds().data();
-  const auto tracks = clip.keyedTracks();
-  const std::uint32_t end = clip.keyCount();
-  for (; cursor.next < end && !(static_cast<float>(needs[cursor.next]) > frame); ++cursor.next) {
-    const DecodedKey& key = keys[cursor.next];
-    Window& w = cursor.windows[key.slot];
-    if (w.count == 4) {  // the oldest key leaves
-      for (unsigned i = 0; i < 3; ++i) {
-        w.time[i] = w.time[i + 1];
-        std::memcpy(w.value[i], w.value[i + 1], sizeof(w.value[i]));
-      }
-      w.count = 3;
-    }
-    append(w, key, tracks[key.slot].channel == Channel::Rotation);
-    ++m_keysDecoded;
-  }
-}
-
-/// The window's key at or before `frame` whose segment holds it (the last key when it is the clip's
-/// last frame), or -1 when the window cannot give the frame and must be rebuilt (restart()).
-[[gnu::always_inline]] inline int Player::locate(const Window& w, float frame, float lastFrame) {
-  if (w.count == 0) return -1;
-  int a = static_cast<int>(w.count) - 1;
-  while (a > 0 && w.time[a] > frame) --a;
-  if (w.time[a] > frame) return -1;                       // the window starts after the frame
-  if (a == 0 && w.time[0] != 0.f) return -1;              // key a-1 was dropped: the window is stale
-  if (a == static_cast<int>(w.count) - 1 && w.time[a] != lastFrame) return -1;  // keys still to come
-  return a;
+  const float* after = std::upper_bound(times, times + count, frame);
+  return after == times ? 0 : static_cast<std::uint32_t>(after - times - 1);
 }
 
 /// A keyed track's values at `frame` (into out[0] when `want[0]`) and frame + 1 (out[1], when
-/// `want[1]`) from its window, `key` being locate()'s key for a time in [frame, frame + 1) (keys sit on
-/// frames, so both frames lie in the key's segment): normalised and in the canonical sign for
-/// rotations, so a value does not depend on the window it came from (a window rebuilt at a seek may
-/// hold the same keys negated).
-[[gnu::always_inline]] inline void Player::keyedValues(const Window& w, int key, Channel channel, std::uint32_t frame, const bool want[2],
-                                                       float (*out)[4]) {
-  const bool lastKey = key == static_cast<int>(w.count) - 1;  // the clip's last key, at its last frame
-  const int i0 = key > 0 ? key - 1 : key;
-  const int i3 = key + 2 < static_cast<int>(w.count) ? key + 2 : key + 1;
+/// `want[1]`), `key` being its key at or before a time in [frame, frame + 1) (keys sit on frames, so
+/// both frames lie in the key's span): the Catmull-Rom curve through keys key - 1 .. key + 2 (an end
+/// repeats its key), normalised and in the canonical sign for rotations.
+[[gnu::always_inline]] inline void Player::keyedValues(const float* times, const KeyValue* values, std::uint32_t count, std::uint32_t key,
+                                                       Channel channel, std::uint32_t frame, const bool want[2], float (*out)[4]) {
+  const bool lastKey = key + 1 == count;  // the clip's last key, at its last frame
+  const std::uint32_t i0 = key > 0 ? key - 1 : key;
+  const std::uint32_t i3 = key + 2 < count ? key + 2 : key + 1;
   for (unsigned i = 0; i < 2; ++i) {
     if (!want[i]) continue;
     float* v = out[i];
-    if (lastKey) std::memcpy(v, w.value[key], 4 * sizeof(float));
-    else keyedSpline(w.time, w.value, i0, key, key + 1, i3, static_cast<float>(frame + i), v);
+    if (lastKey) std::memcpy(v, values[key].data(), 4 * sizeof(float));
+    else keyedSpline(times, values, int(i0), int(key), int(key + 1), int(i3), static_cast<float>(frame + i), v);
     if (channel == Channel::Rotation) {
       const Quat q = canonicalSign(normalized({v[0], v[1], v[2], v[3]}));
       v[0] = q.x;
@@ -382,7 +317,7 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
   if (cursor.clip != clip.id()) {
     cursor.clip = clip.id();
     cursor.segment = ~0u;
-    cursor.windows.assign(clip.keyedTracks().size(), Window{});
+    cursor.keys.assign(clip.keyedTracks().size(), 0u);
     cursor.layouts.resize(clip.uniformBatches().size());
     cursor.values.assign(clip.uniformBatches().size() + clip.keyedBatches().size(), BatchValues{});
     // Lanes past a partial keyed batch are never written: the identity rotation there keeps their
@@ -392,7 +327,6 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
       if (clip.keyedBatches()[b].shape != UniformBatch::Shape::Vector)
         for (auto& slot : keyed[b].value) std::fill(std::begin(slot[3]), std::end(slot[3]), 1.f);
     cursor.valueFrame[0] = cursor.valueFrame[1] = ~0u;
-    cursor.next = ~0u;  // restart the key scan
   }
 
   std::memcpy(out.data(), clip.basePose().data(), clip.basePose().size() * sizeof(Transform));
@@ -411,35 +345,27 @@ void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span
 }
 
 /// The keyed tracks' values at frame at.frame into value slot `slot0` and at at.frame + 1 into
-/// `slot1` (-1: not wanted), from windows brought to `frame`. Out of line: it runs only when a pose
+/// `slot1` (-1: not wanted), from each track's key at `frame`. Out of line: it runs only when a pose
 /// needs a frame the cursor does not hold.
 [[gnu::noinline]] void Player::decodeKeyedFrames(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, int slot0, int slot1) {
   const auto tracks = clip.keyedTracks();
-  const float last = static_cast<float>(clip.frameCount() - 1);
-  // Far ahead (more keys to scan than rebuilding every window copies): rebuild.
-  const std::size_t far = std::size_t(cursor.next) + 4 * tracks.size();
-  if (cursor.next == ~0u || (far < clip.keyCount() && !(static_cast<float>(clip.keyNeeds()[far]) > frame))) restart(cursor, clip, frame);
-  consume(cursor, clip, frame);
-
+  const float* times = clip.keyTimes().data();
+  const KeyValue* values = clip.keyValues().data();
+  const std::uint32_t* offsets = clip.trackKeyOffsets().data();
   const auto batches = clip.keyedBatches();
-  BatchValues* values = cursor.values.data() + clip.uniformBatches().size();
+  BatchValues* out = cursor.values.data() + clip.uniformBatches().size();
   const int slots[2] = {slot0, slot1};
   const bool want[2] = {slot0 >= 0, slot1 >= 0};
   for (std::size_t b = 0; b < batches.size(); ++b)
     for (unsigned l = 0; l < batches[b].lanes; ++l) {
       const std::uint32_t t = batches[b].track[l];
-      int key = locate(cursor.windows[t], frame, last);
-      if (key < 0) {
-        // Stepped back past a window: rebuild every window at the frame (the values already written
-        // stay: a frame's value does not depend on the window it came from), so the key is found.
-        restart(cursor, clip, frame);
-        key = std::max(locate(cursor.windows[t], frame, last), 0);
-      }
+      const std::uint32_t first = offsets[t], count = offsets[t + 1] - first;
+      const std::uint32_t key = cursor.keys[t] = keyAt(cursor.keys[t], times + first, count, frame);
       float v[2][4];
-      keyedValues(cursor.windows[t], key, tracks[t].channel, at.frame, want, v);
+      keyedValues(times + first, values + first, count, key, tracks[t].channel, at.frame, want, v);
       for (unsigned i = 0; i < 2; ++i)
         if (want[i])
-          for (unsigned c = 0; c < 4; ++c) values[b].value[slots[i]][c][l] = v[i][c];
+          for (unsigned c = 0; c < 4; ++c) out[b].value[slots[i]][c][l] = v[i][c];
     }
 }
 

@@ -3,10 +3,10 @@
 // small per-instance context a game keeps per animated character: one cursor per clip it plays
 // (the primary clip and, for blending, a second one). Uniform tracks are decoded four at a time
 // (structure of arrays, AVX2, SSE2 or portable lanes, core/runtime/lanes.h) from the cached segment's
-// boundary rows and the frame's residuals; raw tracks by direct indexing; keyed tracks by a forward
-// linear scan of the need-sorted key stream into a 4-key window per track. Backward steps reuse the
-// windows while they still cover the time; larger jumps rebuild each window from its track's keys
-// (ClipView::trackKeys), so any access order gives bit-identical results. Between two
+// boundary rows and the frame's residuals; raw tracks by direct indexing; keyed tracks from their
+// keys decoded when the clip was opened (ClipView::keyTimes, keyValues): a cursor keeps each track's
+// current key, steps it forward or searches for it after a jump, so any access order reads the same
+// keys and gives bit-identical results. Between two
 // frames every track gives the interpolation of its decoded values at those frames (lerp, and
 // shortest-path slerp for rotations), exactly as the source is interpolated between its keys. The
 // decoded values of the last two frames are kept for uniform and keyed tracks alike, four tracks a
@@ -48,27 +48,22 @@ class Player {
 
   /// Heap and object bytes this player holds (grows to the largest clips played).
   std::size_t contextBytes() const;
-  /// Bytes of cursor state one keyed track costs (its 4-key window, its share of its batch's decoded
+  /// Bytes of cursor state one keyed track costs (its current key, its share of its batch's decoded
   /// values of the last two frames).
   static constexpr std::size_t bytesPerKeyedTrack();
   /// Bytes of cursor state a batch of four uniform tracks costs (the current segment's residual
   /// layout, the last two decoded frames).
   static constexpr std::size_t bytesPerUniformBatch();
 
-  /// Counters for benchmarks and tests: keys copied into windows and window rebuilds since construction.
-  std::uint64_t keysDecoded() const { return m_keysDecoded; }
+  /// For benchmarks and tests: keyed-track key searches (a jump backward or more than a key ahead)
+  /// since construction.
   std::uint64_t seeks() const { return m_seeks; }
 
  private:
-  struct Window {
-    float time[4];
-    float value[4][4];
-    std::uint32_t count;
-  };
   struct Cursor {
     std::uint64_t clip = 0;  // ClipView::id() of the clip the state belongs to
-    std::uint32_t next = 0;  // next key in the stream
-    std::vector<Window> windows;
+    // Per keyed track: its key (index into the track's keys) at or before the last frame decoded.
+    std::vector<std::uint32_t> keys;
     // Uniform tracks: the current segment's boundary frames and residual layout per batch.
     std::uint32_t segment = ~0u;
     float rowFrames[4] = {};
@@ -99,22 +94,19 @@ class Player {
   static void readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out);
   static void decodeRaw(const ClipView& clip, FrameSplit at, const SlerpTerms& terms, std::span<Transform> out);
   void decodeKeyedFrames(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, int slot0, int slot1);
-  void restart(Cursor& cursor, const ClipView& clip, float frame);
-  void consume(Cursor& cursor, const ClipView& clip, float frame);
-  static void append(Window& w, const DecodedKey& key, bool rotation);
-  static int locate(const Window& w, float frame, float lastFrame);
-  static void keyedValues(const Window& w, int key, Channel channel, std::uint32_t frame, const bool want[2], float (*out)[4]);
+  std::uint32_t keyAt(std::uint32_t key, const float* times, std::uint32_t count, float frame);
+  static void keyedValues(const float* times, const KeyValue* values, std::uint32_t count, std::uint32_t key, Channel channel,
+                          std::uint32_t frame, const bool want[2], float (*out)[4]);
 
   DecodePath m_path = DecodePath::Simd;
   Cursor m_primary;
   Cursor m_secondary;
   std::vector<Transform> m_scratch;
   std::vector<Transform> m_wrapScratch;  // the first frame, for the wrap interval
-  std::uint64_t m_keysDecoded = 0;
   std::uint64_t m_seeks = 0;
 };
 
-constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(Window) + sizeof(BatchValues) / 4; }
+constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(std::uint32_t) + sizeof(BatchValues) / 4; }
 constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchLayout) + sizeof(BatchValues); }
 
 /// Blends two local poses joint by joint (naive or decomposed, see BlendMode): the joints that differ
@@ -128,6 +120,6 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
 }  // namespace animpack::runtime
 
 namespace animpack::runtime {
-static_assert(Player::bytesPerKeyedTrack() == 116, "FORMAT.md documents 116 bytes of state per keyed track");
+static_assert(Player::bytesPerKeyedTrack() == 36, "FORMAT.md documents 36 bytes of state per keyed track");
 static_assert(Player::bytesPerUniformBatch() == 248, "FORMAT.md documents 248 bytes of state per batch of four uniform tracks");
 }  // namespace animpack::runtime

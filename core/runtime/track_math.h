@@ -41,18 +41,19 @@ inline Quat uniformRotation(const float v[3], bool hasReference, const Quat& ref
   return hasReference ? reference * q : q;
 }
 
-/// Keyed track: Catmull-Rom through keys (i0, i1, i2, i3) of a window, at frame u in [t[i1], t[i2]].
-/// `components` is 4 for rotations (normalised by the caller) and 3 for vectors.
-inline void keyedSpline(const float* times, const float (*values)[4], int i0, int i1, int i2, int i3, float u,
-                        float out[4]) {
+/// Keyed track: Catmull-Rom through keys (i0, i1, i2, i3) of `times` and `values` (rows of four
+/// floats: x y z w of a rotation, normalised by the caller, x y z 0 of a vector), at frame u in
+/// [t[i1], t[i2]].
+template <class Row>
+inline void keyedSpline(const float* times, const Row* values, int i0, int i1, int i2, int i3, float u, float out[4]) {
   float w[4];
   catmullRomWeights(times[i0], times[i1], times[i2], times[i3], u, w);
   for (int c = 0; c < 4; ++c)
     out[c] = w[0] * values[i0][c] + w[1] * values[i1][c] + w[2] * values[i2][c] + w[3] * values[i3][c];
 }
 
-/// Output rotations of keyed tracks are put in one canonical sign so that windows rebuilt from a
-/// snapshot (which may hold the same keys negated) give bit-identical results.
+/// Output rotations of keyed tracks are put in one canonical sign, so a value does not depend on the
+/// sign its keys were chained in.
 inline Quat canonicalSign(Quat q) {
   if (q.w < 0.f || (q.w == 0.f && (q.x < 0.f || (q.x == 0.f && (q.y < 0.f || (q.y == 0.f && q.z < 0.f))))))
     return negated(q);
