@@ -1,10 +1,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "app/cli/alloc_count.h"
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
 #include "app/cli/import_options.h"
@@ -36,17 +38,49 @@ double medianNs(std::size_t calls, const std::function<void()>& body) {
 
 struct ClipBench {
   std::string name;
-  std::uint32_t joints = 0, frames = 0;
+  std::uint32_t joints = 0, frames = 0, compressedBytes = 0;
   std::size_t poses = 0;
   double forward30 = 0, forward = 0, backward = 0, random = 0, blend = 0;
   std::optional<double> raw;
 };
 
+/// The times `bench` samples a clip at: k / hz seconds over its duration.
+std::vector<float> timesAt(const runtime::ClipView& view, double hz) {
+  std::vector<float> t;
+  for (double s = 0; s <= double(view.duration()) + 1e-9; s += 1.0 / hz) t.push_back(float(s));
+  return t;
+}
+
+/// What an opened pack costs in memory (README "Runtime": what the runtime keeps).
+struct MemoryFigures {
+  std::int64_t derivedBytes = 0;   // Pack::open and a first sample of every clip, counted, plus sizeof(Pack)
+  std::int64_t playerBytes = 0;    // a fresh Player after the forward, backward and random passes
+  std::int64_t blendPlayerBytes = 0;  // the same Player after the blend pass
+};
+
+/// Opens the pack from its bytes while counting allocations, and samples every clip once.
+Expected<runtime::Pack> openCounted(std::vector<std::uint8_t> bytes, MemoryFigures& m) {
+  std::vector<std::vector<runtime::Transform>> poses;  // outside the count: the caller's poses
+  AllocationCount::start();
+  auto pack = runtime::Pack::open(std::move(bytes));
+  std::int64_t counted = AllocationCount::stop();
+  if (!pack) return pack;
+  for (const runtime::PackClip& c : pack->clips()) poses.emplace_back(c.view.jointCount());
+  // A first sample of every clip, without a frame cache (what a player keeps is player_bytes).
+  std::vector<std::byte> none;
+  runtime::Player player(none);
+  AllocationCount::start();
+  for (std::size_t i = 0; i < pack->clips().size(); ++i) player.sample(pack->clips()[i].view, 0.f, poses[i]);
+  counted += AllocationCount::stop();
+  m.derivedBytes = counted + std::int64_t(sizeof(runtime::Pack));
+  return pack;
+}
+
 }  // namespace
 
 int benchCommand(int argc, char** argv, int first) {
   std::vector<Option> flags = {{"source", "FILE", "source file: adds the raw float clip for comparison", true},
-                               {"clip", "NAME", "only this clip: its pack name, its source animation's name, a wildcard or #N"},
+                               {"clip", "NAME", "the bench clip: its pack name, its source animation's name, a wildcard or #N (default: the first)"},
                                {"scalar", "", "decode with the portable lanes instead of SIMD (every path gives identical poses)"},
                                {"sse2", "", "decode with SSE2 even on a CPU with AVX2 (identical poses)"},
                                {"json", "", "print one JSON object"}};
@@ -58,15 +92,26 @@ int benchCommand(int argc, char** argv, int first) {
             "through Player::blend (decomposed blend, weight 0.5, with the next clip of the pack at the same share of\n"
             "its duration; a pack's only clip with itself at half the time). With the source, also the\n"
             "raw float clip sampled with the O(1) lookup, side by side (Assimp runs in a child process, as in\n"
-            "compress). context_bytes: the player's state; clip_bytes: what the opened clips derive and every\n"
-            "player of them shares (decoded boundary rows, residual offsets, track parameters).",
+            "compress). Memory, counted with a counting allocator: derived_bytes = what Pack::open and a first\n"
+            "sample of every clip allocate, plus the Pack object (the file's bytes excluded); player_bytes = a\n"
+            "fresh Player after the forward, backward and random passes of the bench clip; blend_player_bytes =\n"
+            "the same Player after the blend pass. --json prints the bench clip's figures (--clip, or the first).",
             flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("bench", "expected exactly one PACK");
+  if (args.has("scalar") && args.has("sse2")) return usageError("bench", "--scalar and --sse2 pick two different decoders: give one");
   core::ImportFunction importer;
   if (auto exit = readImporter(args, "bench", importer)) return *exit;
-  auto pack = runtime::Pack::load(args.positional()[0]);
-  if (!pack) return failure(pack.message());
+  const std::string path = args.positional()[0];
+  std::vector<std::uint8_t> bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return failure("cannot open '" + path + "': no such file or not readable");
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  MemoryFigures memory;
+  auto pack = openCounted(std::move(bytes), memory);
+  if (!pack) return failure("'" + path + "': " + pack.message());
   std::vector<std::filesystem::path> sourcePaths;
   for (const auto& s : args.values("source")) sourcePaths.emplace_back(s);
   core::SourceClips sources;
@@ -78,62 +123,68 @@ int benchCommand(int argc, char** argv, int first) {
   }
   // --clip as every command reads it (docs/CLIP_NAMES.md); source names come from the pack (format
   // version 4) or, for an older pack, from a given source.
-  std::optional<std::size_t> only;
+  std::size_t benchClip = 0;
+  const bool one = args.value("clip").has_value();
   if (const auto spec = args.value("clip")) {
     std::vector<core::ClipChoice> choices;
-    for (std::size_t i = 0; i < pack->clips().size(); ++i)
-      choices.push_back({pack->clips()[i].name, !pack->clips()[i].sourceClip.empty() ? pack->clips()[i].sourceClip
-                                                : sources.clips[i] ? sources.clips[i]->name : std::string()});
+    for (std::size_t i = 0; i < pack->clips().size(); ++i) {
+      const runtime::PackClip& c = pack->clips()[i];
+      choices.push_back({std::string(c.name()), !c.sourceClip().empty() ? std::string(c.sourceClip()) : sources.clips[i] ? sources.clips[i]->name : std::string()});
+    }
     auto index = core::matchOneClip(*spec, choices);
-    if (!index) return failure("'" + args.positional()[0] + "': " + index.message());
-    only = *index;
+    if (!index) return failure("'" + path + "': " + index.message());
+    benchClip = *index;
   }
+  if (pack->clips().empty()) return failure("'" + path + "' holds no clip");
 
-  std::vector<ClipBench> results;
-  if (args.has("scalar") && args.has("sse2")) return usageError("bench", "--scalar and --sse2 pick two different decoders: give one");
-  runtime::Player player(args.has("scalar") ? runtime::DecodePath::Scalar
-                         : args.has("sse2") ? runtime::DecodePath::Sse2
-                                            : runtime::DecodePath::Simd);
+  const runtime::DecodePath decodePath = args.has("scalar") ? runtime::DecodePath::Scalar
+                                         : args.has("sse2") ? runtime::DecodePath::Sse2
+                                                            : runtime::DecodePath::Simd;
   volatile float sink = 0;
+  std::vector<ClipBench> results;
   for (std::size_t i = 0; i < pack->clips().size(); ++i) {
+    if ((one || args.has("json")) && i != benchClip) continue;
     const runtime::PackClip& clip = pack->clips()[i];
-    if (only && i != *only) continue;
     const runtime::ClipView& view = clip.view;
     const runtime::PackClip& other = pack->clips()[(i + 1) % pack->clips().size()];
-    ClipBench b;
-    b.name = clip.name;
-    b.joints = view.jointCount();
-    b.frames = clip.frameCount;
-    std::vector<runtime::Transform> out(view.jointCount());
-    auto times = [&](double hz) {
-      std::vector<float> t;
-      for (double s = 0; s <= double(view.duration()) + 1e-9; s += 1.0 / hz) t.push_back(float(s));
-      return t;
-    };
-    const std::vector<float> t30 = times(30), t60 = times(60);
-    std::vector<float> back(t60.rbegin(), t60.rend()), random = t60;
-    std::shuffle(random.begin(), random.end(), std::mt19937(42));
-    auto play = [&](const std::vector<float>& ts) {
-      return [&, ts] {
-        for (float t : ts) player.sample(view, t, out);
-        sink = sink + out[0].rotation.w;
-      };
-    };
-    b.poses = t60.size();
-    b.forward30 = medianNs(t30.size(), play(t30));
-    b.forward = medianNs(t60.size(), play(t60));
-    b.backward = medianNs(back.size(), play(back));
-    b.random = medianNs(random.size(), [&] {
-      for (float t : random) player.sample(view, t, out);
-      sink = sink + out[0].rotation.w;
-    });
     // The other clip's time runs through its whole duration; a pack's only clip blends with itself
     // at half the time, so the two poses differ (equal poses would only be compared, not blended).
     const float otherScale = &other == &clip ? 0.5f : other.view.duration() / std::max(view.duration(), 1e-6f);
-    b.blend = medianNs(t60.size(), [&] {
+    ClipBench b;
+    b.name = clip.name();
+    b.joints = view.jointCount();
+    b.frames = clip.frameCount();
+    b.compressedBytes = clip.ownBytes();
+    std::vector<runtime::Transform> out(view.jointCount());
+    const std::vector<float> t30 = timesAt(view, 30), t60 = timesAt(view, 60);
+    std::vector<float> back(t60.rbegin(), t60.rend()), random = t60;
+    std::shuffle(random.begin(), random.end(), std::mt19937(42));
+    runtime::Player player(decodePath);
+    auto play = [&](const std::vector<float>& ts) {
+      for (float t : ts) player.sample(view, t, out);
+      sink = sink + out[0].rotation.w;
+    };
+    auto blend = [&] {
       for (float t : t60) player.blend(view, t, other.view, t * otherScale, 0.5f, runtime::BlendMode::Decomposed, out);
       sink = sink + out[0].rotation.w;
-    });
+    };
+    if (i == benchClip) {
+      // The player's memory: what it keeps after each kind of pass, its object included.
+      AllocationCount::start();
+      play(t60);
+      play(back);
+      play(random);
+      memory.playerBytes = AllocationCount::stop() + std::int64_t(sizeof(runtime::Player));
+      AllocationCount::start();
+      blend();
+      memory.blendPlayerBytes = memory.playerBytes + AllocationCount::stop();
+    }
+    b.poses = t60.size();
+    b.forward30 = medianNs(t30.size(), [&] { play(t30); });
+    b.forward = medianNs(t60.size(), [&] { play(t60); });
+    b.backward = medianNs(back.size(), [&] { play(back); });
+    b.random = medianNs(random.size(), [&] { play(random); });
+    b.blend = medianNs(t60.size(), blend);
     if (sources.clips[i]) {
       const core::RawClip& raw = *sources.clips[i];
       std::vector<core::Transform> rawOut(raw.jointCount);
@@ -143,7 +194,7 @@ int benchCommand(int argc, char** argv, int first) {
         const bool wraps = view.wraps() && raw.frameCount == view.frameCount();
         for (float t : t60) {
           if (wraps) core::RawSampler::sampleWrapping(raw, t, rawOut);
-          else core::RawSampler::sample(raw, t, rawOut, clip.loop);
+          else core::RawSampler::sample(raw, t, rawOut, clip.loop());
         }
         sink = sink + rawOut[0].rotation.w;
       });
@@ -151,59 +202,52 @@ int benchCommand(int argc, char** argv, int first) {
     results.push_back(b);
   }
 
-  // Totals: every clip weighted by its 60 Hz poses.
-  std::size_t poses = 0, rawPoses = 0;
-  double f30 = 0, fwd = 0, bwd = 0, rnd = 0, bl = 0, raw = 0;
-  for (const ClipBench& b : results) {
-    poses += b.poses;
-    f30 += b.forward30 * double(b.poses);
-    fwd += b.forward * double(b.poses);
-    bwd += b.backward * double(b.poses);
-    rnd += b.random * double(b.poses);
-    bl += b.blend * double(b.poses);
-    if (b.raw) {
-      raw += *b.raw * double(b.poses);
-      rawPoses += b.poses;
-    }
-  }
-  const double n = double(std::max<std::size_t>(poses, 1));
-  std::size_t clipBytes = 0;
-  for (const runtime::PackClip& c : pack->clips()) clipBytes += c.view.derivedBytes();
-  const double joints = double(pack->skeleton().names.size());
+  const double joints = double(pack->skeleton().jointCount());
   if (args.has("json")) {
+    const ClipBench& b = results.front();
     nlohmann::ordered_json j;
-    j["joints"] = pack->skeleton().names.size();
-    j["clips"] = results.size();
-    j["forward_ns_per_pose"] = fwd / n;
-    j["forward30_ns_per_pose"] = f30 / n;
-    j["backward_ns_per_pose"] = bwd / n;
-    j["random_ns_per_pose"] = rnd / n;
-    j["blend_ns_per_pose"] = bl / n;
-    j["raw_ns_per_pose"] = rawPoses ? nlohmann::ordered_json(raw / double(rawPoses)) : nlohmann::ordered_json(nullptr);
-    j["forward_ns_per_joint"] = fwd / n / joints;
-    j["context_bytes"] = player.contextBytes();
-    j["clip_bytes"] = clipBytes;
-    j["decode_path"] = runtime::decodePathName(player.path());
+    j["clip"] = b.name;
+    j["joints"] = pack->skeleton().jointCount();
+    j["frames"] = b.frames;
+    j["forward_ns_per_pose"] = b.forward;
+    j["forward30_ns_per_pose"] = b.forward30;
+    j["backward_ns_per_pose"] = b.backward;
+    j["random_ns_per_pose"] = b.random;
+    j["blend_ns_per_pose"] = b.blend;
+    j["raw_ns_per_pose"] = b.raw ? nlohmann::ordered_json(*b.raw) : nlohmann::ordered_json(nullptr);
+    j["forward_ns_per_joint"] = b.forward / joints;
+    j["compressed_bytes"] = b.compressedBytes;
+    j["derived_bytes"] = memory.derivedBytes;
+    j["player_bytes"] = memory.playerBytes;
+    j["blend_player_bytes"] = memory.blendPlayerBytes;
+    j["pack_clips"] = pack->clips().size();
+    j["pack_compressed_bytes"] = [&] {
+      std::size_t sum = 0;
+      for (const runtime::PackClip& c : pack->clips()) sum += c.ownBytes();
+      return sum;
+    }();
+    j["decode_path"] = runtime::decodePathName(decodePath);
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;
   }
-  std::printf("%s: %zu joints; median ns per pose (per joint) over 7 runs, %s decoder\n", args.positional()[0].c_str(),
-              pack->skeleton().names.size(), runtime::decodePathName(player.path()));
-  std::printf("%-30s %6s %9s %9s %9s %9s %9s %9s %8s\n", "clip", "frames", "fwd 30Hz", "fwd 60Hz", "backward", "random",
+  std::printf("%s: %.0f joints; median ns per pose over 7 runs, %s decoder\n", path.c_str(), joints, runtime::decodePathName(decodePath));
+  std::printf("%-30s %6s %8s %9s %9s %9s %9s %9s %9s %8s\n", "clip", "frames", "bytes", "fwd 30Hz", "fwd 60Hz", "backward", "random",
               "blend", "raw", "fwd/raw");
-  auto row = [&](const std::string& name, std::uint32_t frames, double a, double b, double c, double d, double e,
-                 std::optional<double> r) {
+  for (const ClipBench& b : results) {
     char rawText[32] = "-", ratio[32] = "-";
-    if (r) {
-      std::snprintf(rawText, sizeof(rawText), "%.0f", *r);
-      std::snprintf(ratio, sizeof(ratio), "%.2f", b / *r);
+    if (b.raw) {
+      std::snprintf(rawText, sizeof(rawText), "%.0f", *b.raw);
+      std::snprintf(ratio, sizeof(ratio), "%.2f", b.forward / *b.raw);
     }
-    std::printf("%-30s %6u %9.0f %9.0f %9.0f %9.0f %9.0f %9s %8s\n", name.substr(0, 30).c_str(), frames, a, b, c, d, e, rawText, ratio);
-  };
-  for (const ClipBench& b : results) row(b.name, b.frames, b.forward30, b.forward, b.backward, b.random, b.blend, b.raw);
-  row("all clips", 0, f30 / n, fwd / n, bwd / n, rnd / n, bl / n, rawPoses ? std::optional<double>(raw / double(rawPoses)) : std::nullopt);
-  std::printf("per joint: forward %.1f ns, backward %.1f ns, random %.1f ns; player context %zu bytes, shared clip state %zu bytes\n",
-              fwd / n / joints, bwd / n / joints, rnd / n / joints, player.contextBytes(), clipBytes);
+    std::printf("%-30s %6u %8u %9.0f %9.0f %9.0f %9.0f %9.0f %9s %8s\n", b.name.substr(0, 30).c_str(), b.frames, b.compressedBytes,
+                b.forward30, b.forward, b.backward, b.random, b.blend, rawText, ratio);
+  }
+  std::size_t packBytes = 0;
+  for (const runtime::PackClip& c : pack->clips()) packBytes += c.ownBytes();
+  std::printf("memory: %zu clip bytes in the pack; opened, it derives %lld bytes (%.1f %% of them); a player keeps %lld bytes "
+              "(%.1f per joint), %lld after a blend\n",
+              packBytes, static_cast<long long>(memory.derivedBytes), 100.0 * double(memory.derivedBytes) / double(std::max<std::size_t>(packBytes, 1)),
+              static_cast<long long>(memory.playerBytes), double(memory.playerBytes) / joints, static_cast<long long>(memory.blendPlayerBytes));
   return kExitOk;
 }
 

@@ -36,7 +36,7 @@ int decodeCommand(int argc, char** argv, int first) {
   auto pack = runtime::Pack::load(args.positional()[0]);
   if (!pack) return failure(pack.message());
   std::vector<core::ClipChoice> choices;
-  for (const runtime::PackClip& c : pack->clips()) choices.push_back({c.name, c.sourceClip});
+  for (const runtime::PackClip& c : pack->clips()) choices.push_back({std::string(c.name()), std::string(c.sourceClip())});
   auto index = core::matchOneClip(*clipName, choices);
   if (!index) return failure("'" + args.positional()[0] + "': " + index.message());
   const std::string json =

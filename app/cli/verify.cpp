@@ -24,7 +24,7 @@ int verifyCommand(int argc, char** argv, int first) {
   auto pack = runtime::Pack::load(args.positional()[0]);
   if (!pack) return failure(pack.message());
   std::printf("%s: valid pack, format version %u, %zu clips, %zu joints, %zu bytes\n", args.positional()[0].c_str(),
-              pack->version(), pack->clips().size(), pack->skeleton().names.size(), pack->fileSize());
+              pack->version(), pack->clips().size(), std::size_t(pack->skeleton().jointCount()), pack->fileSize());
   const auto sourcesGiven = args.values("source");
   if (sourcesGiven.empty()) return kExitOk;
   std::vector<std::filesystem::path> sources(sourcesGiven.begin(), sourcesGiven.end());

@@ -71,11 +71,11 @@ bool loadCached(const std::filesystem::path& dir, const std::string& key, BatchF
   for (std::size_t i = 0; i < pack->clips().size(); ++i) {
     const runtime::PackClip& pc = pack->clips()[i];
     BatchClip c;
-    c.name = pc.name;
-    c.clipIndex = pc.clipIndex;
+    c.name = std::string(pc.name());
+    c.clipIndex = pc.clipIndex();
     c.fromCache = true;
-    c.meta = clipRecord(pc, pack->bytes());
-    const auto bytes = pack->bytes().subspan(pc.dataOffset, pc.dataSize);
+    c.meta = clipRecord(pc);
+    const auto bytes = pc.view.bytes();
     c.data.assign(bytes.begin(), bytes.end());
     c.meta.data = {};
     auto report = clipReportFromJson(reports[i].dump());

@@ -31,7 +31,7 @@ Expected<WrittenPack> writePack(const PackSkeletonRecord& skeleton, const std::v
   const auto bytes = buildPack(skeleton, records);
   auto opened = runtime::Pack::open(bytes);
   if (!opened) return Error{"internal error: the pack just built does not open: " + opened.message()};
-  for (std::size_t i = 0; i < rows.size(); ++i) rows[i]->compressedBytes = opened->clips()[i].ownBytes;
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i]->compressedBytes = opened->clips()[i].ownBytes();
   if (auto st = writeFileAtomic(path, bytes); !st) return Error{st.message()};
   WrittenPack w;
   w.path = path;
@@ -230,19 +230,19 @@ Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& pat
     if (auto st = sameSkeleton(skeleton, skeletonRecord(packs[i].skeleton())); !st)
       return Error{"'" + paths[i].string() + "' cannot be merged with '" + paths.front().string() + "': " + st.message()};
     for (const runtime::PackClip& clip : packs[i].clips()) {
-      const auto [it, added] = seen.emplace(std::make_pair(clip.sourceHash, clip.clipIndex), i);
+      const auto [it, added] = seen.emplace(std::make_pair(clip.sourceHash(), clip.clipIndex()), i);
       if (!added)
-        return Error{"clip '" + clip.name + "' (" + clip.sourceFile + " #" + std::to_string(clip.clipIndex) + ") is in both '" +
+        return Error{"clip '" + std::string(clip.name()) + "' (" + std::string(clip.sourceFile()) + " #" + std::to_string(clip.clipIndex()) + ") is in both '" +
                      paths[it->second].string() + "' and '" + paths[i].string() + "': the same animation of the same source bytes"};
       entries.push_back({i, &clip});
-      ++uses[clip.name];
+      ++uses[std::string(clip.name())];
     }
   }
   // Different animations that share a name: each takes its pack's stem as a prefix (docs/CLIP_NAMES.md).
   std::vector<PackClipRecord> records;
   std::map<std::string, std::size_t> owner;
   for (const Entry& e : entries) {
-    PackClipRecord record = clipRecord(*e.clip, packs[e.pack].bytes());
+    PackClipRecord record = clipRecord(*e.clip);
     if (uses[record.name] > 1) record.name = paths[e.pack].stem().string() + "/" + record.name;
     // An additive clip's base comes from the same pack, and is renamed as it is.
     record.additive = additiveRef(packs[e.pack], *e.clip);

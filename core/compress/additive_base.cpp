@@ -40,15 +40,15 @@ AdditiveRef additiveRefFromSpelling(std::string_view spelling) {
 
 AdditiveBase AdditiveBase::rest(std::span<const Transform> restPose) {
   AdditiveBase b;
-  b.m_rest.assign(restPose.begin(), restPose.end());
+  b.m_rest = std::make_shared<const std::vector<Transform>>(restPose.begin(), restPose.end());
   return b;
 }
 
 Expected<AdditiveBase> AdditiveBase::clip(std::vector<std::uint8_t> block, std::span<const Transform> restPose, std::int32_t frame) {
   AdditiveBase b;
-  b.m_rest.assign(restPose.begin(), restPose.end());
+  b.m_rest = std::make_shared<const std::vector<Transform>>(restPose.begin(), restPose.end());
   b.m_block = std::make_shared<const std::vector<std::uint8_t>>(std::move(block));
-  auto view = runtime::ClipView::open(*b.m_block, b.m_rest);
+  auto view = runtime::ClipView::open(*b.m_block, *b.m_rest);
   if (!view) return Error{"the base clip does not decode: " + view.message()};
   if (view->additive()) return Error{"the base clip is additive itself"};
   if (frame >= 0 && std::uint32_t(frame) >= view->frameCount())
@@ -59,25 +59,25 @@ Expected<AdditiveBase> AdditiveBase::clip(std::vector<std::uint8_t> block, std::
 }
 
 Expected<AdditiveBase> AdditiveBase::fromPack(const runtime::Pack& pack, const runtime::PackClip& clip) {
-  const std::span<const Transform> restPose = pack.skeleton().restPose;
-  if (clip.additiveBase == runtime::kAdditiveNone || clip.additiveBase == runtime::kAdditiveRest) return rest(restPose);
-  const runtime::PackClip& base = pack.clips()[clip.additiveBase];  // the reader checked the index
-  const auto bytes = pack.bytes().subspan(base.dataOffset, base.dataSize);
-  return AdditiveBase::clip({bytes.begin(), bytes.end()}, restPose, clip.additiveFrame);
+  const std::span<const Transform> restPose = pack.skeleton().restPose();
+  if (clip.additiveBase() == runtime::kAdditiveNone || clip.additiveBase() == runtime::kAdditiveRest) return rest(restPose);
+  const runtime::PackClip& base = pack.clips()[clip.additiveBase()];  // the reader checked the index
+  const auto bytes = base.view.bytes();
+  return AdditiveBase::clip({bytes.begin(), bytes.end()}, restPose, clip.additiveFrame());
 }
 
 void AdditiveBase::sample(float seconds, std::span<Transform> out) const {
   if (!m_view) {
-    std::copy(m_rest.begin(), m_rest.end(), out.begin());
+    std::copy(m_rest->begin(), m_rest->end(), out.begin());
     return;
   }
-  m_player.sampleFrame(*m_view, runtime::additiveBaseFrame(*m_view, m_frame, seconds), out);
+  m_player.player.sampleFrame(*m_view, runtime::additiveBaseFrame(*m_view, m_frame, seconds), out);
 }
 
 std::vector<Transform> AdditiveBase::frames(std::uint32_t frames, double rate) const {
-  std::vector<Transform> out(std::size_t(frames) * m_rest.size());
+  std::vector<Transform> out(std::size_t(frames) * m_rest->size());
   for (std::uint32_t f = 0; f < frames; ++f)
-    sample(static_cast<float>(double(f) / rate), std::span(out.data() + std::size_t(f) * m_rest.size(), m_rest.size()));
+    sample(static_cast<float>(double(f) / rate), std::span(out.data() + std::size_t(f) * m_rest->size(), m_rest->size()));
   return out;
 }
 

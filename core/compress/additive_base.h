@@ -55,14 +55,21 @@ class AdditiveBase {
   void sample(float seconds, std::span<Transform> out) const;
   /// Base poses at every frame of an additive clip of `frames` frames at `rate` Hz (frame-major).
   std::vector<Transform> frames(std::uint32_t frames, double rate) const;
-  std::uint32_t jointCount() const { return static_cast<std::uint32_t>(m_rest.size()); }
+  std::uint32_t jointCount() const { return static_cast<std::uint32_t>(m_rest->size()); }
 
  private:
-  std::vector<Transform> m_rest;
+  std::shared_ptr<const std::vector<Transform>> m_rest;  // shared by copies: the view reads default tracks from it
   std::shared_ptr<const std::vector<std::uint8_t>> m_block;
   std::shared_ptr<const runtime::ClipView> m_view;  // null: the rest pose
   std::int32_t m_frame = -1;
-  mutable runtime::Player m_player;
+  /// Each copy decodes with a player of its own (a player's frame cache belongs to it).
+  struct OwnPlayer {
+    runtime::Player player;
+    OwnPlayer() = default;
+    OwnPlayer(const OwnPlayer&) {}
+    OwnPlayer& operator=(const OwnPlayer&) { return *this; }
+  };
+  mutable OwnPlayer m_player;
 };
 
 /// `clip` as deltas from `base` at each of its frames (runtime::additiveDelta), rotations made

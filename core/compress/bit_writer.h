@@ -1,33 +1,14 @@
 #pragma once
-// Little-endian bit packing, the writer side of core/runtime/bits.h.
+// Bit counts for the encoders; the bit writer is the runtime's (core/runtime/bits.h).
 
 #include <cstdint>
 #include <vector>
 
+#include "core/runtime/bits.h"
+
 namespace animpack::core {
 
-class BitWriter {
- public:
-  /// Appends the low `count` (0..32) bits of `value`.
-  void write(std::uint32_t value, unsigned count) {
-    for (unsigned i = 0; i < count; ++i) {
-      if ((m_bits & 7u) == 0) m_bytes.push_back(0);
-      if ((value >> i) & 1u) m_bytes.back() |= static_cast<std::uint8_t>(1u << (m_bits & 7u));
-      ++m_bits;
-    }
-  }
-  /// Appends a signed value in `count` bits, two's complement.
-  void writeSigned(std::int32_t value, unsigned count) {
-    write(count == 32 ? static_cast<std::uint32_t>(value) : static_cast<std::uint32_t>(value) & ((1u << count) - 1u), count);
-  }
-  std::uint64_t bitCount() const { return m_bits; }
-  /// The bytes written, the last one zero-padded.
-  const std::vector<std::uint8_t>& bytes() const { return m_bytes; }
-
- private:
-  std::vector<std::uint8_t> m_bytes;
-  std::uint64_t m_bits = 0;
-};
+using runtime::BitWriter;  // core/runtime/bits.h
 
 /// Bits needed to store unsigned `v`.
 inline unsigned bitsForUnsigned(std::uint64_t v) {

@@ -1,7 +1,6 @@
 #pragma once
-// Assembles one clip's bytes in the layout of core/runtime/FORMAT.md from its sub-track encodings:
-// header, track kinds, constants, keyed and uniform parameters, boundary rows, segments, the key
-// stream sorted by need time and seek snapshots.
+// Assembles one clip's bytes in the layout of core/runtime/FORMAT.md from its sub-track encodings
+// (core/runtime/clip_builder.h writes the block).
 
 #include <cstdint>
 #include <span>
@@ -18,7 +17,7 @@ struct ClipLayout {
   bool wrap = false;  ///< with loop: the last frame interpolates to the first (format version 3)
   bool droppedLast = false;  ///< with wrap: the source's repeated last frame was dropped
   std::uint32_t segmentLength = 16;           ///< frames per uniform segment
-  std::uint32_t snapshotIntervalFrames = 30;  ///< frames between seek snapshots
+  std::uint32_t snapshotIntervalFrames = 30;  ///< the keyed tracks' largest key gap is half of it (no snapshots are written since format version 5)
   std::span<const TrackEncoding> tracks;      ///< joint * 3 + channel
   bool additive = false;  ///< the tracks are deltas from a base pose (format version 3)
 };

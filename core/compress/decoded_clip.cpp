@@ -29,12 +29,11 @@ std::vector<int> keyFrames(const runtime::ClipView& view, int joint, int channel
   if (joint < 0 || std::uint32_t(joint) >= view.jointCount() || channel < 0 || channel > 2) return frames;
   const auto kind = view.kind(std::uint32_t(joint), runtime::Channel(channel));
   if (kind == runtime::TrackKind::Keyed) {
-    for (std::uint32_t i = 0; i < view.keyCount(); ++i) {
-      const std::uint8_t* key = view.keys() + std::size_t(i) * runtime::kKeySize;
-      const std::uint16_t jc = runtime::loadLE<std::uint16_t>(key + 2);
-      if ((jc & 0x3fffu) == std::uint32_t(joint) && (jc >> 14) == std::uint32_t(channel)) frames.push_back(runtime::loadLE<std::uint16_t>(key));
+    for (std::uint32_t t = 0; t < view.keyedCount(); ++t) {
+      const runtime::KeyedTrackInfo track = view.keyedTrack(t);
+      if (track.joint != std::uint32_t(joint) || track.channel != runtime::Channel(channel)) continue;
+      for (std::uint32_t k = 0; k < track.keyCount; ++k) frames.push_back(int(view.keyFrame(track.firstKey + k)));
     }
-    std::sort(frames.begin(), frames.end());
   } else if (kind == runtime::TrackKind::Uniform) {
     for (std::uint32_t k = 0; k <= view.segmentCount(); ++k) frames.push_back(int(view.boundaryFrame(k)));
   }

@@ -55,23 +55,24 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
   // A dropped last frame is written too (decoded through the wrap as frame 0): the output has the
   // source's frames, so an independent check compares like with like.
   const std::uint32_t frames = clip.view.sourceFrameCount();
-  const double duration = frames > 1 ? double(frames - 1) / double(clip.sampleRate) : 0.0;
+  const double duration = frames > 1 ? double(frames - 1) / double(clip.sampleRate()) : 0.0;
   const std::uint32_t count = rateHz ? sampleCount(duration, *rateHz) : frames;
   // The pack stores these as floats: widen them exactly so the text reads back as the same float.
-  const ClipJsonHeader header{clip.name, clip.clipIndex, clip.startTime, rateHz ? *rateHz : double(clip.sampleRate), count,
-                              double(sk.unitToCm), sk.names, sk.parents, clip.tolerances, clip.sourceFile,
-                              clip.sourceClip.empty() ? std::nullopt : std::optional<std::string>(clip.sourceClip)};
+  const ClipJsonHeader header{std::string(clip.name()), clip.clipIndex(), clip.startTime(), rateHz ? *rateHz : double(clip.sampleRate()), count,
+                              double(sk.unitToCm()), sk.names(), {sk.parents().begin(), sk.parents().end()}, clip.tolerances(),
+                              std::string(clip.sourceFile()),
+                              clip.sourceClip().empty() ? std::nullopt : std::optional<std::string>(clip.sourceClip())};
   runtime::Player player, basePlayer;
   runtime::RootMotionScratch rootScratch;
   const bool apply = clip.view.additive() && !additiveDeltas;
-  std::vector<runtime::Transform> base(apply ? sk.names.size() : 0);
+  std::vector<runtime::Transform> base(apply ? sk.jointCount() : 0);
   return clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
     // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.
-    const double frame = rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate), double(frames - 1)) : double(f);
+    const double frame = rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate()), double(frames - 1)) : double(f);
     player.sampleFrame(clip.view, static_cast<float>(frame), pose);
-    if (foldRootMotion) runtime::applyRootMotionAtFrame(player, clip.view, static_cast<float>(frame), sk.parents, pose, rootScratch);
+    if (foldRootMotion) runtime::applyRootMotionAtFrame(player, clip.view, static_cast<float>(frame), sk.parents(), pose, rootScratch);
     if (!apply) return;
-    runtime::sampleAdditiveBase(pack, clip, basePlayer, static_cast<float>(frame / double(clip.sampleRate)), base);
+    runtime::sampleAdditiveBase(pack, clip, basePlayer, static_cast<float>(frame / double(clip.sampleRate())), base);
     runtime::applyAdditive(base, pose, 1.f, pose);
   });
 }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "core/io/pack_verify.h"
 
 #include <map>
@@ -20,17 +21,17 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
     // Clips of this source, grouped by sample rate (a settings override may have resampled them).
     std::map<float, std::vector<std::size_t>> byRate;
     for (std::size_t i = 0; i < pack.clips().size(); ++i)
-      if (pack.clips()[i].sourceFile == fileName) byRate[pack.clips()[i].sampleRate].push_back(i);
+      if (pack.clips()[i].sourceFile() == fileName) byRate[pack.clips()[i].sampleRate()].push_back(i);
     if (byRate.empty()) return Error{"no clip of '" + source.string() + "' is in the pack (its clips come from other files)"};
     for (const auto& [rate, indices] : byRate) {
       ImportOptions options;
-      options.unitToCm = sk.unitToCm;
+      options.unitToCm = sk.unitToCm();
       auto asset = import(source, options);
       if (!asset) return Error{asset.message()};
       // Resample only when the pack's rate is not the file's own.
       bool sameRate = true;
       for (std::size_t i : indices) {
-        const std::uint32_t index = pack.clips()[i].clipIndex;
+        const std::uint32_t index = pack.clips()[i].clipIndex();
         sameRate = sameRate && index < asset->clips.size() && float(asset->clips[index].sampleRate) == rate;
       }
       if (!sameRate) {
@@ -38,10 +39,10 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
         asset = import(source, options);
         if (!asset) return Error{asset.message()};
       }
-      if (asset->skeleton.names != sk.names || asset->skeleton.parents != sk.parents)
+      if (asset->skeleton.names != sk.names() || !std::ranges::equal(asset->skeleton.parents, sk.parents()))
         return Error{"'" + source.string() + "' has another skeleton than the pack"};
       for (std::size_t i : indices) {
-        const std::uint32_t index = pack.clips()[i].clipIndex;
+        const std::uint32_t index = pack.clips()[i].clipIndex();
         if (index < asset->clips.size()) out.clips[i] = asset->clips[index];
       }
       out.assets.push_back(std::move(asset.value()));
@@ -54,15 +55,15 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
   std::vector<ClipVerification> result;
   const runtime::PackSkeleton& sk = pack.skeleton();
   Skeleton skeleton;
-  skeleton.names = sk.names;
-  skeleton.parents = sk.parents;
-  skeleton.restLocal = sk.restPose;
-  skeleton.inverseBind.resize(sk.names.size());
+  skeleton.names = sk.names();
+  skeleton.parents.assign(sk.parents().begin(), sk.parents().end());
+  skeleton.restLocal.assign(sk.restPose().begin(), sk.restPose().end());
+  skeleton.inverseBind.resize(sk.jointCount());
   for (std::size_t i = 0; i < pack.clips().size(); ++i) {
     const runtime::PackClip& clip = pack.clips()[i];
     ClipVerification v;
-    v.name = clip.name;
-    v.sourceFile = clip.sourceFile;
+    v.name = clip.name();
+    v.sourceFile = clip.sourceFile();
     const auto& raw = sources.clips[i];
     v.checked = raw.has_value();
     if (!raw) {
@@ -75,17 +76,17 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
       continue;
     }
     std::vector<float> shells;
-    for (const auto& t : clip.tolerances) shells.push_back(t.shellCm);
+    for (const auto& t : clip.tolerances()) shells.push_back(t.shellCm);
     // At every frame and between frames, against the source's own keys; a looping clip's wrap
     // interval as the compressor verified it.
     // With root motion the wrap interval ends at frame 0 moved on by one cycle.
     std::vector<Transform> cycleEnd;
-    if (const runtime::RootMotionInfo* rm = clip.view.rootMotion(); rm && clip.view.wraps()) {
+    if (const auto rm = clip.view.rootMotion(); rm && clip.view.wraps()) {
       cycleEnd.assign(raw->frame(0).begin(), raw->frame(0).end());
       const float cycle = clip.view.cycleFrames() / clip.view.sampleRate();
       runtime::moveJoint(skeleton.parents, rm->joint, runtime::characterMotion(clip.view, 0.f, cycle), cycleEnd);
     }
-    const ErrorMetric metric(skeleton, *raw, sk.unitToCm, shells, 1, LoopLayout{clip.view.wraps(), clip.view.droppedLastFrame()}, cycleEnd);
+    const ErrorMetric metric(skeleton, *raw, sk.unitToCm(), shells, 1, LoopLayout{clip.view.wraps(), clip.view.droppedLastFrame()}, cycleEnd);
     runtime::Player player;
     // An additive clip is judged as what it shows: its deltas applied to its decoded base.
     const auto base = clip.view.additive() ? std::optional(AdditiveBase::fromPack(pack, clip)) : std::nullopt;
@@ -98,11 +99,11 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
     v.maxErrorCm = s.maxCm;
     v.maxErrorBetweenFramesCm = s.maxBetweenCm;
     v.p99ErrorCm = s.p99Cm;
-    v.worstJoint = s.worstJoint >= 0 ? sk.names[std::size_t(s.worstJoint)] : "";
+    v.worstJoint = s.worstJoint >= 0 ? std::string(sk.name(std::uint32_t(s.worstJoint))) : "";
     v.worstFrame = s.worstFrame;
-    v.worstTimeS = s.worstFrameTime / double(clip.sampleRate);
+    v.worstTimeS = s.worstFrameTime / double(clip.sampleRate());
     for (std::size_t j = 0; j < s.jointMaxCm.size(); ++j)
-      if (s.jointMaxCm[j] > clip.tolerances[j].precisionCm) v.overPrecision.push_back(sk.names[j]);
+      if (s.jointMaxCm[j] > clip.tolerance(std::uint32_t(j)).precisionCm) v.overPrecision.emplace_back(sk.name(std::uint32_t(j)));
     result.push_back(v);
   }
   return result;

@@ -69,7 +69,8 @@ PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm) {
 }
 
 PackSkeletonRecord skeletonRecord(const runtime::PackSkeleton& skeleton) {
-  return {skeleton.names, skeleton.parents, skeleton.restPose, skeleton.unitToCm};
+  return {skeleton.names(), {skeleton.parents().begin(), skeleton.parents().end()}, {skeleton.restPose().begin(), skeleton.restPose().end()},
+          skeleton.unitToCm()};
 }
 
 PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceFile, std::uint64_t sourceHash) {
@@ -90,33 +91,33 @@ PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceF
   return r;
 }
 
-PackClipRecord clipRecord(const runtime::PackClip& clip, std::span<const std::uint8_t> packBytes) {
+PackClipRecord clipRecord(const runtime::PackClip& clip) {
   PackClipRecord r;
-  r.name = clip.name;
-  r.sourceFile = clip.sourceFile;
-  r.sourceClip = clip.sourceClip;
-  r.clipIndex = clip.clipIndex;
-  r.startTime = clip.startTime;
-  r.sampleRate = clip.sampleRate;
-  r.frameCount = clip.frameCount;
-  r.loop = clip.loop;
-  r.settingsHash = clip.settingsHash;
-  r.sourceHash = clip.sourceHash;
-  r.tolerances = clip.tolerances;
-  r.data = packBytes.subspan(clip.dataOffset, clip.dataSize);
+  r.name = clip.name();
+  r.sourceFile = clip.sourceFile();
+  r.sourceClip = clip.sourceClip();
+  r.clipIndex = clip.clipIndex();
+  r.startTime = clip.startTime();
+  r.sampleRate = clip.sampleRate();
+  r.frameCount = clip.frameCount();
+  r.loop = clip.loop();
+  r.settingsHash = clip.settingsHash();
+  r.sourceHash = clip.sourceHash();
+  r.tolerances = clip.tolerances();
+  r.data = clip.view.bytes();  // the current layout, also for a clip of an older pack
   return r;
 }
 
 AdditiveRef additiveRef(const runtime::Pack& pack, const runtime::PackClip& clip) {
   AdditiveRef r;
-  if (clip.additiveBase == runtime::kAdditiveNone) return r;
-  if (clip.additiveBase == runtime::kAdditiveRest) {
+  if (clip.additiveBase() == runtime::kAdditiveNone) return r;
+  if (clip.additiveBase() == runtime::kAdditiveRest) {
     r.kind = AdditiveRef::Kind::Rest;
     return r;
   }
   r.kind = AdditiveRef::Kind::Clip;
-  r.clip = pack.clips()[clip.additiveBase].name;  // the reader checked the index
-  r.frame = clip.additiveFrame;
+  r.clip = pack.clips()[clip.additiveBase()].name();  // the reader checked the index
+  r.frame = clip.additiveFrame();
   return r;
 }
 

@@ -43,7 +43,8 @@ struct PackSkeletonRecord {
 PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm);
 PackSkeletonRecord skeletonRecord(const runtime::PackSkeleton& skeleton);
 PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceFile, std::uint64_t sourceHash);
-PackClipRecord clipRecord(const runtime::PackClip& clip, std::span<const std::uint8_t> packBytes);
+/// A clip of an opened pack, its block in the current layout (ClipView::bytes), to be written again.
+PackClipRecord clipRecord(const runtime::PackClip& clip);
 /// A pack clip's additive base, naming a base clip by its pack name.
 AdditiveRef additiveRef(const runtime::Pack& pack, const runtime::PackClip& clip);
 

@@ -34,8 +34,8 @@ Expected<std::vector<BuiltClip>> builtClips(const ExportResult& result, const st
     if (r.error.empty()) rows[r.clip] = &r;
   std::vector<BuiltClip> clips;
   for (const runtime::PackClip& c : pack->clips()) {
-    BuiltClip b{c.name, "", c.sourceFile, c.settingsHash, c.sourceHash, 0};
-    if (const auto it = rows.find(c.name); it != rows.end()) {
+    BuiltClip b{std::string(c.name()), "", std::string(c.sourceFile()), c.settingsHash(), c.sourceHash(), 0};
+    if (const auto it = rows.find(std::string(c.name())); it != rows.end()) {
       b.sourceClip = it->second->sourceClip;
       b.file = it->second->file;
       b.maxErrorCm = it->second->maxErrorCm;

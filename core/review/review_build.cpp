@@ -136,7 +136,7 @@ Expected<ReviewPacket> buildReviewPacket(const Project& project, const std::file
   auto opened = runtime::Pack::open(bytes);
   if (!opened) return Error{"internal error: the pack just built does not open: " + opened.message()};
   packet.packBytes = bytes.size();
-  for (std::size_t i = 0; i < recordRows.size(); ++i) packet.clips[recordRows[i]].report.compressedBytes = opened->clips()[i].ownBytes;
+  for (std::size_t i = 0; i < recordRows.size(); ++i) packet.clips[recordRows[i]].report.compressedBytes = opened->clips()[i].ownBytes();
   drawPictures(packet, batch, origin, options);
   return packet;
 }

@@ -42,14 +42,14 @@ float additiveBaseFrame(const ClipView& base, std::int32_t baseFrame, float seco
 }
 
 void sampleAdditiveBase(const Pack& pack, const PackClip& clip, Player& player, float seconds, std::span<Transform> out) {
-  if (clip.additiveBase == kAdditiveNone) return;
-  if (clip.additiveBase == kAdditiveRest) {
-    const auto rest = pack.skeleton().restPose;
+  if (clip.additiveBase() == kAdditiveNone) return;
+  if (clip.additiveBase() == kAdditiveRest) {
+    const auto rest = pack.skeleton().restPose();
     std::copy_n(rest.begin(), std::min(rest.size(), out.size()), out.begin());
     return;
   }
-  const ClipView& base = pack.clips()[clip.additiveBase].view;  // the reader checked the index
-  player.sampleFrame(base, additiveBaseFrame(base, clip.additiveFrame, seconds), out);
+  const ClipView& base = pack.clips()[clip.additiveBase()].view;  // the reader checked the index
+  player.sampleFrame(base, additiveBaseFrame(base, clip.additiveFrame(), seconds), out);
 }
 
 }  // namespace animpack::runtime

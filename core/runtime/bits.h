@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace animpack::runtime {
 
@@ -33,6 +34,31 @@ inline std::int32_t readSignedBits(const std::uint8_t* data, std::uint64_t posit
 }  // namespace animpack::runtime
 
 namespace animpack::runtime {
+
+/// Little-endian bit packing, the writer side of readBits (core/runtime/clip_builder.cpp writes
+/// boundary rows and residuals with it).
+class BitWriter {
+ public:
+  /// Appends the low `count` (0..32) bits of `value`.
+  void write(std::uint32_t value, unsigned count) {
+    for (unsigned i = 0; i < count; ++i) {
+      if ((m_bits & 7u) == 0) m_bytes.push_back(0);
+      if ((value >> i) & 1u) m_bytes.back() |= static_cast<std::uint8_t>(1u << (m_bits & 7u));
+      ++m_bits;
+    }
+  }
+  /// Appends a signed value in `count` bits, two's complement.
+  void writeSigned(std::int32_t value, unsigned count) {
+    write(count == 32 ? static_cast<std::uint32_t>(value) : static_cast<std::uint32_t>(value) & ((1u << count) - 1u), count);
+  }
+  std::uint64_t bitCount() const { return m_bits; }
+  /// The bytes written, the last one zero-padded.
+  const std::vector<std::uint8_t>& bytes() const { return m_bytes; }
+
+ private:
+  std::vector<std::uint8_t> m_bytes;
+  std::uint64_t m_bits = 0;
+};
 
 /// Sequential reader of consecutive bit fields, refilling a 64-bit buffer (same bits as readBits,
 /// fewer memory accesses). The same padding rule applies.

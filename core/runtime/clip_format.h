@@ -27,13 +27,20 @@ enum class TrackKind : std::uint8_t {
 inline constexpr std::uint8_t kTrackKindCount = 7;
 
 inline constexpr std::uint32_t kClipHeaderSize = 32;
-/// One key: u16 frame, u16 joint (14 bits) | channel (2 bits), u16 payload[3] (FORMAT.md "Keyed tracks").
-inline constexpr std::uint32_t kKeySize = 10;
+/// One key: u16 frame, u16 payload[3], in its track's run of keys (FORMAT.md "Keyed tracks").
+inline constexpr std::uint32_t kKeySize = 8;
+/// Keyed track parameters: u16 joint, u8 channel, u8 0, u32 key count; a vector adds f32 min[3], extent[3].
+inline constexpr std::uint32_t kKeyedRotationParamSize = 8;
+inline constexpr std::uint32_t kKeyedVectorParamSize = 32;
+/// Format versions 1 to 4 (read through core/runtime/legacy.cpp): a key of the need-sorted stream is
+/// u16 frame, u16 joint (14 bits) | channel (2 bits), u16 payload[3]; keyed parameters carry no key
+/// count; seek snapshots follow the stream.
+inline constexpr std::uint32_t kLegacyKeySize = 10;
+inline constexpr std::uint32_t kLegacyKeyedRotationParamSize = 4;
+inline constexpr std::uint32_t kLegacyKeyedVectorParamSize = 28;
 inline constexpr std::uint32_t kSnapshotSize = 12;
 inline constexpr std::uint32_t kUniformParamSize = 24;
 inline constexpr std::uint32_t kUniformRefSize = 16;
-inline constexpr std::uint32_t kKeyedRotationParamSize = 4;
-inline constexpr std::uint32_t kKeyedVectorParamSize = 28;
 inline constexpr std::uint32_t kSegmentHeaderBytesPerTrack = 3;
 /// A clip with uniform tracks ends with this much zero padding so 8-byte bit reads stay inside.
 inline constexpr std::uint32_t kBitPadding = 8;
@@ -86,6 +93,16 @@ struct ClipHeaderLayout {
   static constexpr std::uint32_t snapshotCount = 24;     // u32
   static constexpr std::uint32_t totalSize = 28;         // u32
 };
+
+/// Bytes a constant sub-track stores (FORMAT.md "Sub-tracks and kinds"); 0 for the other kinds.
+inline std::uint32_t constantSize(TrackKind kind, Channel channel) {
+  switch (kind) {
+    case TrackKind::Constant: return channel == Channel::Rotation ? 6 : 12;
+    case TrackKind::ConstantQ32: return 4;
+    case TrackKind::ConstantFloat: return 16;
+    default: return 0;
+  }
+}
 
 /// Track kinds are stored as nibbles: sub-track i (joint * 3 + channel) in byte i / 2, low nibble first.
 inline std::uint32_t kindBytes(std::uint32_t joints) { return (joints * 3 + 1) / 2; }

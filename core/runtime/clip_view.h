@@ -1,76 +1,45 @@
 #pragma once
 // A validated, read-only view of one compressed clip (the bytes stay owned by the caller, usually a
-// Pack). Opening checks every count, offset, size, index, bit width and the key stream's sort order,
-// so the Player can decode without further bounds checks.
+// Pack). Opening checks every count, offset, size, index, bit width and key order, so the Player can
+// decode straight from the bytes without further bounds checks. The view keeps only where each
+// section starts and the counts (ClipView::derivedBytes: a few dozen bytes, whatever the clip's
+// length): keys, boundary rows and residuals are read from the clip's bytes when a pose needs them
+// (FORMAT.md "What the runtime keeps").
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
-#include <vector>
 
+#include "core/runtime/clip_builder.h"
 #include "core/runtime/clip_format.h"
 #include "core/runtime/math.h"
 #include "core/runtime/status.h"
 
 namespace animpack::runtime {
 
-/// Decoding parameters of one uniformly sampled sub-track.
+/// Decoding parameters of one uniformly sampled sub-track, as stored.
 struct UniformTrackInfo {
   std::uint32_t joint = 0;
   Channel channel = Channel::Rotation;
-  bool hasReference = false;  ///< rotation stored relative to `reference`
+  bool hasReference = false;    ///< rotation stored relative to `reference`
   std::uint8_t components = 3;  ///< 4: a rotation stored as x, y, z, w and normalised
   Quat reference;
   float minValue[4] = {};
-  float step = 0;                      ///< quantization step of boundaries and residual units
-  std::uint8_t width[4] = {};          ///< boundary bits per component
-  std::uint32_t boundaryBitOffset = 0; ///< position of this track inside a boundary row
+  float step = 0;               ///< quantization step of boundaries and residual units
+  std::uint8_t width[4] = {};   ///< boundary bits per component
+  std::uint32_t boundaryBitOffset = 0;  ///< position of this track inside a boundary row
 };
 
-/// Up to four uniform tracks of one shape in structure-of-arrays form ([component][lane]), what the
-/// Player's four-lane kernels read. Built when the clip is opened; lanes from `lanes` on repeat the
-/// last track so every lane computes on valid values (their results are not stored). Rotations
-/// without a reference come first, so that most batches skip the reference product.
-struct UniformBatch {
-  enum class Shape : std::uint8_t {
-    Rotation,      ///< x, y, z of a unit quaternion with w >= 0, optionally relative to a reference
-    Rotation4,     ///< x, y, z, w, normalised
-    Vector,        ///< translation or scale x, y, z
-  };
-  Shape shape = Shape::Vector;
-  std::uint8_t components = 3;
-  std::uint8_t lanes = 0;                ///< tracks in the batch, 1..4
-  bool wideBoundary = false;             ///< a lane's boundary values span more than 56 bits
-  bool relative = false;                 ///< some lane's rotation is relative to its reference
-  std::uint32_t track[4] = {};           ///< uniform track index per lane
-  std::uint32_t outOffset[4] = {};       ///< byte offset of the lane's channel in a pose (Transform array)
-  float minValue[4][4] = {};
-  float step[4] = {};
-  float reference[4][4] = {};            ///< [x y z w][lane]: identity where the lane has none
-  std::uint32_t hasReference[4] = {};    ///< all bits set where the lane's rotation is relative
-  std::uint32_t rowOffset = 0;           ///< where the batch's floats start inside a decoded row (ClipView::boundaryRows)
-  std::uint32_t boundaryOffset[4] = {};  ///< bit offset of the lane's values inside a boundary row
-  std::uint8_t boundaryShift[4][4] = {}; ///< bit offset of each component inside the lane's values
-  std::uint32_t boundaryMask[4][4] = {}; ///< 2^width - 1 per component
-};
-
-/// Where a uniform track sits among the batches.
-struct UniformSlot {
-  std::uint32_t batch = 0;
-  std::uint32_t lane = 0;
-};
-
-/// Decoding parameters of one keyed sub-track.
+/// Decoding parameters of one keyed sub-track, as stored.
 struct KeyedTrackInfo {
   std::uint32_t joint = 0;
   Channel channel = Channel::Rotation;
   float minValue[3] = {};
   float extent[3] = {};
+  std::uint32_t firstKey = 0;  ///< index of its first key in the clip's keys
+  std::uint32_t keyCount = 0;
 };
-
-/// A keyed track's key value decoded when the clip is opened: x y z w of a rotation (in its
-/// track's sign chain), x y z 0 of a vector.
-using KeyValue = std::array<float, 4>;
 
 /// One raw sub-track (format version 2): float32 components per frame (x y z w for a rotation,
 /// x y z for a vector), stored frame after frame.
@@ -90,23 +59,18 @@ struct RootMotionInfo {
   const std::uint8_t* frames = nullptr;  ///< f32[4] per frame: x y z, yaw
 };
 
-/// One seek snapshot: replaying keys [replayStart, replayEnd) rebuilds every keyed track's window
-/// at `frame`; keys from replayEnd on are consumed by the normal forward scan.
-struct Snapshot {
-  std::uint32_t frame = 0;
-  std::uint32_t replayStart = 0;
-  std::uint32_t replayEnd = 0;
-};
-
 class ClipView {
  public:
-  /// Validates `blob` against a skeleton's rest pose (which supplies default tracks).
+  /// Validates `blob` (a current-format clip block) against a skeleton's rest pose, which supplies
+  /// default tracks and must outlive the view, as must the blob.
   static Expected<ClipView> open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose);
+
+  ClipView() = default;
 
   /// Unique per opened clip (copies share it): players use it to notice a different clip even at
   /// the same address.
-  std::uint64_t id() const { return m_id; }
-  std::uint32_t jointCount() const { return static_cast<std::uint32_t>(m_basePose.size()); }
+  std::uint32_t id() const { return m_id; }
+  std::uint32_t jointCount() const { return m_joints; }
   std::uint32_t frameCount() const { return m_frameCount; }
   float sampleRate() const { return m_sampleRate; }
   /// Seconds from the first to the last frame.
@@ -122,115 +86,113 @@ class ClipView {
   std::uint32_t sourceFrameCount() const { return m_frameCount + (droppedLastFrame() ? 1u : 0u); }
   /// The tracks are deltas from a base pose (apply them with runtime::applyAdditive).
   bool additive() const { return (m_flags & kClipFlagAdditive) != 0; }
-  /// The root-motion section, or nullptr.
-  const RootMotionInfo* rootMotion() const { return (m_flags & kClipFlagRootMotion) != 0 ? &m_rootMotion : nullptr; }
+  /// The root-motion section, or nothing.
+  std::optional<RootMotionInfo> rootMotion() const;
   /// Header flags (kClipFlag*).
   std::uint32_t flags() const { return m_flags; }
   std::uint32_t segmentLength() const { return m_segmentLength; }
   std::uint32_t segmentCount() const { return m_segmentCount; }
-  std::size_t byteSize() const { return m_blob.size(); }
+  std::size_t byteSize() const { return m_size; }
+  std::span<const std::uint8_t> bytes() const { return {m_blob, m_size}; }
 
-  TrackKind kind(std::uint32_t joint, Channel channel) const { return m_kinds[joint * 3 + std::size_t(channel)]; }
-  /// Rest values overwritten by every constant track: the starting point of each decoded pose.
-  std::span<const Transform> basePose() const { return m_basePose; }
-  /// The skeleton's rest pose the clip was opened against.
-  std::span<const Transform> restPose() const { return m_restPose; }
-  std::span<const UniformTrackInfo> uniformTracks() const { return m_uniform; }
-  /// The uniform tracks in batches of four of one shape, rotations first (see UniformBatch).
-  std::span<const UniformBatch> uniformBatches() const { return m_batches; }
-  /// Batch and lane of each uniform track, in track order.
-  std::span<const UniformSlot> uniformSlots() const { return m_slots; }
-  std::span<const KeyedTrackInfo> keyedTracks() const { return m_keyed; }
-  /// The keyed tracks in batches of four for the Player's four-lane interpolation between frames:
-  /// rotations (shape Rotation4) before vectors, `track` naming keyedTracks() indices. Only the
-  /// shape, lanes, tracks and output offsets are set.
-  std::span<const UniformBatch> keyedBatches() const { return m_keyedBatches; }
-  std::span<const RawTrackInfo> rawTracks() const { return m_raw; }
-  /// Keyed-track index of a (joint, channel), or -1.
-  std::int32_t keyedSlot(std::uint32_t jointChannel) const { return m_keyedSlot[jointChannel]; }
-  std::uint32_t keyCount() const { return m_keyCount; }
-  const std::uint8_t* keys() const { return m_keys; }
-  /// Every keyed track's keys decoded to floats when the clip was opened, track after track, each
-  /// track's in time order: track t's are [trackKeyOffsets()[t], trackKeyOffsets()[t + 1]) of
-  /// keyTimes() (frames) and keyValues() (rotations negated where they point away from the key before,
-  /// FORMAT.md "Per-instance decoder state"). Neither playback nor a seek unpacks keys.
-  std::span<const float> keyTimes() const { return m_keyTimes; }
-  std::span<const KeyValue> keyValues() const { return m_keyValues; }
-  std::span<const std::uint32_t> trackKeyOffsets() const { return m_trackKeyOffsets; }
-  std::span<const Snapshot> snapshots() const { return m_snapshots; }
-
-  const std::uint8_t* boundaryBits() const { return m_boundary; }
-  /// Segment k's four boundary rows k-1 .. k+2 (a missing neighbour repeats the endpoint) decoded to
-  /// floats when the clip was opened: row i of a batch's values starts at
-  /// `boundaryRows(k) + i * rowFloats() + batch.rowOffset`, [component][lane] (quantized integers).
-  const float* boundaryRows(std::uint32_t k) const { return m_rows.data() + std::size_t(k) * m_rowFloats; }
-  /// Floats per decoded boundary row: four per component of every batch.
-  std::uint32_t rowFloats() const { return m_rowFloats; }
-  std::uint32_t boundaryRowBits() const { return m_boundaryRowBits; }
-  /// First boundary frame of segment k (k <= segmentCount()).
-  std::uint32_t boundaryFrame(std::uint32_t k) const {
-    return k >= m_segmentCount ? m_frameCount - 1 : k * m_segmentLength;
+  TrackKind kind(std::uint32_t joint, Channel channel) const {
+    const std::uint32_t i = joint * 3 + std::uint32_t(channel);
+    return static_cast<TrackKind>((m_blob[kClipHeaderSize + i / 2] >> ((i & 1) * 4)) & 15u);
   }
+  /// The skeleton's rest pose the clip was opened against.
+  std::span<const Transform> restPose() const { return {m_rest, m_joints}; }
+
+  std::uint32_t uniformCount() const { return m_uniformCount; }
+  std::uint32_t keyedCount() const { return m_keyedCount; }
+  std::uint32_t rawCount() const { return m_rawCount; }
+  std::uint32_t constantCount() const { return m_constantCount; }
+  /// The byte of track kinds holding the first constant sub-track (two sub-tracks a byte).
+  std::uint32_t firstConstantByte() const { return m_firstConstantByte; }
+  std::uint32_t keyCount() const { return m_keyCount; }
+  /// Uniform track i in parameter order (FORMAT.md "Uniform tracks": by group, each in sub-track order).
+  UniformTrackInfo uniformTrack(std::uint32_t i) const;
+  /// Keyed track i in parameter order (rotations, then translations and scales).
+  KeyedTrackInfo keyedTrack(std::uint32_t i) const;
+  /// Frame of key k of the clip (keys are stored track after track, FORMAT.md "Keyed tracks").
+  std::uint32_t keyFrame(std::uint32_t k) const { return loadLE<std::uint16_t>(keys() + std::size_t(k) * kKeySize); }
+  /// Raw track i in sub-track order.
+  RawTrackInfo rawTrack(std::uint32_t i) const;
+  /// Uniform tracks in each group (UniformGroup order).
+  std::array<std::uint32_t, kUniformGroupCount> uniformGroups() const {
+    return {m_groupEnd[0], std::uint32_t(m_groupEnd[1] - m_groupEnd[0]), std::uint32_t(m_groupEnd[2] - m_groupEnd[1]),
+            std::uint32_t(m_uniformCount - m_groupEnd[2])};
+  }
+  /// First uniform track of group g (g = kUniformGroupCount gives the uniform count).
+  std::uint32_t uniformGroupStart(unsigned g) const { return g == 0 ? 0 : g <= 3 ? m_groupEnd[g - 1] : m_uniformCount; }
+  /// Keyed rotation tracks (they come first among the keyed tracks).
+  std::uint32_t keyedRotationCount() const { return m_keyedRotations; }
+
+  /// First boundary frame of segment k (k <= segmentCount()).
+  std::uint32_t boundaryFrame(std::uint32_t k) const { return k >= m_segmentCount ? m_frameCount - 1 : k * m_segmentLength; }
   /// Frames whose residuals segment k stores (the last segment also holds the final frame).
   std::uint32_t segmentFrames(std::uint32_t k) const {
     return k + 1 == m_segmentCount ? m_frameCount - k * m_segmentLength : m_segmentLength;
   }
-  const std::uint8_t* segmentData(std::uint32_t k) const { return m_segmentData + m_segmentOffsets[k]; }
-  /// Bit offset of each uniform track's residuals inside segment k (track order), derived from the
-  /// segment's widths when the clip is opened.
-  const std::uint32_t* residualBases(std::uint32_t k) const { return m_residualBases.data() + std::size_t(k) * m_uniform.size(); }
-  /// Bytes the view derives beside the pack's own (decoded constants, track parameters, residual
-  /// offsets, boundary rows, keys): shared by every Player that plays the clip.
-  std::size_t derivedBytes() const;
+  std::uint32_t boundaryRowBits() const { return m_rowBits; }
+
+  // Where the sections start, for the decoder.
+  const std::uint8_t* constants() const { return m_blob + kClipHeaderSize + align4(kindBytes(m_joints)); }
+  const std::uint8_t* keyedParams() const { return m_blob + m_keyedParams; }
+  const std::uint8_t* uniformParams() const {
+    return keyedParams() + std::size_t(m_keyedRotations) * kKeyedRotationParamSize +
+           std::size_t(m_keyedCount - m_keyedRotations) * kKeyedVectorParamSize;
+  }
+  /// Start of group g's uniform parameter records.
+  const std::uint8_t* uniformGroupParams(unsigned g) const {
+    const std::uint8_t* p = uniformParams();
+    for (unsigned i = 0; i < g; ++i) p += std::size_t(uniformGroupStart(i + 1) - uniformGroupStart(i)) * uniformParamSize(UniformGroup(i));
+    return p;
+  }
+  const std::uint8_t* keys() const { return m_blob + align4(static_cast<std::uint32_t>(uniformGroupParams(kUniformGroupCount) - m_blob)); }
+  const std::uint8_t* rawSamples() const { return m_blob + m_raw; }
+  const std::uint8_t* boundaryBits() const { return m_blob + align4(m_segmentTable + 4 * (m_segmentCount + 1)); }
+  const std::uint8_t* segmentData(std::uint32_t k) const {
+    const std::uint32_t rows = align4(static_cast<std::uint32_t>((std::uint64_t(m_segmentCount + 1) * m_rowBits + 7) / 8));
+    return boundaryBits() + rows + loadLE<std::uint32_t>(m_blob + m_segmentTable + 4 * std::size_t(k));
+  }
+
+  /// Bytes the view holds beside the clip's own (its object: no tables grow with the clip).
+  std::size_t derivedBytes() const { return sizeof(*this); }
 
   /// Sizes by section, for `animpack dump`.
   struct Sections {
-    std::uint32_t header = 0, kinds = 0, constants = 0, keyedParams = 0, uniformParams = 0, boundaries = 0,
-                  segmentTable = 0, segmentData = 0, keys = 0, snapshots = 0, rawSamples = 0, padding = 0, rootMotion = 0;
+    std::uint32_t header = 0, kinds = 0, constants = 0, keyedParams = 0, uniformParams = 0, boundaries = 0, segmentTable = 0,
+                  segmentData = 0, keys = 0, rawSamples = 0, padding = 0, rootMotion = 0;
   };
-  const Sections& sections() const { return m_sections; }
+  Sections sections() const;
 
  private:
   friend class ClipViewReader;
-  void buildUniformBatches();
-  void buildKeyedBatches();
-  void decodeBoundaryRows();
-  std::uint64_t m_id = 0;
-  std::span<const std::uint8_t> m_blob;
+  const std::uint8_t* m_blob = nullptr;
+  const Transform* m_rest = nullptr;
+  std::uint32_t m_id = 0;
+  std::uint32_t m_size = 0;
   std::uint32_t m_frameCount = 0;
   float m_sampleRate = 0;
-  std::uint32_t m_flags = 0;
-  std::uint32_t m_segmentLength = 0;
+  std::uint16_t m_joints = 0;
+  std::uint16_t m_flags = 0;
+  std::uint16_t m_segmentLength = 0;
+  std::uint16_t m_uniformCount = 0;
+  std::uint16_t m_keyedCount = 0;
+  std::uint16_t m_rawCount = 0;
+  std::uint16_t m_constantCount = 0;
+  std::uint16_t m_keyedRotations = 0;
+  std::uint16_t m_groupEnd[3] = {};  // uniform tracks before the end of groups 0..2
+  std::uint16_t m_firstConstantByte = 0;
   std::uint32_t m_segmentCount = 0;
-  std::vector<TrackKind> m_kinds;
-  std::vector<Transform> m_basePose;
-  std::vector<Transform> m_restPose;
-  std::vector<UniformTrackInfo> m_uniform;
-  std::vector<UniformBatch> m_batches;
-  std::vector<UniformSlot> m_slots;
-  std::vector<KeyedTrackInfo> m_keyed;
-  std::vector<UniformBatch> m_keyedBatches;
-  std::vector<RawTrackInfo> m_raw;
-  std::vector<std::int32_t> m_keyedSlot;
-  std::vector<std::uint32_t> m_segmentOffsets;
-  std::vector<std::uint32_t> m_residualBases;  // [segment][uniform track]
-  std::vector<float> m_rows;                   // [boundary row + 1, clamped][rowFloats]
-  std::uint32_t m_rowFloats = 0;
-  std::vector<Snapshot> m_snapshots;
-  RootMotionInfo m_rootMotion;
-  const std::uint8_t* m_boundary = nullptr;
-  std::uint32_t m_boundaryRowBits = 0;
-  const std::uint8_t* m_segmentData = nullptr;
-  const std::uint8_t* m_keys = nullptr;
+  std::uint32_t m_rowBits = 0;
   std::uint32_t m_keyCount = 0;
-  std::vector<float> m_keyTimes;
-  std::vector<KeyValue> m_keyValues;
-  std::vector<std::uint32_t> m_trackKeyOffsets;
-  Sections m_sections;
+  // Section offsets within the blob (the others follow from them and the counts).
+  std::uint32_t m_keyedParams = 0, m_raw = 0, m_segmentTable = 0;
 };
 
-/// Decodes key i of a rotation track (payload v[3]) or a vector track over its range.
-Quat decodeRotationKey(const std::uint8_t* key);
-Vec3 decodeVectorKey(const std::uint8_t* key, const KeyedTrackInfo& track);
+/// Decodes a key's rotation payload (v[3] at `payload`) or vector payload over its track's range.
+Quat decodeRotationKey(const std::uint8_t* payload);
+Vec3 decodeVectorKey(const std::uint8_t* payload, const float minValue[3], const float extent[3]);
 
 }  // namespace animpack::runtime

@@ -138,9 +138,13 @@ struct PortableLanes : ScalarWords<PortableLanes> {
   static I xorInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] ^ b.v[i]); }
   static I subInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] - b.v[i]); }
   static I addInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] + b.v[i]); }
+  static I orInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] | b.v[i]); }
+  static I eqInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] == b.v[i] ? ~0u : 0u); }
   static I shr1(I a) { ANIMPACK_INTWISE(a.v[i] >> 1); }
   template <int N>
   static I shr(I a) { ANIMPACK_INTWISE(a.v[i] >> N); }
+  template <int N>
+  static I shl(I a) { ANIMPACK_INTWISE(a.v[i] << N); }
   /// 2^a per lane, a in 0..31.
   static I powerOfTwo(I a) { ANIMPACK_INTWISE(1u << a.v[i]); }
   /// 2^-a per lane as a float, a in 0..126.
@@ -204,6 +208,11 @@ struct PortableLanes : ScalarWords<PortableLanes> {
     for (int c = 0; c < 10; ++c)
       for (int i = 0; i < 4; ++i) out[c].v[i] = records[i][c];
   }
+  /// Lane i of out[c] = the c-th little-endian float at bytes[i] (four floats per lane, unaligned).
+  static void gather4(const std::uint8_t* const bytes[4], F out[4]) {
+    for (int c = 0; c < 4; ++c)
+      for (int i = 0; i < 4; ++i) std::memcpy(&out[c].v[i], bytes[i] + 4 * c, sizeof(float));
+  }
   /// Writes lane i's (x, y, z, w) to `base + offsets[i]` for the first `count` lanes.
   static void storeQuads(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
     for (unsigned i = 0; i < count; ++i) {
@@ -254,9 +263,13 @@ struct Sse2Lanes : ScalarWords<Sse2Lanes> {
   static I xorInts(I a, I b) { return {_mm_xor_si128(a.v, b.v)}; }
   static I subInts(I a, I b) { return {_mm_sub_epi32(a.v, b.v)}; }
   static I addInts(I a, I b) { return {_mm_add_epi32(a.v, b.v)}; }
+  static I orInts(I a, I b) { return {_mm_or_si128(a.v, b.v)}; }
+  static I eqInts(I a, I b) { return {_mm_cmpeq_epi32(a.v, b.v)}; }
   static I shr1(I a) { return {_mm_srli_epi32(a.v, 1)}; }
   template <int N>
   static I shr(I a) { return {_mm_srli_epi32(a.v, N)}; }
+  template <int N>
+  static I shl(I a) { return {_mm_slli_epi32(a.v, N)}; }
   static I powerOfTwo(I a) {
     // The float 2^a built from its exponent bits, truncated to int32; 2^31 is out of range and
     // converts to 0x80000000, which is 2^31 read as unsigned.
@@ -322,6 +335,15 @@ struct Sse2Lanes : ScalarWords<Sse2Lanes> {
     _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
     const __m128 all[10] = {a0, a1, a2, a3, b0, b1, b2, c1, c2, c3};
     for (int c = 0; c < 10; ++c) out[c].v = all[c];
+  }
+  static void gather4(const std::uint8_t* const bytes[4], F out[4]) {
+    __m128 a0 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[0])), a1 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[1])),
+           a2 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[2])), a3 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[3]));
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+    out[0].v = a0;
+    out[1].v = a1;
+    out[2].v = a2;
+    out[3].v = a3;
   }
   static void storeQuads(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
     __m128 a = x.v, b = y.v, c = z.v, d = w.v;
@@ -419,6 +441,9 @@ struct Avx2PairLanes {
     for (unsigned i = 0; i < lowCount; ++i) _mm_storeu_ps(reinterpret_cast<float*>(base + lowOffsets[i]), _mm256_castps256_ps128(lanes[i]));
     for (unsigned i = 0; i < highCount; ++i) _mm_storeu_ps(reinterpret_cast<float*>(base + highOffsets[i]), _mm256_extractf128_ps(lanes[i], 1));
   }
+  /// The lower (first) and upper (second) half of a register, as four lanes.
+  [[gnu::target("avx2")]] static Sse2Lanes::F low(F a) { return {_mm256_castps256_ps128(a.v)}; }
+  [[gnu::target("avx2")]] static Sse2Lanes::F high(F a) { return {_mm256_extractf128_ps(a.v, 1)}; }
   [[gnu::target("avx2")]] static void storePair(float* first, float* second, F a) {
     _mm_storeu_ps(first, _mm256_castps256_ps128(a.v));
     _mm_storeu_ps(second, _mm256_extractf128_ps(a.v, 1));

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/runtime/hash.h"
+#include "core/runtime/legacy.h"
 #include "core/runtime/pack_format.h"
 
 namespace animpack::runtime {
@@ -29,11 +30,95 @@ std::uint64_t skeletonHash(std::span<const std::string> names, std::span<const s
   return h;
 }
 
+std::string_view PackSkeleton::name(std::uint32_t j) const {
+  const std::uint8_t* q = m_file + m_block + kSkeletonHeaderSize + std::size_t(j) * kSkeletonJointSize;
+  return {reinterpret_cast<const char*>(m_file + m_strings + loadLE<std::uint32_t>(q + 4)), loadLE<std::uint32_t>(q + 8)};
+}
+
+std::vector<std::string> PackSkeleton::names() const {
+  std::vector<std::string> out;
+  out.reserve(jointCount());
+  for (std::uint32_t j = 0; j < jointCount(); ++j) out.emplace_back(name(j));
+  return out;
+}
+
+std::int32_t PackSkeleton::find(std::string_view wanted) const {
+  for (std::uint32_t j = 0; j < jointCount(); ++j)
+    if (name(j) == wanted) return static_cast<std::int32_t>(j);
+  return -1;
+}
+
+const std::uint8_t* PackClip::entry() const {
+  const std::uint32_t version = loadLE<std::uint32_t>(m_file + PackHeaderLayout::version);
+  return m_file + loadLE<std::uint32_t>(m_file + PackHeaderLayout::clipTableOffset) + std::size_t(m_index) * clipEntrySize(version);
+}
+
+std::string_view PackClip::string(std::uint32_t offset, std::uint32_t length) const {
+  return {reinterpret_cast<const char*>(m_file + loadLE<std::uint32_t>(m_file + PackHeaderLayout::stringsOffset) + offset), length};
+}
+
+std::string_view PackClip::name() const {
+  const std::uint8_t* e = entry();
+  return string(loadLE<std::uint32_t>(e + ClipEntryLayout::nameOffset), loadLE<std::uint16_t>(e + ClipEntryLayout::nameLength));
+}
+
+std::string_view PackClip::sourceFile() const {
+  const std::uint8_t* e = entry();
+  return string(loadLE<std::uint32_t>(e + ClipEntryLayout::sourceOffset), loadLE<std::uint16_t>(e + ClipEntryLayout::sourceLength));
+}
+
+std::string_view PackClip::sourceClip() const {
+  if (loadLE<std::uint32_t>(m_file + PackHeaderLayout::version) < 4) return {};
+  const std::uint8_t* e = m_file + loadLE<std::uint32_t>(m_file + PackHeaderLayout::sourceClipsOffset) + std::size_t(m_index) * kSourceClipEntrySize;
+  return string(loadLE<std::uint32_t>(e), loadLE<std::uint32_t>(e + 4));
+}
+
+std::uint32_t PackClip::clipIndex() const { return loadLE<std::uint32_t>(entry() + ClipEntryLayout::clipIndex); }
+double PackClip::startTime() const { return loadLE<double>(entry() + ClipEntryLayout::startTime); }
+std::uint64_t PackClip::settingsHash() const { return loadLE<std::uint64_t>(entry() + ClipEntryLayout::settingsHash); }
+std::uint64_t PackClip::sourceHash() const { return loadLE<std::uint64_t>(entry() + ClipEntryLayout::sourceHash); }
+
+std::uint32_t PackClip::ownBytes() const {
+  const std::uint32_t version = loadLE<std::uint32_t>(m_file + PackHeaderLayout::version);
+  return clipEntrySize(version) + loadLE<std::uint32_t>(entry() + ClipEntryLayout::dataSize);
+}
+
+std::uint32_t PackClip::additiveBase() const {
+  if (loadLE<std::uint32_t>(m_file + PackHeaderLayout::version) < 3) return kAdditiveNone;
+  return loadLE<std::uint32_t>(entry() + ClipEntryLayout::additiveBase);
+}
+
+std::int32_t PackClip::additiveFrame() const {
+  if (loadLE<std::uint32_t>(m_file + PackHeaderLayout::version) < 3) return -1;
+  return loadLE<std::int32_t>(entry() + ClipEntryLayout::additiveFrame);
+}
+
+JointTolerance PackClip::tolerance(std::uint32_t joint) const {
+  const std::uint8_t* table = m_file + loadLE<std::uint32_t>(entry() + ClipEntryLayout::tolerancesOffset);
+  const std::uint32_t unique = loadLE<std::uint16_t>(table), width = table[2];
+  const std::uint8_t* indices = table + kToleranceHeaderSize + std::size_t(unique) * kToleranceEntrySize;
+  const std::uint32_t index = width == 1 ? indices[joint] : loadLE<std::uint16_t>(indices + 2 * std::size_t(joint));
+  const std::uint8_t* q = table + kToleranceHeaderSize + std::size_t(index) * kToleranceEntrySize;
+  return {loadLE<float>(q), loadLE<float>(q + 4), q[8] != 0};
+}
+
+std::vector<JointTolerance> PackClip::tolerances() const {
+  std::vector<JointTolerance> out(view.jointCount());
+  for (std::uint32_t j = 0; j < out.size(); ++j) out[j] = tolerance(j);
+  return out;
+}
+
 const PackClip* Pack::findClip(std::string_view name) const {
   for (const PackClip& c : m_clips)
-    if (c.name == name) return &c;
+    if (c.name() == name) return &c;
   return nullptr;
 }
+
+std::size_t Pack::sharedDerivedBytes() const {
+  return sizeof(*this) + m_skeleton.m_parents.capacity() * sizeof(std::int32_t) + m_skeleton.m_restPose.capacity() * sizeof(Transform);
+}
+
+std::size_t Pack::derivedBytes() const { return sharedDerivedBytes() + m_clips.capacity() * sizeof(PackClip) + m_upgraded.capacity(); }
 
 Expected<Pack> Pack::load(const std::filesystem::path& path) {
   std::error_code ec;
@@ -60,13 +145,10 @@ class PackReader {
   Status trailing() const;
 
  private:
-  bool readString(std::uint32_t offset, std::uint32_t length, std::string& out) const {
-    if (!inBounds(m_stringsSize, offset, length)) return false;
-    out.assign(reinterpret_cast<const char*>(m_data + m_stringsOffset + offset), length);
-    return true;
-  }
-  Status tolerances(const std::uint8_t* entry, const std::string& which, PackClip& clip) const;
-  Status sourceClip(std::uint64_t index, const std::string& which, PackClip& clip) const;
+  bool validString(std::uint32_t offset, std::uint32_t length) const { return inBounds(m_stringsSize, offset, length); }
+  Status tolerances(const std::uint8_t* entry, const std::string& which) const;
+  Status sourceClip(std::uint64_t index, const std::string& which) const;
+  Status upgrade(std::vector<std::span<const std::uint8_t>>& blocks);
 
   const std::uint8_t* m_data;
   std::size_t m_size;
@@ -113,54 +195,58 @@ Status PackReader::skeleton() {
   const std::uint8_t* sk = m_data + skOffset;
   const std::uint32_t jointCount = loadLE<std::uint32_t>(sk);
   if (jointCount == 0 || jointCount > kMaxJoints) return fail("joint count " + std::to_string(jointCount) + " out of range");
-  if (skSize != kSkeletonHeaderSize + std::uint64_t(jointCount) * kSkeletonJointSize) return fail("skeleton block m_size disagrees with its joint count");
+  if (skSize != kSkeletonHeaderSize + std::uint64_t(jointCount) * kSkeletonJointSize) return fail("skeleton block size disagrees with its joint count");
   PackSkeleton& skel = m_pack.m_skeleton;
-  skel.unitToCm = loadLE<float>(sk + 4);
-  if (!(skel.unitToCm > 0.f) || !std::isfinite(skel.unitToCm)) return fail("unit scale is not a positive number");
-  skel.hash = loadLE<std::uint64_t>(sk + 8);
-  skel.names.resize(jointCount);
-  skel.parents.resize(jointCount);
-  skel.restPose.resize(jointCount);
+  skel.m_file = m_data;
+  skel.m_block = static_cast<std::uint32_t>(skOffset);
+  skel.m_strings = static_cast<std::uint32_t>(m_stringsOffset);
+  skel.m_unitToCm = loadLE<float>(sk + 4);
+  if (!(skel.m_unitToCm > 0.f) || !std::isfinite(skel.m_unitToCm)) return fail("unit scale is not a positive number");
+  skel.m_hash = loadLE<std::uint64_t>(sk + 8);
+  skel.m_parents.resize(jointCount);
+  skel.m_restPose.resize(jointCount);
   std::size_t nameBytes = 0;
+  std::uint64_t hash = fnv1a64Value(jointCount, kFnvOffset);
   for (std::uint32_t j = 0; j < jointCount; ++j) {
     const std::uint8_t* q = sk + kSkeletonHeaderSize + std::size_t(j) * kSkeletonJointSize;
     const std::int32_t parent = loadLE<std::int32_t>(q);
     if (parent < -1 || parent >= static_cast<std::int32_t>(j))
       return fail("joint " + std::to_string(j) + " has parent " + std::to_string(parent) + "; parents must come first");
-    skel.parents[j] = parent;
-    if (!readString(loadLE<std::uint32_t>(q + 4), loadLE<std::uint32_t>(q + 8), skel.names[j]))
-      return fail("name of joint " + std::to_string(j) + " out of bounds");
-    nameBytes += skel.names[j].size();
+    skel.m_parents[j] = parent;
+    const std::uint32_t nameLength = loadLE<std::uint32_t>(q + 8);
+    if (!validString(loadLE<std::uint32_t>(q + 4), nameLength)) return fail("name of joint " + std::to_string(j) + " out of bounds");
+    nameBytes += nameLength;
+    hash = fnv1a64(skel.name(j), fnv1a64Value(nameLength, fnv1a64Value(parent, hash)));
     float v[10];
     std::memcpy(v, q + 12, sizeof(v));
     for (float f : v)
       if (!std::isfinite(f)) return fail("rest pose of joint " + std::to_string(j) + " is not finite");
-    Transform& t = skel.restPose[j];
+    Transform& t = skel.m_restPose[j];
     t.translation = {v[0], v[1], v[2]};
     t.rotation = {v[3], v[4], v[5], v[6]};
     t.scale = {v[7], v[8], v[9]};
     if (std::fabs(dot(t.rotation, t.rotation) - 1.f) > 1e-3f) return fail("rest rotation of joint " + std::to_string(j) + " is not a unit quaternion");
   }
-  if (skeletonHash(skel.names, skel.parents) != skel.hash) return fail("skeleton hash does not match its joints");
+  if (hash != skel.m_hash) return fail("skeleton hash does not match its joints");
   m_pack.m_skeletonBytes = skSize + nameBytes;
   return Status::ok();
 }
 
-/// Tolerances: u16 unique count, u8 index width (1 or 2), u8 zero; unique (precision, shell,
-/// pinned) entries; then an index per joint. Clips with equal tables share one.
 /// Version 4: the clip's source animation name, from the source clip name table.
-Status PackReader::sourceClip(std::uint64_t index, const std::string& which, PackClip& clip) const {
+Status PackReader::sourceClip(std::uint64_t index, const std::string& which) const {
   if (m_pack.m_version < 4) return Status::ok();
   const std::uint64_t tableOffset = loadLE<std::uint32_t>(m_data + PackHeaderLayout::sourceClipsOffset);
   const std::uint64_t clipCount = loadLE<std::uint32_t>(m_data + PackHeaderLayout::clipCount);
   if (tableOffset % 4 != 0 || !inBounds(m_size, tableOffset, clipCount * kSourceClipEntrySize)) return fail("source clip name table out of bounds");
   const std::uint8_t* e = m_data + tableOffset + index * kSourceClipEntrySize;
-  if (!readString(loadLE<std::uint32_t>(e), loadLE<std::uint32_t>(e + 4), clip.sourceClip)) return fail(which + " source clip name out of bounds");
+  if (!validString(loadLE<std::uint32_t>(e), loadLE<std::uint32_t>(e + 4))) return fail(which + " source clip name out of bounds");
   return Status::ok();
 }
 
-Status PackReader::tolerances(const std::uint8_t* e, const std::string& which, PackClip& clip) const {
-  const std::uint32_t jointCount = static_cast<std::uint32_t>(m_pack.m_skeleton.names.size());
+/// Tolerances: u16 unique count, u8 index width (1 or 2), u8 zero; unique (precision, shell,
+/// pinned) entries; then an index per joint. Clips with equal tables share one.
+Status PackReader::tolerances(const std::uint8_t* e, const std::string& which) const {
+  const std::uint32_t jointCount = m_pack.m_skeleton.jointCount();
   const std::uint64_t tolOffset = loadLE<std::uint32_t>(e + ClipEntryLayout::tolerancesOffset);
   const std::uint64_t tolSize = loadLE<std::uint32_t>(e + ClipEntryLayout::tolerancesSize);
   if (!inBounds(m_size, tolOffset, tolSize) || tolSize < kToleranceHeaderSize) return fail(which + " tolerances out of bounds");
@@ -168,22 +254,35 @@ Status PackReader::tolerances(const std::uint8_t* e, const std::string& which, P
   const std::uint32_t indexWidth = m_data[tolOffset + 2];
   if (unique == 0 || unique > jointCount || (indexWidth != 1 && indexWidth != 2) || m_data[tolOffset + 3] != 0 || (indexWidth == 1 && unique > 256) ||
       tolSize != kToleranceHeaderSize + std::uint64_t(unique) * kToleranceEntrySize + std::uint64_t(indexWidth) * jointCount)
-    return fail(which + " tolerance table m_size is wrong");
-  std::vector<JointTolerance> table(unique);
+    return fail(which + " tolerance table size is wrong");
   for (std::uint32_t u = 0; u < unique; ++u) {
     const std::uint8_t* q = m_data + tolOffset + kToleranceHeaderSize + std::size_t(u) * kToleranceEntrySize;
-    table[u] = {loadLE<float>(q), loadLE<float>(q + 4), q[8] != 0};
-    if (!(table[u].precisionCm > 0.f) || !(table[u].shellCm > 0.f) || !std::isfinite(table[u].precisionCm) ||
-        !std::isfinite(table[u].shellCm) || q[8] > 1)
+    const float precision = loadLE<float>(q), shell = loadLE<float>(q + 4);
+    if (!(precision > 0.f) || !(shell > 0.f) || !std::isfinite(precision) || !std::isfinite(shell) || q[8] > 1)
       return fail(which + " has an invalid precision or shell distance");
   }
-  clip.tolerances.resize(jointCount);
   const std::uint8_t* indices = m_data + tolOffset + kToleranceHeaderSize + std::size_t(unique) * kToleranceEntrySize;
   for (std::uint32_t j = 0; j < jointCount; ++j) {
     const std::uint32_t index = indexWidth == 1 ? indices[j] : loadLE<std::uint16_t>(indices + 2 * j);
     if (index >= unique) return fail(which + " tolerance index out of range");
-    clip.tolerances[j] = table[index];
   }
+  return Status::ok();
+}
+
+/// A version 1-4 pack: every clip block rewritten into the current layout, one after the other
+/// (8-byte aligned) in the pack's m_upgraded; `blocks` then names them.
+Status PackReader::upgrade(std::vector<std::span<const std::uint8_t>>& blocks) {
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    auto block = upgradeClip(blocks[i], m_pack.m_skeleton.jointCount());
+    if (!block) return fail("clip " + std::to_string(i) + ": " + block.message());
+    m_pack.m_upgraded.resize((m_pack.m_upgraded.size() + 7) & ~std::size_t(7));
+    starts.push_back(m_pack.m_upgraded.size());
+    m_pack.m_upgraded.insert(m_pack.m_upgraded.end(), block->begin(), block->end());
+  }
+  m_pack.m_upgraded.shrink_to_fit();
+  for (std::size_t i = 0; i < blocks.size(); ++i)
+    blocks[i] = std::span<const std::uint8_t>(m_pack.m_upgraded).subspan(starts[i], loadLE<std::uint32_t>(m_pack.m_upgraded.data() + starts[i] + ClipHeaderLayout::totalSize));
   return Status::ok();
 }
 
@@ -193,53 +292,49 @@ Status PackReader::clips() {
   const std::uint64_t clipCount = loadLE<std::uint32_t>(m_data + PackHeaderLayout::clipCount);
   const std::uint64_t entrySize = clipEntrySize(m_pack.m_version);
   if (!inBounds(m_size, tableOffset, clipCount * entrySize)) return fail("clip table out of bounds");
-  m_pack.m_clips.resize(clipCount);
+  std::vector<std::span<const std::uint8_t>> blocks;
   for (std::uint64_t i = 0; i < clipCount; ++i) {
     const std::uint8_t* e = m_data + tableOffset + i * entrySize;
-    PackClip& clip = m_pack.m_clips[i];
     const std::string which = "clip " + std::to_string(i);
-    if (!readString(loadLE<std::uint32_t>(e + C::nameOffset), loadLE<std::uint16_t>(e + C::nameLength), clip.name) ||
-        !readString(loadLE<std::uint32_t>(e + C::sourceOffset), loadLE<std::uint16_t>(e + C::sourceLength), clip.sourceFile))
+    if (!validString(loadLE<std::uint32_t>(e + C::nameOffset), loadLE<std::uint16_t>(e + C::nameLength)) ||
+        !validString(loadLE<std::uint32_t>(e + C::sourceOffset), loadLE<std::uint16_t>(e + C::sourceLength)))
       return fail(which + " names out of bounds");
-    clip.clipIndex = loadLE<std::uint32_t>(e + C::clipIndex);
-    clip.startTime = loadLE<double>(e + C::startTime);
-    clip.dataOffset = loadLE<std::uint32_t>(e + C::dataOffset);
-    clip.dataSize = loadLE<std::uint32_t>(e + C::dataSize);
-    clip.settingsHash = loadLE<std::uint64_t>(e + C::settingsHash);
-    clip.sourceHash = loadLE<std::uint64_t>(e + C::sourceHash);
-    if (!std::isfinite(clip.startTime)) return fail(which + " start time is not finite");
-    if (!inBounds(m_size, clip.dataOffset, clip.dataSize)) return fail(which + " data out of bounds");
-    if (auto st = tolerances(e, which, clip); !st) return st;
-    if (auto st = sourceClip(i, which, clip); !st) return st;
-
-    auto view = ClipView::open(std::span(m_data + clip.dataOffset, clip.dataSize), m_pack.m_skeleton.restPose);
-    if (!view) return fail(which + " ('" + clip.name + "'): " + view.message());
-    if (m_pack.m_version < 2 && !view->rawTracks().empty()) return fail(which + " ('" + clip.name + "') has raw tracks, which version 1 does not define");
+    if (!std::isfinite(loadLE<double>(e + C::startTime))) return fail(which + " start time is not finite");
+    const std::uint32_t dataOffset = loadLE<std::uint32_t>(e + C::dataOffset), dataSize = loadLE<std::uint32_t>(e + C::dataSize);
+    if (!inBounds(m_size, dataOffset, dataSize)) return fail(which + " data out of bounds");
+    if (auto st = tolerances(e, which); !st) return st;
+    if (auto st = sourceClip(i, which); !st) return st;
+    blocks.push_back(std::span(m_data + dataOffset, dataSize));
+  }
+  if (m_pack.m_version < kPackVersion)
+    if (auto st = upgrade(blocks); !st) return st;
+  m_pack.m_clips.resize(clipCount);
+  for (std::uint64_t i = 0; i < clipCount; ++i) {
+    PackClip& clip = m_pack.m_clips[i];
+    clip.m_file = m_data;
+    clip.m_index = static_cast<std::uint32_t>(i);
+    const std::string which = "clip " + std::to_string(i) + " ('" + std::string(clip.name()) + "')";
+    auto view = ClipView::open(blocks[i], m_pack.m_skeleton.restPose());
+    if (!view) return fail(which + ": " + view.message());
+    if (m_pack.m_version < 2 && view->rawCount() > 0) return fail(which + " has raw tracks, which version 1 does not define");
     if (m_pack.m_version < 3 && (view->flags() & ~kClipFlagsV2) != 0)
-      return fail(which + " ('" + clip.name + "') has clip flags that version " + std::to_string(m_pack.m_version) + " does not define");
-    if (m_pack.m_version >= 3) {
-      clip.additiveBase = loadLE<std::uint32_t>(e + C::additiveBase);
-      clip.additiveFrame = loadLE<std::int32_t>(e + C::additiveFrame);
-    }
-    if ((clip.additiveBase != kAdditiveNone) != view->additive()) return fail(which + " ('" + clip.name + "'): additive flag and additive base disagree");
-    if (clip.additiveBase == kAdditiveNone || clip.additiveBase == kAdditiveRest ? clip.additiveFrame != -1
-                                                                                 : clip.additiveBase >= clipCount || clip.additiveBase == i || clip.additiveFrame < -1)
-      return fail(which + " ('" + clip.name + "'): additive base out of range");
-    clip.view = std::move(view.value());
-    clip.frameCount = clip.view.frameCount();
-    clip.sampleRate = clip.view.sampleRate();
-    clip.loop = clip.view.loops();
-    // The clip's own bytes (FORMAT.md "Compressed m_size"): its table entry and its data block. Names
-    // and tolerance tables are metadata, counted in the pack's m_size like the shared skeleton block.
-    clip.ownBytes = static_cast<std::uint32_t>(entrySize) + clip.dataSize;
+      return fail(which + " has clip flags that version " + std::to_string(m_pack.m_version) + " does not define");
+    clip.view = view.value();
+    const std::uint32_t base = clip.additiveBase();
+    const std::int32_t frame = clip.additiveFrame();
+    if ((base != kAdditiveNone) != view->additive()) return fail(which + ": additive flag and additive base disagree");
+    if (base == kAdditiveNone || base == kAdditiveRest ? frame != -1 : base >= clipCount || base == i || frame < -1)
+      return fail(which + ": additive base out of range");
   }
   // A base clip must not itself be additive, and a base frame must exist.
   for (const PackClip& clip : m_pack.m_clips) {
-    if (clip.additiveBase == kAdditiveNone || clip.additiveBase == kAdditiveRest) continue;
-    const PackClip& base = m_pack.m_clips[clip.additiveBase];
-    if (base.view.additive()) return fail("clip '" + clip.name + "' is additive on '" + base.name + "', which is additive itself");
-    if (clip.additiveFrame >= 0 && std::uint32_t(clip.additiveFrame) >= base.frameCount)
-      return fail("clip '" + clip.name + "': base frame " + std::to_string(clip.additiveFrame) + " is past the end of '" + base.name + "'");
+    const std::uint32_t base = clip.additiveBase();
+    if (base == kAdditiveNone || base == kAdditiveRest) continue;
+    const PackClip& b = m_pack.m_clips[base];
+    if (b.view.additive()) return fail("clip '" + std::string(clip.name()) + "' is additive on '" + std::string(b.name()) + "', which is additive itself");
+    if (clip.additiveFrame() >= 0 && std::uint32_t(clip.additiveFrame()) >= b.frameCount())
+      return fail("clip '" + std::string(clip.name()) + "': base frame " + std::to_string(clip.additiveFrame()) + " is past the end of '" +
+                  std::string(b.name()) + "'");
   }
   return Status::ok();
 }

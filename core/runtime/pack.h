@@ -2,6 +2,10 @@
 // A pack file (.anpk): one skeleton and many compressed clips (FORMAT.md beside this file). open()
 // validates every byte it will ever read (sizes, offsets, counts, joint indices, key order,
 // checksum, version) and returns a clear error for a truncated, corrupt or future-version file.
+// An opened pack decodes from its own bytes: what it derives is the skeleton's parents and rest
+// pose (once per pack) and a small view per clip (Pack::derivedBytes). Names, tolerances and the
+// other metadata are read from the bytes when asked for. A Pack is read-only after open(), so
+// several threads may sample it at once, each with its own Player.
 
 #include <cstdint>
 #include <filesystem>
@@ -16,14 +20,6 @@
 
 namespace animpack::runtime {
 
-struct PackSkeleton {
-  std::vector<std::string> names;
-  std::vector<std::int32_t> parents;  ///< parents before children, -1 for a root
-  std::vector<Transform> restPose;
-  float unitToCm = 1.f;               ///< centimetres per skeleton length unit
-  std::uint64_t hash = 0;             ///< FNV-1a of joint names and parents: compare with your rig
-};
-
 /// The error budget a clip was compressed with, per joint (so `verify` can judge a pack alone).
 struct JointTolerance {
   float precisionCm = 0.01f;
@@ -31,29 +27,69 @@ struct JointTolerance {
   bool pinned = false;
 };
 
-struct PackClip {
-  std::string name;             ///< the pack name (unique within the pack)
-  std::string sourceFile;
-  std::string sourceClip;       ///< the source animation's own name; empty when the pack does not record it (versions 1-3, or a clip merged from one)
-  std::uint32_t clipIndex = 0;  ///< the clip's position among the source file's animations
-  double startTime = 0;         ///< seconds on the source timeline of frame 0
-  float sampleRate = 30.f;
-  std::uint32_t frameCount = 1;
-  bool loop = false;
-  std::uint64_t settingsHash = 0;
-  std::uint64_t sourceHash = 0;
-  std::vector<JointTolerance> tolerances;
-  std::uint32_t dataOffset = 0;  ///< clip data position in the file
-  std::uint32_t dataSize = 0;
-  std::uint32_t ownBytes = 0;    ///< table entry + data block: the clip's compressed size (FORMAT.md "Compressed size")
-  std::uint32_t additiveBase = 0xffffffffu;  ///< version 3: kAdditiveNone, kAdditiveRest or the base clip's index
-  std::int32_t additiveFrame = -1;           ///< version 3: the base's frame, or -1 for the same time
+/// The pack's skeleton: parents and rest pose decoded once, names read from the pack's bytes.
+class PackSkeleton {
+ public:
+  std::uint32_t jointCount() const { return static_cast<std::uint32_t>(m_parents.size()); }
+  /// Joint j's name (a view into the pack's bytes).
+  std::string_view name(std::uint32_t j) const;
+  /// Every joint's name, as strings.
+  std::vector<std::string> names() const;
+  /// The joint with this name, or -1.
+  std::int32_t find(std::string_view name) const;
+  std::span<const std::int32_t> parents() const { return m_parents; }  ///< parents before children, -1 for a root
+  std::span<const Transform> restPose() const { return m_restPose; }
+  float unitToCm() const { return m_unitToCm; }       ///< centimetres per skeleton length unit
+  std::uint64_t hash() const { return m_hash; }       ///< FNV-1a of joint names and parents: compare with your rig
+
+ private:
+  friend class PackReader;
+  friend class Pack;
+  const std::uint8_t* m_file = nullptr;  // the pack's bytes
+  std::uint32_t m_block = 0;             // the skeleton block's offset
+  std::uint32_t m_strings = 0;           // the string table's offset
+  float m_unitToCm = 1.f;
+  std::uint64_t m_hash = 0;
+  std::vector<std::int32_t> m_parents;
+  std::vector<Transform> m_restPose;
+};
+
+/// One clip of a pack: its view, and its metadata read from the pack's clip table when asked for.
+class PackClip {
+ public:
   ClipView view;
+
+  std::string_view name() const;        ///< the pack name (unique within the pack)
+  std::string_view sourceFile() const;
+  std::string_view sourceClip() const;  ///< the source animation's own name; empty when the pack does not record it (versions 1-3, or a clip merged from one)
+  std::uint32_t clipIndex() const;      ///< the clip's position among the source file's animations
+  double startTime() const;             ///< seconds on the source timeline of frame 0
+  float sampleRate() const { return view.sampleRate(); }
+  std::uint32_t frameCount() const { return view.frameCount(); }
+  bool loop() const { return view.loops(); }
+  std::uint64_t settingsHash() const;
+  std::uint64_t sourceHash() const;
+  /// The precision and shell distance joint j was compressed with.
+  JointTolerance tolerance(std::uint32_t joint) const;
+  std::vector<JointTolerance> tolerances() const;
+  /// The clip's compressed size (FORMAT.md "Compressed size"): its table entry and data block in the file.
+  std::uint32_t ownBytes() const;
+  std::uint32_t additiveBase() const;   ///< version 3: kAdditiveNone, kAdditiveRest or the base clip's index
+  std::int32_t additiveFrame() const;   ///< version 3: the base's frame, or -1 for the same time
+  std::uint32_t index() const { return m_index; }
+
+ private:
+  friend class PackReader;
+  const std::uint8_t* entry() const;
+  std::string_view string(std::uint32_t offset, std::uint32_t length) const;
+  const std::uint8_t* m_file = nullptr;
+  std::uint32_t m_index = 0;
 };
 
 class Pack {
  public:
-  /// Validates and takes ownership of a pack's bytes.
+  /// Validates and takes ownership of a pack's bytes. A pack of format version 1 to 4 has its clips
+  /// rewritten into the current layout (core/runtime/legacy.h), kept beside the file's bytes.
   static Expected<Pack> open(std::vector<std::uint8_t> bytes);
   /// Reads and opens a pack file; errors name the file.
   static Expected<Pack> load(const std::filesystem::path& path);
@@ -63,6 +99,7 @@ class Pack {
   Pack(const Pack&) = delete;
   Pack& operator=(const Pack&) = delete;
 
+  /// The file's format version.
   std::uint32_t version() const { return m_version; }
   std::size_t fileSize() const { return m_bytes.size(); }
   std::span<const std::uint8_t> bytes() const { return m_bytes; }
@@ -72,15 +109,21 @@ class Pack {
   const PackClip* findClip(std::string_view name) const;
   /// Bytes of the shared skeleton block (header, joints and joint names).
   std::size_t skeletonBytes() const { return m_skeletonBytes; }
+  /// Bytes the opened pack holds beside the file's: its objects, the skeleton's parents and rest
+  /// pose, one view per clip (and, for a pack of versions 1 to 4, its rewritten clips).
+  std::size_t derivedBytes() const;
+  /// The part of derivedBytes() that is the pack's, not a clip's: the objects and the skeleton.
+  std::size_t sharedDerivedBytes() const;
 
  private:
   friend class PackReader;
   Pack() = default;
   std::vector<std::uint8_t> m_bytes;
+  std::vector<std::uint8_t> m_upgraded;  // clip blocks of a version 1-4 pack in the current layout
   std::uint32_t m_version = 0;
+  std::size_t m_skeletonBytes = 0;
   PackSkeleton m_skeleton;
   std::vector<PackClip> m_clips;
-  std::size_t m_skeletonBytes = 0;
 };
 
 /// Skeleton hash as stored in packs: FNV-1a over joint count, parents and names.

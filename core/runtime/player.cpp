@@ -1,372 +1,479 @@
 #include "core/runtime/player.h"
 
 #include <algorithm>
+#include <cassert>
+#include <array>
 #include <cmath>
 #include <cstring>
 
 #include "core/runtime/loop.h"
+#include "core/runtime/quantize.h"
 #include "core/runtime/track_math.h"
+#include "core/runtime/keyed_kernels.h"
 #include "core/runtime/uniform_kernels.h"
 
 namespace animpack::runtime {
 namespace {
 
-void setChannel(Transform& t, Channel channel, const float v[4]) {
-  switch (channel) {
-    case Channel::Rotation: t.rotation = {v[0], v[1], v[2], v[3]}; break;
-    case Channel::Translation: t.translation = {v[0], v[1], v[2]}; break;
-    case Channel::Scale: t.scale = {v[0], v[1], v[2]}; break;
+/// The two frames a pose is made of: `first`, and when `second` the frame it is interpolated
+/// towards (the next one, or frame 0 in a wrapping clip's wrap interval) by `alpha`.
+struct PoseFrames {
+  std::uint32_t first = 0;
+  std::uint32_t next = 0;
+  float alpha = 0.f;
+  bool second = false;
+  bool wrap = false;  // the wrap interval: last frame to frame 0
+  float keySearch = 0.f;  // the time keyed tracks find their key at (FORMAT.md "Keyed tracks")
+};
+
+PoseFrames splitFrame(const ClipView& clip, float frame) {
+  const std::uint32_t lastFrame = clip.frameCount() - 1;
+  const float last = static_cast<float>(lastFrame);
+  PoseFrames p;
+  if (clip.wraps() && frame > last && frame < last + 1.f) {
+    // The wrap interval: the last frame interpolated to the first, as between any two frames.
+    p = {lastFrame, 0, frame - last, true, true, last};
+    return p;
   }
-}
-
-/// A batch's only track between its decoded frames `a` and `b` ([component][lane], lane 0):
-/// kernels::Uniform::finish for one lane, whose scalar form costs less than four lanes.
-void finishOne(const UniformBatch& batch, const float (*a)[4], const float (*b)[4], bool second, const SlerpTerms& terms, Transform* pose) {
-  auto* out = reinterpret_cast<unsigned char*>(pose) + batch.outOffset[0];
-  if (batch.shape == UniformBatch::Shape::Vector) {
-    float v[3] = {a[0][0], a[1][0], a[2][0]};
-    if (second)
-      for (unsigned c = 0; c < 3; ++c) v[c] += (b[c][0] - v[c]) * terms.t;
-    std::memcpy(out, v, sizeof(v));
-  } else {
-    Quat q{a[0][0], a[1][0], a[2][0], a[3][0]};
-    if (second) q = canonicalSign(slerp(q, {b[0][0], b[1][0], b[2][0], b[3][0]}, terms));
-    std::memcpy(out, &q, sizeof(q));
+  if (clip.wraps() && frame >= last + 1.f) frame = 0.f;
+  if (!(frame >= 0.f)) frame = 0.f;  // also catches NaN
+  if (frame > last) frame = last;
+  // The one split of the time into a frame and the fraction towards the next, for every track kind.
+  p.first = static_cast<std::uint32_t>(frame);
+  p.alpha = frame - static_cast<float>(p.first);
+  if (p.first >= lastFrame) {
+    p.first = lastFrame;
+    p.alpha = 0.f;
   }
+  p.next = p.first + 1;
+  p.second = p.alpha > 0.f;
+  p.keySearch = frame;
+  return p;
 }
 
-}  // namespace
-
-/// Enters segment k: the frames of its boundary rows k-1 .. k+2 (a missing neighbour repeats the
-/// endpoint: a one-sided tangent) and its residual layout. The rows themselves are the clip's.
-template <class Lanes>
-void Player::loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k) {
-  const std::uint32_t segments = clip.segmentCount();
-  const std::uint32_t row[4] = {k == 0 ? k : k - 1, k, k + 1, k + 2 <= segments ? k + 2 : k + 1};
-  for (int i = 0; i < 4; ++i) cursor.rowFrames[i] = static_cast<float>(clip.boundaryFrame(row[i]));
-  readLayouts<Lanes>(clip, k, cursor.layouts);
-  cursor.segment = k;
+/// Whether a byte of track kinds (two sub-tracks, FORMAT.md "Sub-tracks and kinds") holds a constant.
+constexpr bool holdsConstant(unsigned byte) {
+  const unsigned low = byte & 15u, high = byte >> 4;
+  return (low >= 1 && low <= 3) || (high >= 1 && high <= 3);
 }
+constexpr auto kHoldsConstant = [] {
+  std::array<bool, 256> t{};
+  for (unsigned b = 0; b < 256; ++b) t[b] = holdsConstant(b);
+  return t;
+}();
 
-namespace {
-
-/// A track's 3-byte segment header, read as one 4-byte word: the byte after the last header is the
-/// segment's residuals, the next segment's first or the clip's trailing padding (kBitPadding).
-std::uint32_t segmentHeader(const std::uint8_t* data, std::size_t track) {
-  return loadLE<std::uint32_t>(data + kSegmentHeaderBytesPerTrack * track) & 0xffffffu;
-}
-
-}  // namespace
-
-/// Reads segment k's 3-byte residual header of each batch's tracks into the batches' layouts; where
-/// each track's residuals start the view derived when it was opened (ClipView::residualBases).
-template <class Lanes>
-void Player::readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out) {
-  const auto batches = clip.uniformBatches();
-  const std::uint8_t* data = clip.segmentData(k);
-  const std::uint32_t* bases = clip.residualBases(k);
-  for (std::size_t b = 0; b < batches.size(); ++b) {
-    const std::uint32_t* t = batches[b].track;  // lanes past a partial batch repeat its last track
-    const std::uint32_t headers[4] = {segmentHeader(data, t[0]), segmentHeader(data, t[1]), segmentHeader(data, t[2]), segmentHeader(data, t[3])};
-    const std::uint32_t base[4] = {bases[t[0]], bases[t[1]], bases[t[2]], bases[t[3]]};
-    kernels::Uniform<Lanes>::layout(headers, base, out[b]);
+/// Decodes constant sub-track i (its stored bytes at p) into `out`; returns the bytes it took.
+std::uint32_t applyConstant(std::uint32_t i, unsigned kind, const std::uint8_t* p, Transform* out) {
+  Transform& t = out[i / 3];
+  if (i % 3 == 0) {
+    if (kind == unsigned(TrackKind::Constant)) {
+      const std::uint16_t q[3] = {loadLE<std::uint16_t>(p), loadLE<std::uint16_t>(p + 2), loadLE<std::uint16_t>(p + 4)};
+      t.rotation = unpackQuat48(q);
+      return 6;
+    }
+    if (kind == unsigned(TrackKind::ConstantQ32)) {
+      t.rotation = unpackQuat32(loadLE<std::uint32_t>(p));
+      return 4;
+    }
+    t.rotation = normalized({loadLE<float>(p), loadLE<float>(p + 4), loadLE<float>(p + 8), loadLE<float>(p + 12)});
+    return 16;
   }
+  (i % 3 == 1 ? t.translation : t.scale) = {loadLE<float>(p), loadLE<float>(p + 4), loadLE<float>(p + 8)};
+  return 12;
 }
 
-/// Dispatches on a batch's shape (batches are sorted by shape, so the branch is predictable).
-template <class Body>
-static void withShape(UniformBatch::Shape shape, Body&& body) {
-  using Shape = UniformBatch::Shape;
-  switch (shape) {
-    case Shape::Rotation: body.template operator()<Shape::Rotation>(); break;
-    case Shape::Rotation4: body.template operator()<Shape::Rotation4>(); break;
-    case Shape::Vector: body.template operator()<Shape::Vector>(); break;
-  }
-}
-
-/// Decodes every uniform track at frames f .. f + Frames - 1 (one segment's) into the cursor's
-/// frame slots, reading each batch's layout and boundary rows once for all of them. A frame is
-/// evaluated with its own segment's rows; at a segment's first frame the curve of the segment
-/// before ends on the same boundary value (its weights there are 0, 0, 1, 0), so the value does not
-/// depend on which.
-template <class Lanes, unsigned Frames>
-void Player::decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint32_t f, const unsigned (&slots)[Frames]) {
-  using F = typename Lanes::F;
-  const auto batches = clip.uniformBatches();
-  const std::uint32_t length = clip.segmentLength();
-  const std::uint32_t k = std::min(f / length, clip.segmentCount() - 1);
-  if (cursor.segment != k) loadSegment<Lanes>(cursor, clip, k);
-  const float* rf = cursor.rowFrames;
-  F weights[Frames][4];
-  for (unsigned i = 0; i < Frames; ++i) {
-    float w[4];
-    catmullRomWeights(rf[0], rf[1], rf[2], rf[3], static_cast<float>(f + i), w);
-    for (unsigned j = 0; j < 4; ++j) weights[i][j] = Lanes::set(w[j]);
-  }
-  const std::uint8_t* data = clip.segmentData(k);
-  const std::uint32_t local = f - k * length;
-  const float* rows = clip.boundaryRows(k);
-  const std::uint32_t stride = clip.rowFloats();
-  for (std::size_t b = 0; b < batches.size(); ++b) {
-    float (*out[Frames])[4];
-    for (unsigned i = 0; i < Frames; ++i) out[i] = cursor.values[b].value[slots[i]];
-    withShape(batches[b].shape, [&]<UniformBatch::Shape S>() {
-      kernels::Uniform<Lanes>::template evaluate<S, Frames>(batches[b], rows + batches[b].rowOffset, stride, cursor.layouts[b], data, local,
-                                                            weights, out);
-    });
-  }
-}
-
-/// Every uniform and keyed track at `at`: the values at its two frames from the cursor's last two
-/// decoded frames, decoding only the frames it does not hold, then interpolated four tracks a time.
-template <class Lanes>
-void Player::decodeTracks(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, Transform* out) {
-  const auto batches = clip.uniformBatches();
-  const auto keyed = clip.keyedBatches();
-  // Between frames the value is the interpolation of the decoded values at the two neighbouring
-  // frames (FORMAT.md "Between frames"); the curve is evaluated at both, never in between. The
-  // cursor keeps the last two decoded frames: playback between frames decodes each frame once.
-  const bool second = at.alpha > 0.f;
-  auto slotOf = [&](std::uint32_t f) { return cursor.valueFrame[0] == f ? 0 : cursor.valueFrame[1] == f ? 1 : -1; };
-  int s0 = slotOf(at.frame);
-  int s1 = second ? slotOf(at.frame + 1) : s0;
-  const bool new0 = s0 < 0, new1 = second && s1 < 0;
-  if (new0) s0 = second && s1 == 0 ? 1 : 0;  // keep the other frame of the pair
-  if (!second) s1 = s0;
-  else if (new1) s1 = 1 - s0;
-  if (!batches.empty()) {
-    const std::uint32_t length = clip.segmentLength(), lastSegment = clip.segmentCount() - 1;
-    if (new0 && new1 && std::min(at.frame / length, lastSegment) == std::min((at.frame + 1) / length, lastSegment)) {
-      // Both frames new and in one segment (a seek, or playback stepping a frame or more a pose):
-      // then s0 = 0 and s1 = 1, given as constants.
-      decodeUniformFrames<Lanes, 2>(cursor, clip, at.frame, {0u, 1u});
-    } else {
-      if (new0) decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame, {unsigned(s0)});
-      if (new1) decodeUniformFrames<Lanes, 1>(cursor, clip, at.frame + 1, {unsigned(s1)});
+/// The rest pose (the identity for an additive clip) with every constant track applied.
+void basePose(const ClipView& clip, Transform* out) {
+  const std::uint32_t joints = clip.jointCount();
+  if (clip.additive()) std::fill(out, out + joints, Transform{});
+  else std::memcpy(static_cast<void*>(out), clip.restPose().data(), std::size_t(joints) * sizeof(Transform));
+  std::uint32_t left = clip.constantCount();
+  if (left == 0) return;
+  const std::uint8_t* kinds = clip.bytes().data() + kClipHeaderSize;
+  const std::uint8_t* p = clip.constants();
+  // Two sub-tracks a byte, from the first holding a constant; bytes without one are skipped at once.
+  for (std::uint32_t byte = clip.firstConstantByte(); left > 0; ++byte) {
+    if (!kHoldsConstant[kinds[byte]]) continue;
+    for (std::uint32_t i = byte * 2; i < byte * 2 + 2; ++i) {
+      const unsigned kind = (kinds[byte] >> ((i & 1) * 4)) & 15u;
+      if (kind == unsigned(TrackKind::Default) || kind > unsigned(TrackKind::ConstantFloat)) continue;
+      p += applyConstant(i, kind, p, out);
+      --left;
     }
   }
-  if (!keyed.empty() && (new0 || new1)) decodeKeyedFrames(cursor, clip, frame, at, new0 ? s0 : -1, new1 ? s1 : -1);
-  if (new0) cursor.valueFrame[s0] = at.frame;
-  if (new1) cursor.valueFrame[s1] = at.frame + 1;
+}
 
-  using Kernel = kernels::Uniform<Lanes>;
-  const auto series = Kernel::slerpSeries(terms);
-  // With paired lanes (AVX2) two rotation batches next to each other are interpolated at once.
-  typename kernels::PairSeriesOf<Lanes>::type pairSeries{};
-  if constexpr (kernels::HasPair<Lanes>)
-    if (second) pairSeries = kernels::Uniform<typename Lanes::Pair>::slerpSeries(terms);
-  // The uniform batches, then the keyed ones (whose one-track batches take the scalar finish).
-  auto finishAll = [&](std::span<const UniformBatch> list, const BatchValues* values, bool scalarSingles) {
-    auto single = [&](std::size_t b) { return scalarSingles && list[b].lanes == 1; };
-    auto rotation = [&](std::size_t b) { return list[b].shape != UniformBatch::Shape::Vector && !single(b); };
-    for (std::size_t b = 0; b < list.size(); ++b) {
-      const float(*a)[4] = values[b].value[s0];
-      const float(*z)[4] = values[b].value[s1];
-      if (single(b)) {
-        finishOne(list[b], a, z, second, terms, out);
-        continue;
+/// Where frame f of a clip with uniform tracks is read (kernels::FrameSource).
+kernels::FrameSource frameSource(const ClipView& clip, std::uint32_t f) {
+  const std::uint32_t segments = clip.segmentCount();
+  const std::uint32_t k = std::min(f / clip.segmentLength(), segments - 1);
+  kernels::FrameSource s;
+  s.segment = clip.segmentData(k);
+  s.local = f - k * clip.segmentLength();
+  s.segmentFrames = clip.segmentFrames(k);
+  // Rows k-1 .. k+2; a missing neighbour repeats the endpoint (a one-sided tangent).
+  const std::uint32_t row[4] = {k == 0 ? k : k - 1, k, k + 1, k + 2 <= segments ? k + 2 : k + 1};
+  for (int i = 0; i < 4; ++i) s.rowStart[i] = row[i] * clip.boundaryRowBits();
+  catmullRomWeights(float(clip.boundaryFrame(row[0])), float(clip.boundaryFrame(row[1])), float(clip.boundaryFrame(row[2])),
+                    float(clip.boundaryFrame(row[3])), static_cast<float>(f), s.weights);
+  return s;
+}
+
+/// Which frames of a pose a cursor's cache holds (slot 0 or 1, -1: none) and which it must decode.
+struct CacheUse {
+  BatchValues* values = nullptr;  // per batch, uniform then keyed; null: no cache
+  int slot[2] = {0, 1};           // the cache slot of the pose's first and second frame
+  bool decode[2] = {true, true};  // whether that frame is decoded (not held)
+};
+
+/// Every uniform track of the pose, batch after batch: the values at its frames read from the
+/// clip's bytes (or the cursor's cache), interpolated between them four tracks at a time.
+template <class Lanes>
+void decodeUniform(const ClipView& clip, const PoseFrames& at, const CacheUse& cache, const typename kernels::Uniform<Lanes>::SlerpSeries& series,
+                   Transform* out) {
+  using K = kernels::Uniform<Lanes>;
+  using F = typename Lanes::F;
+  const bool needA = cache.decode[0], needB = at.second && cache.decode[1];
+  const kernels::FrameSource a = frameSource(clip, at.first);
+  const kernels::FrameSource b = at.second ? frameSource(clip, at.next) : a;
+  const bool same = a.segment == b.segment;
+  const std::uint8_t* bits = clip.boundaryBits();
+  const std::uint32_t headerBits = clip.uniformCount() * kSegmentHeaderBytesPerTrack * 8;
+  std::uint32_t rowOffset = 0, baseA = headerBits, baseB = headerBits;
+  BatchValues* values = cache.values;
+  auto group = [&]<UniformGroup G>() {
+    const std::uint32_t start = clip.uniformGroupStart(unsigned(G)), end = clip.uniformGroupStart(unsigned(G) + 1);
+    const std::uint8_t* records = clip.uniformGroupParams(unsigned(G));
+    constexpr unsigned kComponents = G == UniformGroup::Vector ? 3 : 4;
+    for (std::uint32_t t = start; t < end; t += 4) {
+      F v[2][4];
+      for (auto& frame : v)
+        for (F& c : frame) c = Lanes::set(0.f);
+      const unsigned lanes = std::min<std::uint32_t>(4, end - t);
+      std::uint32_t offsets[4];
+      if (needA || needB) {
+        typename K::Batch batch;
+        K::template gather<G>(records, start, t, std::min<std::uint32_t>(4, end - t), rowOffset, batch);
+        rowOffset += batch.rowBits;
+        BatchLayout la{}, lb{};
+        if (needA) baseA += K::layout(batch, a.segment, a.segmentFrames, baseA, la);
+        if (needB && (!needA || !same)) baseB += K::layout(batch, b.segment, b.segmentFrames, baseB, lb);
+        if (needA) K::template evaluate<G>(batch, bits, a, la, b, same ? la : lb, needB, same, v);
+        else K::template evaluate<G>(batch, bits, b, lb, b, lb, false, true, v + 1);
+        std::memcpy(offsets, batch.outOffset, sizeof(offsets));
+      } else {
+        const std::uint8_t* r = records + std::size_t(t - start) * uniformParamSize(G);
+        for (unsigned l = 0; l < lanes; ++l, r += uniformParamSize(G)) offsets[l] = kernels::poseOffset(loadLE<std::uint16_t>(r), r[2]);
       }
-      if constexpr (kernels::HasPair<Lanes>) {
-        if (second && b + 1 < list.size() && rotation(b) && rotation(b + 1)) {
-          Kernel::finishRotations(list[b], a, z, list[b + 1], values[b + 1].value[s0], values[b + 1].value[s1], pairSeries, out);
-          ++b;
-          continue;
+      if (values) {
+        // Decoded frames go to their slots; held ones come from them.
+        for (int f = 0; f < 2; ++f) {
+          float (*slot)[4] = values->value[cache.slot[f]];
+          if (f == 0 ? needA : needB)
+            for (unsigned c = 0; c < kComponents; ++c) Lanes::store(slot[c], v[f][c]);
+          else if (f == 0 || at.second)
+            for (unsigned c = 0; c < kComponents; ++c) v[f][c] = Lanes::load(slot[c]);
         }
+        ++values;
       }
-      withShape(list[b].shape, [&]<UniformBatch::Shape S>() { Kernel::template finish<S>(list[b], a, z, second, series, out); });
+      K::template finish<G == UniformGroup::Vector>(offsets, lanes, v[0], v[1], at.second, series, out);
     }
   };
-  finishAll(batches, cursor.values.data(), false);
-  finishAll(keyed, cursor.values.data() + batches.size(), true);
+  group.template operator()<UniformGroup::Rotation>();
+  group.template operator()<UniformGroup::RotationReference>();
+  group.template operator()<UniformGroup::Rotation4>();
+  group.template operator()<UniformGroup::Vector>();
+}
+
+/// Every keyed track of the pose: its values at the pose's frames from its keys (or the cursor's
+/// cache, after the uniform batches), four tracks a batch (rotations, then vectors; a partial batch
+/// repeats its last track), interpolated four at a time.
+template <class Lanes>
+void decodeKeyed(const ClipView& clip, const PoseFrames& at, const CacheUse& cache, std::size_t firstBatch,
+                 const typename kernels::Uniform<Lanes>::SlerpSeries& series, Transform* out) {
+  using K = kernels::Uniform<Lanes>;
+  using Keyed = kernels::Keyed<Lanes>;
+  using F = typename Lanes::F;
+  const std::uint8_t* params = clip.keyedParams();
+  const std::uint8_t* keys = clip.keys();
+  const std::uint32_t count = clip.keyedCount(), rotations = clip.keyedRotationCount();
+  const bool need[2] = {cache.decode[0], at.second && cache.decode[1]};
+  BatchValues* values = cache.values ? cache.values + firstBatch : nullptr;
+  auto batch = [&]<bool Rotation>(unsigned lanes) {
+    typename Keyed::Lanes t;
+    std::uint32_t offsets[4];
+    float minimum[3][4] = {}, extent[3][4] = {};
+    for (unsigned l = 0; l < 4; ++l) {
+      if (l < lanes) {
+        offsets[l] = kernels::poseOffset(loadLE<std::uint16_t>(params), params[2]);
+        t.keys[l] = keys;
+        t.count[l] = loadLE<std::uint32_t>(params + 4);
+        if (!Rotation)
+          for (int c = 0; c < 3; ++c) {
+            minimum[c][l] = loadLE<float>(params + 8 + 4 * c);
+            extent[c][l] = loadLE<float>(params + 20 + 4 * c);
+          }
+        keys += std::size_t(t.count[l]) * kKeySize;
+        params += Rotation ? kKeyedRotationParamSize : kKeyedVectorParamSize;
+      } else {
+        t.keys[l] = t.keys[l - 1];
+        t.count[l] = t.count[l - 1];
+        for (int c = 0; c < 3; ++c) {
+          minimum[c][l] = minimum[c][l - 1];
+          extent[c][l] = extent[c][l - 1];
+        }
+      }
+    }
+    F v[2][4];
+    for (auto& frame : v)
+      for (F& c : frame) c = Lanes::set(0.f);
+    if (need[0] || need[1]) {
+      for (int c = 0; c < 3; ++c) {
+        t.minimum[c] = Lanes::load(minimum[c]);
+        t.extent[c] = Lanes::load(extent[c]);
+      }
+      const std::uint32_t frames[2] = {at.first, at.next};
+      for (int f = 0; f < 2; ++f) {
+        if (!need[f]) continue;
+        // Both frames lie in the span of the key at or before the pose's time; in the wrap interval
+        // the last frame is the last key and frame 0 the first.
+        for (unsigned l = 0; l < 4; ++l)
+          t.key[l] = at.wrap ? (f == 0 ? t.count[l] - 1 : 0) : (f == 0 || !need[0] ? Keyed::keyAt(t.keys[l], t.count[l], at.keySearch) : t.key[l]);
+        Keyed::template evaluate<Rotation>(t, Lanes::set(static_cast<float>(frames[f])), v[f]);
+      }
+    }
+    if (values) {
+      for (int f = 0; f < 2; ++f) {
+        float (*slot)[4] = values->value[cache.slot[f]];
+        if (need[f])
+          for (unsigned c = 0; c < 4; ++c) Lanes::store(slot[c], v[f][c]);
+        else if (f == 0 || at.second)
+          for (unsigned c = 0; c < 4; ++c) v[f][c] = Lanes::load(slot[c]);
+      }
+      ++values;
+    }
+    K::template finish<!Rotation>(offsets, lanes, v[0], v[1], at.second, series, out);
+  };
+  for (std::uint32_t t = 0; t < rotations; t += 4) batch.template operator()<true>(std::min<std::uint32_t>(4, rotations - t));
+  for (std::uint32_t t = rotations; t < count; t += 4) batch.template operator()<false>(std::min<std::uint32_t>(4, count - t));
+}
+
+/// Raw tracks: their float32 samples at the pose's frames, interpolated.
+void decodeRaw(const ClipView& clip, const PoseFrames& at, const SlerpTerms& terms, Transform* out) {
+  const std::uint8_t* p = clip.rawSamples();
+  const std::uint32_t joints = clip.jointCount();
+  const std::uint8_t* kinds = clip.bytes().data() + kClipHeaderSize;
+  for (std::uint32_t i = 0, seen = 0; i < joints * 3 && seen < clip.rawCount(); ++i) {
+    if (((kinds[i / 2] >> ((i & 1) * 4)) & 15u) != unsigned(TrackKind::Raw)) continue;
+    ++seen;
+    const unsigned components = i % 3 == 0 ? 4 : 3;
+    const std::uint8_t* p0 = p + std::size_t(at.first) * components * 4;
+    const std::uint8_t* p1 = p + std::size_t(at.next) * components * 4;
+    p += std::size_t(clip.frameCount()) * components * 4;
+    float v0[4], v1[4];
+    for (unsigned c = 0; c < components; ++c) v0[c] = loadLE<float>(p0 + 4 * c);
+    if (at.second)
+      for (unsigned c = 0; c < components; ++c) v1[c] = loadLE<float>(p1 + 4 * c);
+    Transform& t = out[i / 3];
+    if (components == 4) {
+      const Quat q0{v0[0], v0[1], v0[2], v0[3]};
+      t.rotation = at.second ? canonicalSign(slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, terms)) : q0;
+    } else {
+      if (at.second)
+        for (unsigned c = 0; c < 3; ++c) v0[c] += (v1[c] - v0[c]) * at.alpha;
+      (i % 3 == 1 ? t.translation : t.scale) = {v0[0], v0[1], v0[2]};
+    }
+  }
+}
+
+/// Uniform batches of a clip (each group in fours).
+std::size_t uniformBatches(const ClipView& clip) {
+  std::size_t n = 0;
+  for (const std::uint32_t count : clip.uniformGroups()) n += (count + 3) / 4;
+  return n;
+}
+
+/// Keyed batches of a clip (rotations in fours, then vectors).
+std::size_t keyedBatches(const ClipView& clip) {
+  return (clip.keyedRotationCount() + 3) / 4 + (clip.keyedCount() - clip.keyedRotationCount() + 3) / 4;
+}
+
+/// Every uniform and keyed track of the pose with one lane implementation.
+template <class Lanes>
+void decodeTracks(const ClipView& clip, const PoseFrames& at, const CacheUse& cache, const SlerpTerms& terms, Transform* out) {
+  const auto series = kernels::Uniform<Lanes>::slerpSeries(terms);
+  if (clip.uniformCount() > 0) decodeUniform<Lanes>(clip, at, cache, series, out);
+  if (clip.keyedCount() > 0) decodeKeyed<Lanes>(clip, at, cache, uniformBatches(clip), series, out);
 }
 
 #if defined(ANIMPACK_HAVE_AVX2)
 /// decodeTracks for CPUs with AVX2: it and everything it calls are inlined into this one function
 /// compiled for AVX2 and BMI2 (decode() checks the CPU). Without FMA the compiler cannot fuse a
 /// multiply and an add, so every operation rounds as on SSE2: the poses are bit-identical.
-[[gnu::target("avx2,bmi2"), gnu::flatten]] void Player::decodeTracksAvx2(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at,
-                                                                                const SlerpTerms& terms, Transform* out) {
-  decodeTracks<Avx2Lanes>(cursor, clip, frame, at, terms, out);
+[[gnu::target("avx2,bmi2"), gnu::flatten]] void decodeTracksAvx2(const ClipView& clip, const PoseFrames& at, const CacheUse& cache, const SlerpTerms& terms,
+                                                                 Transform* out) {
+  decodeTracks<Avx2Lanes>(clip, at, cache, terms, out);
 }
 #endif
 
 #if defined(ANIMPACK_HAVE_SSE2)
 /// decodeTracks with SSE2 lanes, everything it calls inlined into it as in the AVX2 copy.
-[[gnu::flatten]] void Player::decodeTracksSse2(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms,
-                                               Transform* out) {
-  decodeTracks<Sse2Lanes>(cursor, clip, frame, at, terms, out);
+[[gnu::flatten]] void decodeTracksSse2(const ClipView& clip, const PoseFrames& at, const CacheUse& cache, const SlerpTerms& terms, Transform* out) {
+  decodeTracks<Sse2Lanes>(clip, at, cache, terms, out);
 }
 #endif
 
-void Player::decodeRaw(const ClipView& clip, FrameSplit at, const SlerpTerms& terms, std::span<Transform> out) {
-  const bool second = at.alpha > 0.f;
-  for (const RawTrackInfo& info : clip.rawTracks()) {
-    const unsigned components = info.channel == Channel::Rotation ? 4 : 3;
-    const std::uint8_t* p0 = info.samples + std::size_t(at.frame) * components * 4;
-    float v0[4], v1[4];
-    for (unsigned c = 0; c < components; ++c) v0[c] = loadLE<float>(p0 + 4 * c);
-    if (second)
-      for (unsigned c = 0; c < components; ++c) v1[c] = loadLE<float>(p0 + components * 4 + 4 * c);
-    if (info.channel == Channel::Rotation) {
-      const Quat q0{v0[0], v0[1], v0[2], v0[3]};
-      out[info.joint].rotation = second ? canonicalSign(slerp(q0, {v1[0], v1[1], v1[2], v1[3]}, terms)) : q0;
-    } else {
-      if (second)
-        for (unsigned c = 0; c < 3; ++c) v0[c] += (v1[c] - v0[c]) * at.alpha;
-      setChannel(out[info.joint], info.channel, v0);
-    }
-  }
+/// Bytes of a clip's frame cache (two frames of every uniform and keyed batch).
+std::size_t cacheBytes(const ClipView& clip) { return (uniformBatches(clip) + keyedBatches(clip)) * sizeof(BatchValues); }
+
+std::size_t align16(std::size_t n) { return (n + 15) & ~std::size_t(15); }
+
+}  // namespace
+
+Player::Player(DecodePath path, std::pmr::memory_resource* memory) : m_memory(memory ? memory : std::pmr::get_default_resource()), m_path(path) {}
+
+Player::Player(std::span<std::byte> storage, DecodePath path)
+    : m_data(storage.data()), m_capacity(static_cast<std::uint32_t>(std::min<std::size_t>(storage.size(), 0xffffffffu))), m_path(path) {}
+
+Player::~Player() {
+  if (m_memory && m_data) m_memory->deallocate(m_data, m_capacity, 16);
 }
 
-void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out) { sampleOn(m_primary, clip, seconds, out); }
+Player::Player(Player&& other) noexcept
+    : m_data(other.m_data), m_memory(other.m_memory), m_capacity(other.m_capacity), m_path(other.m_path), m_framesDecoded(other.m_framesDecoded) {
+  m_cursor[0] = other.m_cursor[0];
+  m_cursor[1] = other.m_cursor[1];
+  other.m_data = nullptr;
+  other.m_capacity = 0;
+}
 
-void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform> out) { sampleFrameOn(m_primary, clip, frame, out); }
+Player& Player::operator=(Player&& other) noexcept {
+  if (this == &other) return *this;
+  if (m_memory && m_data) m_memory->deallocate(m_data, m_capacity, 16);
+  m_data = other.m_data;
+  m_memory = other.m_memory;
+  m_capacity = other.m_capacity;
+  m_path = other.m_path;
+  m_cursor[0] = other.m_cursor[0];
+  m_cursor[1] = other.m_cursor[1];
+  m_framesDecoded = other.m_framesDecoded;
+  other.m_data = nullptr;
+  other.m_capacity = 0;
+  return *this;
+}
 
-void Player::sampleOn(Cursor& cursor, const ClipView& clip, float seconds, std::span<Transform> out) {
+std::size_t Player::storageBytes(const ClipView& clip) { return align16(cacheBytes(clip)); }
+
+std::size_t Player::blendStorageBytes(const ClipView& a, const ClipView& b) {
+  return align16(cacheBytes(a)) + align16(cacheBytes(b)) + align16(std::size_t(a.jointCount()) * sizeof(Transform));
+}
+
+/// Makes the storage hold `bytes` (the caches' contents are dropped when it grows); false when the
+/// storage is the caller's and too small.
+bool Player::reserve(std::size_t bytes) {
+  if (bytes <= m_capacity) return true;
+  if (!m_memory || bytes > 0xffffffffu) return false;
+  if (m_data) m_memory->deallocate(m_data, m_capacity, 16);
+  m_data = static_cast<std::byte*>(m_memory->allocate(bytes, 16));
+  m_capacity = static_cast<std::uint32_t>(bytes);
+  m_cursor[0] = m_cursor[1] = Cursor{};
+  return true;
+}
+
+void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float frame, std::span<Transform> out) {
+  const PoseFrames at = splitFrame(clip, frame);
+  // The fraction's slerp series, shared by every rotation of the pose between two frames.
+  const SlerpTerms terms = SlerpTerms::of(at.alpha);
+  basePose(clip, out.data());
+  if (at.wrap) {
+    // In the wrap interval every joint is its pose at the last frame interpolated to its pose at
+    // frame 0 (runtime::interpolatePoses), the tracks that do not move included.
+    interpolatePoses(out, out, at.alpha, out);
+  }
+  if (clip.uniformCount() > 0 || clip.keyedCount() > 0) {
+    CacheUse cache;
+    const std::uint32_t frames[2] = {at.first, at.second ? at.next : ~0u};
+    if (cursor) {
+      if (cursor->clip != clip.id()) *cursor = Cursor{clip.id(), {~0u, ~0u}};
+      cache.values = reinterpret_cast<BatchValues*>(m_data + cacheOffset);
+      // A frame the cursor holds is not decoded; a new one takes the slot the pose's other frame
+      // does not use, or (one frame) a free slot, else the one whose frame is farther away.
+      auto held = [&](std::uint32_t f) { return cursor->frame[0] == f ? 0 : cursor->frame[1] == f ? 1 : -1; };
+      cache.slot[0] = held(frames[0]);
+      cache.slot[1] = at.second ? held(frames[1]) : -1;
+      cache.decode[0] = cache.slot[0] < 0;
+      cache.decode[1] = at.second && cache.slot[1] < 0;
+      if (at.second) {
+        if (cache.slot[0] < 0) cache.slot[0] = cache.slot[1] == 0 ? 1 : 0;
+        if (cache.slot[1] < 0) cache.slot[1] = 1 - cache.slot[0];
+      } else if (cache.slot[0] < 0) {
+        auto distance = [&](int s) { return cursor->frame[s] == ~0u ? ~0u : std::max(cursor->frame[s], at.first) - std::min(cursor->frame[s], at.first); };
+        cache.slot[0] = distance(0) >= distance(1) ? 0 : 1;
+        cache.slot[1] = 1 - cache.slot[0];
+      } else {
+        cache.slot[1] = 1 - cache.slot[0];
+      }
+      cursor->frame[cache.slot[0]] = frames[0];
+      if (at.second) cursor->frame[cache.slot[1]] = frames[1];
+    }
+    m_framesDecoded += (cache.decode[0] ? 1 : 0) + (at.second && cache.decode[1] ? 1 : 0);
+#if defined(ANIMPACK_HAVE_AVX2)
+    if (m_path == DecodePath::Simd && avx2Available()) decodeTracksAvx2(clip, at, cache, terms, out.data());
+    else
+#endif
+#if defined(ANIMPACK_HAVE_SSE2)
+    if (m_path != DecodePath::Scalar) decodeTracksSse2(clip, at, cache, terms, out.data());
+    else
+#endif
+      decodeTracks<PortableLanes>(clip, at, cache, terms, out.data());
+  }
+  if (clip.rawCount() > 0) decodeRaw(clip, at, terms, out.data());
+}
+
+void Player::sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds, std::span<Transform> out) {
   float frame = seconds * clip.sampleRate();
   const float cycle = clip.cycleFrames();
   if (clip.loops() && cycle > 0.f) {
     frame = std::fmod(frame, cycle);
     if (frame < 0.f) frame += cycle;
   }
-  sampleFrameOn(cursor, clip, frame, out);
+  decode(cursor, cacheOffset, clip, frame, out);
 }
 
-void Player::sampleFrameOn(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out) {
-  const float last = static_cast<float>(clip.frameCount() - 1);
-  if (clip.wraps() && frame > last) {
-    // The wrap interval: the last frame interpolated to the first, as between any two frames.
-    if (frame >= last + 1.f) {
-      decode(cursor, clip, 0.f, out);
-      return;
-    }
-    m_wrapScratch.resize(out.size());
-    decode(cursor, clip, 0.f, m_wrapScratch);
-    decode(cursor, clip, last, out);
-    interpolatePoses(out, m_wrapScratch, frame - last, out);
+void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out) {
+  // The frame cache while the player stays within its budget (kStateBytesPerJoint).
+  const std::size_t cache = align16(cacheBytes(clip));
+  const bool cached = sizeof(*this) + cache <= kStateBytesPerJoint * clip.jointCount() && reserve(cache);
+  sampleWith(cached ? &m_cursor[0] : nullptr, 0, clip, seconds, out);
+}
+
+void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform> out) {
+  const std::size_t cache = align16(cacheBytes(clip));
+  const bool cached = sizeof(*this) + cache <= kStateBytesPerJoint * clip.jointCount() && reserve(cache);
+  decode(cached ? &m_cursor[0] : nullptr, 0, clip, frame, out);
+}
+
+void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight, BlendMode mode,
+                   std::span<Transform> out) {
+  // Storage: clip A's cache, clip B's cache, then the second pose; caches while the whole stays
+  // within kBlendStateBytesPerJoint.
+  const std::size_t budget = kBlendStateBytesPerJoint * clipA.jointCount();
+  const std::size_t pose = align16(out.size() * sizeof(Transform));
+  std::size_t cacheA = align16(cacheBytes(clipA)), cacheB = align16(cacheBytes(clipB));
+  if (sizeof(*this) + pose + cacheA + cacheB > budget) cacheB = 0;
+  if (sizeof(*this) + pose + cacheA + cacheB > budget) cacheA = 0;
+  if (!reserve(pose + cacheA + cacheB) && !reserve(pose + cacheA) && !reserve(pose)) {
+    assert(!"Player::blend: the caller's storage cannot hold the second pose (Player::blendStorageBytes)");
+    sampleWith(nullptr, 0, clipA, secondsA, out);
     return;
   }
-  decode(cursor, clip, frame, out);
-}
-
-void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight,
-                   BlendMode mode, std::span<Transform> out) {
-  sampleOn(m_primary, clipA, secondsA, out);
-  m_scratch.resize(out.size());
-  // The second clip keeps its own cursor so that both stay on the fast forward path.
-  sampleOn(m_secondary, clipB, secondsB, m_scratch);
-  blendPoses(out, m_scratch, weight, mode, clipA.restPose(), out, m_path);
-}
-
-std::size_t Player::contextBytes() const {
-  std::size_t bytes = sizeof(*this) + (m_scratch.capacity() + m_wrapScratch.capacity()) * sizeof(Transform) ;
-  for (const Cursor* c : {&m_primary, &m_secondary})
-    bytes += c->keys.capacity() * sizeof(std::uint32_t) + c->layouts.capacity() * sizeof(BatchLayout) +
-             c->values.capacity() * sizeof(BatchValues);
-  return bytes;
-}
-
-/// The key of a track (`count` keys at `times`, the first at frame 0) at or before `frame`, from
-/// the cursor's `key` for it: stepped forward to the next key, or searched for after a jump.
-[[gnu::always_inline]] inline std::uint32_t Player::keyAt(std::uint32_t key, const float* times, std::uint32_t count, float frame) {
-  if (times[key] <= frame) {
-    if (key + 1 >= count || times[key + 1] > frame) return key;
-    if (key + 2 >= count || times[key + 2] > frame) return key + 1;
-  }
-  ++m_seeks;
-  const float* after = std::upper_bound(times, times + count, frame);
-  return after == times ? 0 : static_cast<std::uint32_t>(after - times - 1);
-}
-
-/// A keyed track's values at `frame` (into out[0] when `want[0]`) and frame + 1 (out[1], when
-/// `want[1]`), `key` being its key at or before a time in [frame, frame + 1) (keys sit on frames, so
-/// both frames lie in the key's span): the Catmull-Rom curve through keys key - 1 .. key + 2 (an end
-/// repeats its key), normalised and in the canonical sign for rotations.
-[[gnu::always_inline]] inline void Player::keyedValues(const float* times, const KeyValue* values, std::uint32_t count, std::uint32_t key,
-                                                       Channel channel, std::uint32_t frame, const bool want[2], float (*out)[4]) {
-  const bool lastKey = key + 1 == count;  // the clip's last key, at its last frame
-  const std::uint32_t i0 = key > 0 ? key - 1 : key;
-  const std::uint32_t i3 = key + 2 < count ? key + 2 : key + 1;
-  for (unsigned i = 0; i < 2; ++i) {
-    if (!want[i]) continue;
-    float* v = out[i];
-    if (lastKey) std::memcpy(v, values[key].data(), 4 * sizeof(float));
-    else keyedSpline(times, values, int(i0), int(key), int(key + 1), int(i3), static_cast<float>(frame + i), v);
-    if (channel == Channel::Rotation) {
-      const Quat q = canonicalSign(normalized({v[0], v[1], v[2], v[3]}));
-      v[0] = q.x;
-      v[1] = q.y;
-      v[2] = q.z;
-      v[3] = q.w;
-    }
-  }
-}
-
-void Player::decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out) {
-  const std::uint32_t lastFrame = clip.frameCount() - 1;
-  const float last = static_cast<float>(lastFrame);
-  if (!(frame >= 0.f)) frame = 0.f;  // also catches NaN
-  if (frame > last) frame = last;
-  // The one split of the time into a frame and the fraction towards the next, for every track kind.
-  FrameSplit at{static_cast<std::uint32_t>(frame), 0.f};
-  at.alpha = frame - static_cast<float>(at.frame);
-  if (at.frame >= lastFrame) at = {lastFrame, 0.f};
-  // The fraction's slerp series, shared by every rotation of the pose between two frames.
-  const SlerpTerms terms = SlerpTerms::of(at.alpha);
-
-  if (cursor.clip != clip.id()) {
-    cursor.clip = clip.id();
-    cursor.segment = ~0u;
-    cursor.keys.assign(clip.keyedTracks().size(), 0u);
-    cursor.layouts.resize(clip.uniformBatches().size());
-    cursor.values.assign(clip.uniformBatches().size() + clip.keyedBatches().size(), BatchValues{});
-    // Lanes past a partial keyed batch are never written: the identity rotation there keeps their
-    // slerp on its polynomial path (their results are not stored).
-    BatchValues* keyed = cursor.values.data() + clip.uniformBatches().size();
-    for (std::size_t b = 0; b < clip.keyedBatches().size(); ++b)
-      if (clip.keyedBatches()[b].shape != UniformBatch::Shape::Vector)
-        for (auto& slot : keyed[b].value) std::fill(std::begin(slot[3]), std::end(slot[3]), 1.f);
-    cursor.valueFrame[0] = cursor.valueFrame[1] = ~0u;
-  }
-
-  std::memcpy(out.data(), clip.basePose().data(), clip.basePose().size() * sizeof(Transform));
-  if (!clip.uniformBatches().empty() || !clip.keyedBatches().empty()) {
-#if defined(ANIMPACK_HAVE_AVX2)
-    if (m_path == DecodePath::Simd && avx2Available()) decodeTracksAvx2(cursor, clip, frame, at, terms, out.data());
-    else
-#endif
-#if defined(ANIMPACK_HAVE_SSE2)
-    if (m_path != DecodePath::Scalar) decodeTracksSse2(cursor, clip, frame, at, terms, out.data());
-    else
-#endif
-      decodeTracks<PortableLanes>(cursor, clip, frame, at, terms, out.data());
-  }
-  decodeRaw(clip, at, terms, out);
-}
-
-/// The keyed tracks' values at frame at.frame into value slot `slot0` and at at.frame + 1 into
-/// `slot1` (-1: not wanted), from each track's key at `frame`. Out of line: it runs only when a pose
-/// needs a frame the cursor does not hold.
-[[gnu::noinline]] void Player::decodeKeyedFrames(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, int slot0, int slot1) {
-  const auto tracks = clip.keyedTracks();
-  const float* times = clip.keyTimes().data();
-  const KeyValue* values = clip.keyValues().data();
-  const std::uint32_t* offsets = clip.trackKeyOffsets().data();
-  const auto batches = clip.keyedBatches();
-  BatchValues* out = cursor.values.data() + clip.uniformBatches().size();
-  const int slots[2] = {slot0, slot1};
-  const bool want[2] = {slot0 >= 0, slot1 >= 0};
-  for (std::size_t b = 0; b < batches.size(); ++b)
-    for (unsigned l = 0; l < batches[b].lanes; ++l) {
-      const std::uint32_t t = batches[b].track[l];
-      const std::uint32_t first = offsets[t], count = offsets[t + 1] - first;
-      const std::uint32_t key = cursor.keys[t] = keyAt(cursor.keys[t], times + first, count, frame);
-      float v[2][4];
-      keyedValues(times + first, values + first, count, key, tracks[t].channel, at.frame, want, v);
-      for (unsigned i = 0; i < 2; ++i)
-        if (want[i])
-          for (unsigned c = 0; c < 4; ++c) out[b].value[slots[i]][c][l] = v[i][c];
-    }
+  if (cacheA + cacheB + pose > m_capacity) cacheB = 0;
+  if (cacheA + cacheB + pose > m_capacity) cacheA = 0;
+  const std::span<Transform> second(reinterpret_cast<Transform*>(m_data + cacheA + cacheB), out.size());
+  sampleWith(cacheA ? &m_cursor[0] : nullptr, 0, clipA, secondsA, out);
+  // The second clip keeps its own cursor, so both stay on their frames.
+  sampleWith(cacheB ? &m_cursor[1] : nullptr, cacheA, clipB, secondsB, second);
+  blendPoses(out, second, weight, mode, clipA.restPose(), out, m_path);
 }
 
 }  // namespace animpack::runtime

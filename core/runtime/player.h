@@ -1,25 +1,28 @@
 #pragma once
 // Decodes compressed clips into local joint transforms (core/runtime/FORMAT.md). A Player is the
-// small per-instance context a game keeps per animated character: one cursor per clip it plays
-// (the primary clip and, for blending, a second one). Uniform tracks are decoded four at a time
-// (structure of arrays, AVX2, SSE2 or portable lanes, core/runtime/lanes.h) from the cached segment's
-// boundary rows and the frame's residuals; raw tracks by direct indexing; keyed tracks from their
-// keys decoded when the clip was opened (ClipView::keyTimes, keyValues): a cursor keeps each track's
-// current key, steps it forward or searches for it after a jump, so any access order reads the same
-// keys and gives bit-identical results. Between two
+// per-instance context a game keeps per animated character. It decodes every pose from the clip's
+// bytes: uniform tracks four at a time (structure of arrays, AVX2, SSE2 or portable lanes,
+// core/runtime/lanes.h) from their boundary rows and the frame's residuals, keyed tracks from their
+// keys (a binary search in the track's key frames), raw tracks by direct indexing. Between two
 // frames every track gives the interpolation of its decoded values at those frames (lerp, and
-// shortest-path slerp for rotations), exactly as the source is interpolated between its keys. The
-// decoded values of the last two frames are kept for uniform and keyed tracks alike, four tracks a
-// batch, and interpolated four lanes at a time (on AVX2, two rotation batches in one register).
+// shortest-path slerp for rotations), exactly as the source is interpolated between its keys.
+//
+// What a player keeps (FORMAT.md "What the runtime keeps"): per clip it plays (a primary one and,
+// for blending, a second) a cursor with the decoded values of the last two frames it decoded, four
+// tracks a batch, so playback between the same two frames decodes each frame once; and for a blend
+// the second pose. The frame cache is kept only while the player's whole state stays within
+// kStateBytesPerJoint bytes per joint of the clip (kBlendStateBytesPerJoint with a blend); beyond
+// that the clip is decoded without it, which gives the same poses. Any access order gives
+// bit-identical results; several players may sample one Pack in several threads at once.
 
+#include <cstddef>
 #include <cstdint>
+#include <memory_resource>
 #include <span>
-#include <vector>
 
 #include "core/runtime/clip_view.h"
 #include "core/runtime/lanes.h"
 #include "core/runtime/math.h"
-#include "core/runtime/segment_cache.h"
 
 namespace animpack::runtime {
 
@@ -30,8 +33,24 @@ enum class BlendMode : std::uint8_t {
 
 class Player {
  public:
+  /// The most state (object, frame caches, blend pose) a player keeps per joint of what it plays.
+  static constexpr std::size_t kStateBytesPerJoint = 64;
+  static constexpr std::size_t kBlendStateBytesPerJoint = 128;
+
   /// `path` picks the lane implementation (core/runtime/lanes.h); all give bit-identical poses.
-  explicit Player(DecodePath path = DecodePath::Simd) : m_path(path) {}
+  /// The player's state comes from `memory` (default: the heap): allocated at the first sample of
+  /// a clip that needs more than it holds, so it grows to what the largest clip needs and then never
+  /// allocates again.
+  explicit Player(DecodePath path = DecodePath::Simd, std::pmr::memory_resource* memory = std::pmr::get_default_resource());
+  /// A player whose state lives in `storage` (caller-owned, 16-byte aligned): it never allocates.
+  /// With too little storage for a clip's frame cache it decodes that clip without one; a blend
+  /// needs at least blendStorageBytes() of the skeleton (asserted).
+  explicit Player(std::span<std::byte> storage, DecodePath path = DecodePath::Simd);
+  ~Player();
+  Player(Player&& other) noexcept;
+  Player& operator=(Player&& other) noexcept;
+  Player(const Player&) = delete;
+  Player& operator=(const Player&) = delete;
 
   /// Samples `clip` at `seconds` from its first frame into `out` (jointCount transforms). Looping
   /// clips wrap seamlessly (every ClipView::cycleFrames()); others clamp to their first and last frame.
@@ -46,68 +65,33 @@ class Player {
 
   DecodePath path() const { return m_path; }
 
-  /// Heap and object bytes this player holds (grows to the largest clips played).
-  std::size_t contextBytes() const;
-  /// Bytes of cursor state one keyed track costs (its current key, its share of its batch's decoded
-  /// values of the last two frames).
-  static constexpr std::size_t bytesPerKeyedTrack();
-  /// Bytes of cursor state a batch of four uniform tracks costs (the current segment's residual
-  /// layout, the last two decoded frames).
-  static constexpr std::size_t bytesPerUniformBatch();
-
-  /// For benchmarks and tests: keyed-track key searches (a jump backward or more than a key ahead)
-  /// since construction.
-  std::uint64_t seeks() const { return m_seeks; }
+  /// Bytes this player holds: the object and its storage (owned or the caller's).
+  std::size_t stateBytes() const { return sizeof(*this) + m_capacity; }
+  /// Storage a player needs to sample `clip` with its frame cache.
+  static std::size_t storageBytes(const ClipView& clip);
+  /// Storage a player needs to blend clips of `a`'s and `b`'s sizes with their frame caches (at
+  /// least the second pose).
+  static std::size_t blendStorageBytes(const ClipView& a, const ClipView& b);
+  /// For tests and benchmarks: frames decoded since construction (a frame whose values the cache
+  /// held is not decoded again).
+  std::uint64_t framesDecoded() const { return m_framesDecoded; }
 
  private:
   struct Cursor {
-    std::uint64_t clip = 0;  // ClipView::id() of the clip the state belongs to
-    // Per keyed track: its key (index into the track's keys) at or before the last frame decoded.
-    std::vector<std::uint32_t> keys;
-    // Uniform tracks: the current segment's boundary frames and residual layout per batch.
-    std::uint32_t segment = ~0u;
-    float rowFrames[4] = {};
-    std::vector<BatchLayout> layouts;
-    // The decoded values of the last two frames decoded (valueFrame, ~0u: none), per batch: the
-    // uniform batches', then the keyed batches' (ClipView::keyedBatches).
-    std::uint32_t valueFrame[2] = {~0u, ~0u};
-    std::vector<BatchValues> values;
+    std::uint32_t clip = 0;               // ClipView::id() of the clip the cache holds, 0: none
+    std::uint32_t frame[2] = {~0u, ~0u};  // the frames in cache slots 0 and 1
   };
-  /// A fractional frame split into its frame and the fraction towards the next (0 at the last).
-  struct FrameSplit {
-    std::uint32_t frame;
-    float alpha;
-  };
+  void decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float frame, std::span<Transform> out);
+  void sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds, std::span<Transform> out);
+  bool reserve(std::size_t bytes);
 
-  void sampleOn(Cursor& cursor, const ClipView& clip, float seconds, std::span<Transform> out);
-  void sampleFrameOn(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
-  void decode(Cursor& cursor, const ClipView& clip, float frame, std::span<Transform> out);
-  template <class Lanes, unsigned Frames>
-  void decodeUniformFrames(Cursor& cursor, const ClipView& clip, std::uint32_t f, const unsigned (&slots)[Frames]);
-  template <class Lanes>
-  void decodeTracks(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, Transform* out);
-  void decodeTracksAvx2(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, Transform* out);
-  void decodeTracksSse2(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, const SlerpTerms& terms, Transform* out);
-  template <class Lanes>
-  static void loadSegment(Cursor& cursor, const ClipView& clip, std::uint32_t k);
-  template <class Lanes>
-  static void readLayouts(const ClipView& clip, std::uint32_t k, std::span<BatchLayout> out);
-  static void decodeRaw(const ClipView& clip, FrameSplit at, const SlerpTerms& terms, std::span<Transform> out);
-  void decodeKeyedFrames(Cursor& cursor, const ClipView& clip, float frame, FrameSplit at, int slot0, int slot1);
-  std::uint32_t keyAt(std::uint32_t key, const float* times, std::uint32_t count, float frame);
-  static void keyedValues(const float* times, const KeyValue* values, std::uint32_t count, std::uint32_t key, Channel channel,
-                          std::uint32_t frame, const bool want[2], float (*out)[4]);
-
+  std::byte* m_data = nullptr;
+  std::pmr::memory_resource* m_memory = nullptr;  // null: the storage is the caller's
+  std::uint32_t m_capacity = 0;
   DecodePath m_path = DecodePath::Simd;
-  Cursor m_primary;
-  Cursor m_secondary;
-  std::vector<Transform> m_scratch;
-  std::vector<Transform> m_wrapScratch;  // the first frame, for the wrap interval
-  std::uint64_t m_seeks = 0;
+  Cursor m_cursor[2];
+  std::uint64_t m_framesDecoded = 0;
 };
-
-constexpr std::size_t Player::bytesPerKeyedTrack() { return sizeof(std::uint32_t) + sizeof(BatchValues) / 4; }
-constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchLayout) + sizeof(BatchValues); }
 
 /// Blends two local poses joint by joint (naive or decomposed, see BlendMode): the joints that differ
 /// four at a time, or on AVX2 eight consecutive joints a block (every lane implementation gives
@@ -117,9 +101,4 @@ constexpr std::size_t Player::bytesPerUniformBatch() { return sizeof(BatchLayout
 void blendPoses(std::span<const Transform> a, std::span<const Transform> b, float weight, BlendMode mode,
                 std::span<const Transform> restPose, std::span<Transform> out, DecodePath path = DecodePath::Simd);
 
-}  // namespace animpack::runtime
-
-namespace animpack::runtime {
-static_assert(Player::bytesPerKeyedTrack() == 36, "FORMAT.md documents 36 bytes of state per keyed track");
-static_assert(Player::bytesPerUniformBatch() == 248, "FORMAT.md documents 248 bytes of state per batch of four uniform tracks");
 }  // namespace animpack::runtime

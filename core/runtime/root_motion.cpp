@@ -123,7 +123,7 @@ Transform toTransform(const GroundMotion& m) {
 }
 
 GroundMotion groundAtFrame(const ClipView& clip, float frame) {
-  const RootMotionInfo* info = clip.rootMotion();
+  const std::optional<RootMotionInfo> info = clip.rootMotion();
   if (!info) return {};
   const std::uint32_t frames = clip.frameCount();
   const float last = clip.loops() ? clip.cycleFrames() : float(frames - 1);
@@ -151,7 +151,7 @@ GroundMotion groundAtFrame(const ClipView& clip, float frame) {
 Transform rootMotion(const ClipView& clip, float t0, float t1) { return toTransform(characterMotion(clip, t0, t1)); }
 
 GroundMotion characterMotion(const ClipView& clip, float t0, float t1) {
-  const RootMotionInfo* info = clip.rootMotion();
+  const std::optional<RootMotionInfo> info = clip.rootMotion();
   if (!info) return {};
   // Frames in float as Player::sample computes them, so the motion and the pose meet at one instant.
   const float rate = clip.sampleRate();
@@ -163,7 +163,7 @@ namespace {
 
 void foldRoot(Player& player, const ClipView& clip, double frames, std::span<const std::int32_t> parents, std::span<Transform> pose,
               RootMotionScratch& scratch) {
-  const RootMotionInfo& info = *clip.rootMotion();
+  const RootMotionInfo info = *clip.rootMotion();
   const double cycle = clip.cycleFrames();
   const bool loops = clip.loops() && cycle > 0;
   const double k = loops ? std::floor(frames / cycle) : 0.0;

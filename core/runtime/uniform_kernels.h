@@ -1,6 +1,8 @@
 #pragma once
 // The Player's four-lane kernels for uniform tracks, written once against a lane implementation
-// (core/runtime/lanes.h). Every expression keeps the operation order of the scalar definitions in
+// (core/runtime/lanes.h). They read everything from the clip's bytes: a batch's parameters from its
+// four tracks' records, its boundary values from the boundary rows, its residuals from the segment.
+// Every expression keeps the operation order of the scalar definitions in
 // core/runtime/track_math.h and core/runtime/math.h, so each lane is bit-identical to decoding its
 // track alone, whatever the lane implementation. Included by player.cpp (and its test).
 
@@ -8,7 +10,7 @@
 #include <cstring>
 
 #include "core/runtime/bits.h"
-#include "core/runtime/clip_view.h"
+#include "core/runtime/clip_builder.h"
 #include "core/runtime/lanes.h"
 #include "core/runtime/math.h"
 #include "core/runtime/segment_cache.h"
@@ -20,16 +22,129 @@ namespace animpack::runtime::kernels {
 template <class L>
 concept HasPair = requires { typename L::Pair; };
 
+/// Byte offset of a joint's channel in a pose (a Transform array).
+inline std::uint32_t poseOffset(std::uint32_t joint, std::uint32_t channel) {
+  static constexpr std::uint8_t kChannel[4] = {offsetof(Transform, rotation), offsetof(Transform, translation), offsetof(Transform, scale), 0};
+  return static_cast<std::uint32_t>(joint * sizeof(Transform) + kChannel[channel & 3u]);
+}
+
+/// Where one frame of a pose is read: its segment's residual data, the frame within the segment,
+/// the segment's four boundary rows (bit positions k-1 .. k+2, an end repeating its neighbour) and
+/// the Catmull-Rom weights of the frame between them.
+struct FrameSource {
+  const std::uint8_t* segment = nullptr;
+  std::uint32_t local = 0;
+  std::uint32_t segmentFrames = 0;
+  std::uint32_t rowStart[4] = {};
+  float weights[4] = {};
+};
+
 template <class L>
 struct Uniform {
   using F = typename L::F;
   using I = typename L::I;
   using M = typename L::M;
 
+  /// A batch of up to four uniform tracks of one group, gathered from their parameter records
+  /// (lanes past `lanes` repeat the last track; their results are not stored).
+  struct Batch {
+    F minimum[4];
+    F step;
+    F reference[4];  // the lanes' reference rotations (group RotationReference)
+    I rowMask[4];    // [component]: 2^width - 1 per lane
+    std::uint32_t outOffset[4];
+    unsigned lanes;
+    std::uint32_t track[4];           // uniform track index per lane (its segment header)
+    std::uint32_t rowOffset[4];       // bit offset of the lane's values in a boundary row
+    std::uint8_t rowShift[4][4];      // [component][lane]: bit offset of the component in them
+    bool wideRows;                    // a lane's values span more than 56 bits
+    bool unsignedRows;                // a component is 32 bits wide (its values may pass 2^31)
+    std::uint32_t rowBits;            // the lanes' bits in a row (the batch's share of it)
+  };
+
+  /// 2^w - 1 per lane for w in 0..32.
+  static I lowMask(I w) {
+    const I is32 = L::eqInts(w, L::setInts(32));
+    return L::orInts(L::subInts(L::powerOfTwo(L::andInts(w, L::setInts(31))), L::setInts(1)), is32);
+  }
+
+  /// Gathers the batch of tracks first .. first + lanes - 1 of group G, whose records start at
+  /// `records` (the group's record of track `groupFirst`), the batch's values `rowOffset` bits into
+  /// each boundary row.
+  template <UniformGroup G>
+  static void gather(const std::uint8_t* records, std::uint32_t groupFirst, std::uint32_t first, unsigned lanes, std::uint32_t rowOffset,
+                     Batch& b) {
+    constexpr std::uint32_t kRecord = G == UniformGroup::RotationReference ? kUniformParamSize + kUniformRefSize
+                                      : G == UniformGroup::Rotation4      ? kUniformParamSize + 4
+                                                                          : kUniformParamSize;
+    const std::uint8_t* p[4];
+    for (unsigned l = 0; l < 4; ++l) {
+      const unsigned lane = l < lanes ? l : lanes - 1;
+      b.track[l] = first + lane;
+      p[l] = records + std::size_t(first + lane - groupFirst) * kRecord;
+      b.outOffset[l] = poseOffset(loadLE<std::uint16_t>(p[l]), p[l][2]);
+    }
+    b.lanes = lanes;
+    const std::uint8_t* mins[4] = {p[0] + 4, p[1] + 4, p[2] + 4, p[3] + 4};
+    F v[4];
+    L::gather4(mins, v);
+    b.minimum[0] = v[0];
+    b.minimum[1] = v[1];
+    b.minimum[2] = v[2];
+    b.step = v[3];
+    if constexpr (G == UniformGroup::Rotation4)
+      b.minimum[3] = L::floats(loadLE<float>(p[0] + 24), loadLE<float>(p[1] + 24), loadLE<float>(p[2] + 24), loadLE<float>(p[3] + 24));
+    if constexpr (G == UniformGroup::RotationReference) {
+      const std::uint8_t* refs[4] = {p[0] + 24, p[1] + 24, p[2] + 24, p[3] + 24};
+      L::gather4(refs, b.reference);
+    }
+    // The boundary widths, one byte per component: where each component sits in the lane's values.
+    const I widths = L::ints(loadLE<std::uint32_t>(p[0] + 20), loadLE<std::uint32_t>(p[1] + 20), loadLE<std::uint32_t>(p[2] + 20),
+                             loadLE<std::uint32_t>(p[3] + 20));
+    const I byte = L::setInts(255);
+    const I w0 = L::andInts(widths, byte), w1 = L::andInts(L::template shr<8>(widths), byte), w2 = L::andInts(L::template shr<16>(widths), byte),
+            w3 = L::template shr<24>(widths);
+    const I s2 = L::addInts(w0, w1), s3 = L::addInts(s2, w2), total = L::addInts(s3, w3);
+    L::storeBytes(b.rowShift, L::setInts(0), w0, s2, s3);
+    b.rowMask[0] = lowMask(w0);
+    b.rowMask[1] = lowMask(w1);
+    b.rowMask[2] = lowMask(w2);
+    b.rowMask[3] = lowMask(w3);
+    b.wideRows = L::anyAbove(total, 56);
+    b.unsignedRows = L::anyAbove(L::orInts(L::orInts(w0, w1), L::orInts(w2, w3)), 31);
+    std::uint32_t bits[4];
+    L::storeInts(bits, total);
+    b.rowOffset[0] = rowOffset;
+    for (unsigned l = 1; l < 4; ++l) b.rowOffset[l] = b.rowOffset[l - 1] + (l < lanes ? bits[l - 1] : 0u);
+    b.rowBits = b.rowOffset[lanes - 1] + bits[lanes - 1] - rowOffset;
+  }
+
   /// A batch's residual layout in one segment from its lanes' 3-byte residual headers (FORMAT.md
-  /// "Segments": widths in bits 0-4, 5-9, 10-14 and 19-23, the shift in bits 15-18) and where each
-  /// lane's residuals start.
+  /// "Uniform tracks"), its residuals starting `base` bits into the segment. Returns the bits the
+  /// batch's tracks take.
+  static std::uint32_t layout(const Batch& b, const std::uint8_t* segment, std::uint32_t frames, std::uint32_t base, BatchLayout& s) {
+    std::uint32_t header[4];
+    // Read as one 4-byte word: the byte after the last header is residual data or the clip's padding.
+    for (unsigned l = 0; l < 4; ++l) header[l] = loadLE<std::uint32_t>(segment + kSegmentHeaderBytesPerTrack * std::size_t(b.track[l])) & 0xffffffu;
+    layoutWithStrides(header, s);
+    // Where each lane's residuals start: the batch's tracks one after the other, `frames` frames each.
+    std::uint32_t offset = base;
+    for (unsigned l = 0; l < 4; ++l) {
+      s.base[l] = offset;
+      if (l + 1 < b.lanes) offset += frames * s.stride[l];
+    }
+    return offset + frames * s.stride[b.lanes - 1] - base;
+  }
+
+  /// A residual layout from four lanes' 3-byte headers (widths in bits 0-4, 5-9, 10-14 and 19-23,
+  /// the shift in bits 15-18) and where each lane's residuals start.
   static void layout(const std::uint32_t header[4], const std::uint32_t base[4], BatchLayout& s) {
+    layoutWithStrides(header, s);
+    std::memcpy(s.base, base, sizeof(s.base));
+  }
+
+  /// layout() but the lanes' starts: masks, offsets, strides, scales and the wide flag.
+  static void layoutWithStrides(const std::uint32_t header[4], BatchLayout& s) {
     const I h = L::ints(header[0], header[1], header[2], header[3]);
     const I width = L::setInts(31), one = L::setInts(1);
     const I b0 = L::andInts(h, width), b1 = L::andInts(L::template shr<5>(h), width), b2 = L::andInts(L::template shr<10>(h), width),
@@ -44,7 +159,39 @@ struct Uniform {
     L::storeBytes(s.stride, stride);
     s.wide = L::anyAbove(stride, 57);
     L::store(s.scale, L::powerOfHalf(L::andInts(L::template shr<15>(h), L::setInts(15))));
-    std::memcpy(s.base, base, sizeof(s.base));
+  }
+
+  /// Per-batch constants of row(): the component shifts in the lane implementation's form.
+  struct RowShifts {
+    typename L::Shifts component[4];
+  };
+  template <unsigned Components>
+  static RowShifts rowShifts(const Batch& b) {
+    RowShifts r{};
+    for (unsigned c = 0; c < Components; ++c) r.component[c] = L::shifts(b.rowShift[c]);
+    return r;
+  }
+
+  /// The batch's quantized boundary values of one row (q[component]), as floats.
+  template <unsigned Components>
+  [[gnu::always_inline]] static void row(const Batch& b, const RowShifts& shifts, const std::uint8_t* bits, std::uint32_t rowStart, F q[4]) {
+    static constexpr std::uint8_t kOne[4] = {1, 1, 1, 1};
+    static constexpr std::uint8_t kZero[4] = {};
+    // uint32 -> float rounds to nearest; below 2^31 the signed conversion gives the same float.
+    auto toFloat = [&](I v) { return b.unsignedRows ? L::fromUint(v) : L::fromInt(v); };
+    if (!b.wideRows) {
+      // Each lane's values of the row in one read: positions rowOffset + rowStart x 1.
+      const typename L::W w = L::words(bits, b.rowOffset, kOne, rowStart);
+      for (unsigned c = 0; c < Components; ++c) q[c] = toFloat(L::andInts(L::shiftWords(w, shifts.component[c]), b.rowMask[c]));
+      return;
+    }
+    // A lane past 56 bits a row: each component read at its own position.
+    for (unsigned c = 0; c < Components; ++c) {
+      std::uint32_t at[4];
+      for (unsigned l = 0; l < 4; ++l) at[l] = b.rowOffset[l] + b.rowShift[c][l];
+      const typename L::W w = L::words(bits, at, kOne, rowStart);
+      q[c] = toFloat(L::andInts(L::shiftWords(w, L::shifts(kZero)), b.rowMask[c]));
+    }
   }
 
   /// Residuals of frames `local` .. `local + Frames - 1` of the segment, in steps (quantized
@@ -112,71 +259,58 @@ struct Uniform {
     return L::ints(v[0], v[1], v[2], v[3]);
   }
 
-  /// The frames' values: spline through the boundary rows (weights w[f]) plus the residual, the
-  /// rows read once for all frames. `rows` is the batch's row k-1 (ClipView::boundaryRows), the
-  /// next rows `stride` floats apart.
-  template <unsigned Components, unsigned Frames>
-  static void values(const UniformBatch& b, const float* rows, std::uint32_t stride, const F (*w)[4], const F (*residual)[4], F out[Frames][4]) {
-    const F step = L::load(b.step);
-    const float* r0 = rows;
-    const float* r1 = r0 + stride;
-    const float* r2 = r1 + stride;
-    const float* r3 = r2 + stride;
-    for (unsigned c = 0; c < Components; ++c) {
-      const F q0 = L::load(r0 + 4 * c), q1 = L::load(r1 + 4 * c), q2 = L::load(r2 + 4 * c), q3 = L::load(r3 + 4 * c);
-      const F minimum = L::load(b.minValue[c]);
-      for (unsigned f = 0; f < Frames; ++f) {
-        // As in Player's scalar definition: minimum + (w0 q0 + w1 q1 + w2 q2 + w3 q3) x step, then
-        // uniformValue(spline, residual, step).
-        F s = L::add(L::mul(w[f][0], q0), L::mul(w[f][1], q1));
-        s = L::add(s, L::mul(w[f][2], q2));
-        s = L::add(s, L::mul(w[f][3], q3));
-        const F spline = L::add(minimum, L::mul(s, step));
-        out[f][c] = L::add(spline, L::mul(residual[f][c], step));
-      }
-    }
+  /// A frame's values from its spline part s = w0 q0 + w1 q1 + w2 q2 + w3 q3 (in that order) and its
+  /// residual, as the scalar definition: minimum + s x step, then uniformValue(spline, residual, step).
+  template <class X, unsigned Components>
+  [[gnu::always_inline]] static void values(const typename X::F minimum[4], typename X::F step, const typename X::F s[4],
+                                            const typename X::F residual[4], typename X::F out[4]) {
+    for (unsigned c = 0; c < Components; ++c) out[c] = X::add(X::add(minimum[c], X::mul(s[c], step)), X::mul(residual[c], step));
   }
 
   /// normalized() of four lanes of quaternions (identity where the length is not positive).
-  static void normalize(const F in[4], F out[4]) {
-    const F n2 = L::add(L::add(L::add(L::mul(in[0], in[0]), L::mul(in[1], in[1])), L::mul(in[2], in[2])), L::mul(in[3], in[3]));
-    const M positive = L::gt(n2, L::set(0.f));
-    const F inv = L::div(L::set(1.f), L::sqrt(n2));
+  template <class X>
+  static void normalize(const typename X::F in[4], typename X::F out[4]) {
+    using XF = typename X::F;
+    const XF n2 = X::add(X::add(X::add(X::mul(in[0], in[0]), X::mul(in[1], in[1])), X::mul(in[2], in[2])), X::mul(in[3], in[3]));
+    const auto positive = X::gt(n2, X::set(0.f));
+    const XF inv = X::div(X::set(1.f), X::sqrt(n2));
     const Quat identity;
     const float id[4] = {identity.x, identity.y, identity.z, identity.w};
-    for (unsigned c = 0; c < 4; ++c) out[c] = L::select(positive, L::mul(in[c], inv), L::set(id[c]));
+    for (unsigned c = 0; c < 4; ++c) out[c] = X::select(positive, X::mul(in[c], inv), X::set(id[c]));
   }
 
-  /// uniformRotation() of four lanes: w rebuilt from x, y, z, then the reference applied.
-  static void rotation(const UniformBatch& b, const F v[4], F q[4]) {
-    const F zero = L::set(0.f);
-    const F rest = L::sub(L::sub(L::sub(L::set(1.f), L::mul(v[0], v[0])), L::mul(v[1], v[1])), L::mul(v[2], v[2]));
-    const M inside = L::gt(rest, zero);
-    const F w = L::sqrt(rest);
+  /// uniformRotation() of the lanes: w rebuilt from x, y, z, then (`Relative`) the lanes' reference
+  /// rotations `ref` applied.
+  template <class X, bool Relative>
+  static void rotation(const typename X::F v[4], const typename X::F ref[4], typename X::F q[4]) {
+    using XF = typename X::F;
+    const XF zero = X::set(0.f);
+    const XF rest = X::sub(X::sub(X::sub(X::set(1.f), X::mul(v[0], v[0])), X::mul(v[1], v[1])), X::mul(v[2], v[2]));
+    const auto inside = X::gt(rest, zero);
+    const XF w = X::sqrt(rest);
     q[0] = v[0];
     q[1] = v[1];
     q[2] = v[2];
     q[3] = w;
-    if (b.relative) {
+    if constexpr (Relative) {
       // reference * (x, y, z, w), the Hamilton product in math.h's operation order.
-      const F ax = L::load(b.reference[0]), ay = L::load(b.reference[1]), az = L::load(b.reference[2]), aw = L::load(b.reference[3]);
-      const F rx = L::sub(L::add(L::add(L::mul(aw, v[0]), L::mul(ax, w)), L::mul(ay, v[2])), L::mul(az, v[1]));
-      const F ry = L::add(L::add(L::sub(L::mul(aw, v[1]), L::mul(ax, v[2])), L::mul(ay, w)), L::mul(az, v[0]));
-      const F rz = L::add(L::sub(L::add(L::mul(aw, v[2]), L::mul(ax, v[1])), L::mul(ay, v[0])), L::mul(az, w));
-      const F rw = L::sub(L::sub(L::sub(L::mul(aw, w), L::mul(ax, v[0])), L::mul(ay, v[1])), L::mul(az, v[2]));
-      const M relative = L::loadInts(b.hasReference);
-      q[0] = L::select(relative, rx, v[0]);
-      q[1] = L::select(relative, ry, v[1]);
-      q[2] = L::select(relative, rz, v[2]);
-      q[3] = L::select(relative, rw, w);
+      const XF ax = ref[0], ay = ref[1], az = ref[2], aw = ref[3];
+      const XF rx = X::sub(X::add(X::add(X::mul(aw, v[0]), X::mul(ax, w)), X::mul(ay, v[2])), X::mul(az, v[1]));
+      const XF ry = X::add(X::add(X::sub(X::mul(aw, v[1]), X::mul(ax, v[2])), X::mul(ay, w)), X::mul(az, v[0]));
+      const XF rz = X::add(X::sub(X::add(X::mul(aw, v[2]), X::mul(ax, v[1])), X::mul(ay, v[0])), X::mul(az, w));
+      const XF rw = X::sub(X::sub(X::sub(X::mul(aw, w), X::mul(ax, v[0])), X::mul(ay, v[1])), X::mul(az, v[2]));
+      q[0] = rx;
+      q[1] = ry;
+      q[2] = rz;
+      q[3] = rw;
     }
-    if (L::any(L::notMask(inside))) {
+    if (X::any(X::notMask(inside))) {
       // Outside the unit ball (quantization pushed it out): normalized(x, y, z, 0), no reference.
       // Rare, so the common case skips its square root and division.
-      const F flat[4] = {v[0], v[1], v[2], zero};
-      F outside[4];
-      normalize(flat, outside);
-      for (unsigned c = 0; c < 4; ++c) q[c] = L::select(inside, q[c], outside[c]);
+      const XF flat[4] = {v[0], v[1], v[2], zero};
+      XF outside[4];
+      normalize<X>(flat, outside);
+      for (unsigned c = 0; c < 4; ++c) q[c] = X::select(inside, q[c], outside[c]);
     }
   }
 
@@ -227,111 +361,132 @@ struct Uniform {
         r[3] = L::withLane(r[3], l, q.w);
       }
     }
-    // canonicalSign: negate where w < 0, or w == 0 and the first non-zero of x, y, z is negative.
+    canonical(r, out);
+  }
+
+  /// canonicalSign() of four lanes: negated where w < 0, or w == 0 and the first non-zero of x, y,
+  /// z is negative.
+  [[gnu::always_inline]] static void canonical(const F q[4], F out[4]) {
     const F zero = L::set(0.f);
-    M negate = L::lt(r[2], zero);
-    negate = L::orMask(L::lt(r[1], zero), L::andMask(L::eq(r[1], zero), negate));
-    negate = L::orMask(L::lt(r[0], zero), L::andMask(L::eq(r[0], zero), negate));
-    negate = L::orMask(L::lt(r[3], zero), L::andMask(L::eq(r[3], zero), negate));
-    for (unsigned c = 0; c < 4; ++c) out[c] = L::flipSign(negate, r[c]);
+    M negate = L::lt(q[2], zero);
+    negate = L::orMask(L::lt(q[1], zero), L::andMask(L::eq(q[1], zero), negate));
+    negate = L::orMask(L::lt(q[0], zero), L::andMask(L::eq(q[0], zero), negate));
+    negate = L::orMask(L::lt(q[3], zero), L::andMask(L::eq(q[3], zero), negate));
+    for (unsigned c = 0; c < 4; ++c) out[c] = L::flipSign(negate, q[c]);
   }
 
-  /// The batch's decoded values at frames `local` .. `local + Frames - 1` of the segment (weights
-  /// w[f]), into out[f]: a rotation (normalised) or a vector.
-  template <UniformBatch::Shape S, unsigned Frames>
-  static void evaluate(const UniformBatch& batch, const float* rows, std::uint32_t rowStride, const BatchLayout& layout,
-                       const std::uint8_t* data, std::uint32_t local, const F (*w)[4], float (*const* out)[4]) {
-    constexpr unsigned kComponents = S == UniformBatch::Shape::Rotation4 ? 4 : 3;
-    F residual[Frames][4], v[Frames][4];
-    if constexpr (Frames == 2 && HasPair<L>) {
-      // Both frames' residuals, values, rotations and stores in one register per component
-      // (L::Pair: each half computes what the four-lane code below computes for its frame).
-      using P = typename L::Pair;
-      typename P::F pw[1][4], pr[1][4], pv[1][4], q[4];
-      for (unsigned j = 0; j < 4; ++j) pw[0][j] = P::pair(w[0][j], w[1][j]);
-      if (!layout.wide) {
-        residualPair<kComponents>(layout, data, local, pr[0]);
-      } else {
-        residuals<kComponents, Frames>(layout, data, local, residual);
-        for (unsigned c = 0; c < kComponents; ++c) pr[0][c] = P::pair(residual[0][c], residual[1][c]);
+  /// The batch's values at the pose's frame `a` and, when `second`, at frame `b`: a rotation
+  /// (normalised) or a vector, [frame][component]. The spline parts are accumulated row by row, so a
+  /// row read once serves both frames when they share a segment (`sameSegment`).
+  template <UniformGroup G>
+  static void evaluate(const Batch& batch, const std::uint8_t* bits, const FrameSource& a, const BatchLayout& la, const FrameSource& b,
+                       const BatchLayout& lb, bool second, bool sameSegment, F out[2][4]) {
+    constexpr unsigned C = G == UniformGroup::Rotation4 ? 4 : 3;
+    const RowShifts shifts = rowShifts<C>(batch);
+    if constexpr (HasPair<L>) {
+      if (second) {
+        // Both frames in one register per component (L::Pair: each half computes what the four-lane
+        // code below computes for its frame).
+        using P = typename L::Pair;
+        typename P::F s[4], r[4], v[4], q[4];
+        auto rowTerms = [&](unsigned k, typename P::F t[4]) {
+          F qa[4], qb[4];
+          row<C>(batch, shifts, bits, a.rowStart[k], qa);
+          if (!sameSegment) row<C>(batch, shifts, bits, b.rowStart[k], qb);
+          const typename P::F w = P::pair(L::set(a.weights[k]), L::set(b.weights[k]));
+          for (unsigned c = 0; c < C; ++c) t[c] = P::mul(w, P::pair(qa[c], sameSegment ? qa[c] : qb[c]));
+        };
+        rowTerms(0, s);
+        for (unsigned k = 1; k < 4; ++k) {
+          typename P::F t[4];
+          rowTerms(k, t);
+          for (unsigned c = 0; c < C; ++c) s[c] = P::add(s[c], t[c]);
+        }
+        if (sameSegment && !la.wide && b.local == a.local + 1) {
+          residualPair<C>(la, a.segment, a.local, r);
+        } else {
+          F ra[1][4], rb[1][4];
+          residuals<C, 1>(la, a.segment, a.local, ra);
+          residuals<C, 1>(lb, b.segment, b.local, rb);
+          for (unsigned c = 0; c < C; ++c) r[c] = P::pair(ra[0][c], rb[0][c]);
+        }
+        typename P::F minimum[4];
+        for (unsigned c = 0; c < C; ++c) minimum[c] = P::pair(batch.minimum[c], batch.minimum[c]);
+        values<P, C>(minimum, P::pair(batch.step, batch.step), s, r, v);
+        if constexpr (G == UniformGroup::Vector) {
+          for (unsigned c = 0; c < 3; ++c) q[c] = v[c];
+        } else if constexpr (G == UniformGroup::Rotation4) {
+          normalize<P>(v, q);
+        } else {
+          typename P::F ref[4];
+          if constexpr (G == UniformGroup::RotationReference)
+            for (unsigned c = 0; c < 4; ++c) ref[c] = P::pair(batch.reference[c], batch.reference[c]);
+          rotation<P, G == UniformGroup::RotationReference>(v, ref, q);
+        }
+        for (unsigned c = 0; c < 4; ++c) {
+          out[0][c] = P::low(q[c]);
+          out[1][c] = P::high(q[c]);
+        }
+        return;
       }
-      Uniform<P>::template values<kComponents, 1>(batch, rows, rowStride, pw, pr, pv);
-      if constexpr (S == UniformBatch::Shape::Vector) {
-        for (unsigned c = 0; c < 3; ++c) P::storePair(out[0][c], out[1][c], pv[0][c]);
-      } else {
-        if constexpr (S == UniformBatch::Shape::Rotation) Uniform<P>::rotation(batch, pv[0], q);
-        else Uniform<P>::normalize(pv[0], q);
-        for (unsigned c = 0; c < 4; ++c) P::storePair(out[0][c], out[1][c], q[c]);
-      }
-      return;
     }
-    residuals<kComponents, Frames>(layout, data, local, residual);
-    values<kComponents, Frames>(batch, rows, rowStride, w, residual, v);
-    for (unsigned f = 0; f < Frames; ++f) {
-      if constexpr (S == UniformBatch::Shape::Vector) {
-        for (unsigned c = 0; c < 3; ++c) L::store(out[f][c], v[f][c]);
-      } else {
-        F q[4];
-        if constexpr (S == UniformBatch::Shape::Rotation) rotation(batch, v[f], q);
-        else normalize(v[f], q);
-        for (unsigned c = 0; c < 4; ++c) L::store(out[f][c], q[c]);
+    const bool both = second && sameSegment;  // rows read once for both frames
+    F sa[4], sb[4];
+    auto accumulate = [&](unsigned k, const FrameSource& source, bool forA, bool forB) {
+      F q[4];
+      row<C>(batch, shifts, bits, source.rowStart[k], q);
+      const F wa = L::set(a.weights[k]), wb = L::set(b.weights[k]);
+      for (unsigned c = 0; c < C; ++c) {
+        if (forA) sa[c] = k == 0 ? L::mul(wa, q[c]) : L::add(sa[c], L::mul(wa, q[c]));
+        if (forB) sb[c] = k == 0 ? L::mul(wb, q[c]) : L::add(sb[c], L::mul(wb, q[c]));
       }
-    }
+    };
+    for (unsigned k = 0; k < 4; ++k) accumulate(k, a, true, both);
+    F residual[1][4], v[4];
+    residuals<C, 1>(la, a.segment, a.local, residual);
+    values<L, C>(batch.minimum, batch.step, sa, residual[0], v);
+    finishValue<G>(batch, v, out[0]);
+    if (!second) return;
+    if (!both)
+      for (unsigned k = 0; k < 4; ++k) accumulate(k, b, false, true);
+    residuals<C, 1>(lb, b.segment, b.local, residual);
+    values<L, C>(batch.minimum, batch.step, sb, residual[0], v);
+    finishValue<G>(batch, v, out[1]);
   }
 
-  /// Writes the batch's values at a frame (`a`) or, when `second`, their interpolation towards the
-  /// next frame's (`b`) by the series' fraction: lerp, or canonicalSign(slerp) for rotations.
-  template <UniformBatch::Shape S>
-  static void finish(const UniformBatch& batch, const float (*a)[4], const float (*b)[4], bool second, const SlerpSeries& series, Transform* out) {
-    F va[4], result[4];
-    constexpr unsigned kComponents = S == UniformBatch::Shape::Vector ? 3 : 4;
-    for (unsigned c = 0; c < kComponents; ++c) va[c] = L::load(a[c]);
-    if (!second) {
-      store(batch, va, out);
-      return;
-    }
-    if constexpr (S == UniformBatch::Shape::Vector) {
-      const F t = L::set(series.t);
-      for (unsigned c = 0; c < 3; ++c) result[c] = L::add(va[c], L::mul(L::sub(L::load(b[c]), va[c]), t));
+  /// A frame's decoded value of the group's shape from its stored components.
+  template <UniformGroup G>
+  static void finishValue(const Batch& batch, const F v[4], F out[4]) {
+    if constexpr (G == UniformGroup::Vector) {
+      for (unsigned c = 0; c < 3; ++c) out[c] = v[c];
+    } else if constexpr (G == UniformGroup::Rotation4) {
+      normalize<L>(v, out);
     } else {
-      const F vb[4] = {L::load(b[0]), L::load(b[1]), L::load(b[2]), L::load(b[3])};
-      slerpCanonical(va, vb, series, result);
+      rotation<L, G == UniformGroup::RotationReference>(v, batch.reference, out);
     }
-    store(batch, result, out);
   }
 
-  /// finish() between frames of two rotation batches at once: `x` in the lower half of each register
-  /// of L::Pair and `y` in the upper, `series` the pose's series in both halves. Each half is
-  /// finish()'s four-lane arithmetic for its batch, so the poses are bit-identical.
-  template <class PairSeries>
-  static void finishRotations(const UniformBatch& x, const float (*ax)[4], const float (*bx)[4], const UniformBatch& y, const float (*ay)[4],
-                              const float (*by)[4], const PairSeries& series, Transform* out) {
-    using P = typename L::Pair;
-    typename P::F a[4], b[4], r[4];
-    for (unsigned c = 0; c < 4; ++c) {
-      a[c] = P::pair(L::load(ax[c]), L::load(ay[c]));
-      b[c] = P::pair(L::load(bx[c]), L::load(by[c]));
+  /// Writes the values at the frame (`a`) or, when `second`, their interpolation towards the next
+  /// frame's (`b`) by the series' fraction: lerp, or canonicalSign(slerp) for rotations.
+  template <bool Vector>
+  static void finish(const std::uint32_t* outOffset, unsigned lanes, const F a[4], const F b[4], bool second, const SlerpSeries& series,
+                     Transform* out) {
+    F result[4];
+    auto* base = reinterpret_cast<unsigned char*>(out);
+    if (!second) {
+      if constexpr (Vector) L::storeTriples(a[0], a[1], a[2], base, outOffset, lanes);
+      else L::storeQuads(a[0], a[1], a[2], a[3], base, outOffset, lanes);
+      return;
     }
-    Uniform<P>::slerpCanonical(a, b, series, r);
-    P::storeQuadPair(r[0], r[1], r[2], r[3], reinterpret_cast<unsigned char*>(out), x.outOffset, x.lanes, y.outOffset, y.lanes);
+    if constexpr (Vector) {
+      const F t = L::set(series.t);
+      for (unsigned c = 0; c < 3; ++c) result[c] = L::add(a[c], L::mul(L::sub(b[c], a[c]), t));
+      L::storeTriples(result[0], result[1], result[2], base, outOffset, lanes);
+    } else {
+      slerpCanonical(a, b, series, result);
+      L::storeQuads(result[0], result[1], result[2], result[3], base, outOffset, lanes);
+    }
   }
-
-  /// Writes the batch's lanes into the pose.
-  static void store(const UniformBatch& b, const F v[4], Transform* pose) {
-    auto* base = reinterpret_cast<unsigned char*>(pose);
-    if (b.shape == UniformBatch::Shape::Vector) L::storeTriples(v[0], v[1], v[2], base, b.outOffset, b.lanes);
-    else L::storeQuads(v[0], v[1], v[2], v[3], base, b.outOffset, b.lanes);
-  }
-};
-
-/// The pose's SlerpSeries in L's paired lanes (Uniform::finishRotations); empty without them.
-template <class L>
-struct PairSeriesOf {
-  struct type {};
-};
-template <HasPair L>
-struct PairSeriesOf<L> {
-  using type = typename Uniform<typename L::Pair>::SlerpSeries;
 };
 
 }  // namespace animpack::runtime::kernels

@@ -208,7 +208,7 @@ class TstStudio : public QObject {
     const runtime::PackClip* wave = pack->findClip("Wave");
     QVERIFY(wave);
     // The pack carries the studio's settings: the edited joint's tolerance is in it.
-    const auto& tolerances = wave->tolerances;
+    const auto tolerances = wave->tolerances();
     QVERIFY(std::any_of(tolerances.begin(), tolerances.end(), [](const runtime::JointTolerance& t) { return std::fabs(t.precisionCm - 0.05f) < 1e-6f; }));
     QVERIFY(QFileInfo::exists(dir.filePath("rig.report.json")));
   }

@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
     const auto bytes = core::buildPack(*f.skeleton, records);
     auto pack = runtime::Pack::open(bytes);
     std::uint64_t packed = 0;
-    for (const auto& c : pack->clips()) packed += c.ownBytes;
+    for (const auto& c : pack->clips()) packed += c.ownBytes();
     totalRaw += raw;
     totalPacked += packed;
     totalClips += records.size();

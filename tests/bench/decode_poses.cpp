@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
                                                                                                : DecodePath::Simd;
   const PackClip* longest = &pack->clips()[0];
   for (const PackClip& c : pack->clips())
-    if (c.frameCount > longest->frameCount) longest = &c;
+    if (c.frameCount() > longest->frameCount()) longest = &c;
   const ClipView& view = longest->view;
   std::vector<float> times;
   for (double s = 0; s <= double(view.duration()) + 1e-9; s += 1.0 / 60) times.push_back(float(s));

@@ -101,10 +101,20 @@ class TestCli : public QObject {
     const Run b = runCli({"bench", pack, "--source", model("X/Testwuson.X"), "--json", "--clip", "Wuson_Run"});
     QCOMPARE(b.code, 0);
     const QJsonObject bench = QJsonDocument::fromJson(b.out).object();
-    for (const char* key : {"joints", "forward_ns_per_pose", "backward_ns_per_pose", "random_ns_per_pose", "blend_ns_per_pose", "raw_ns_per_pose"})
+    for (const char* key : {"joints", "forward_ns_per_pose", "backward_ns_per_pose", "random_ns_per_pose", "blend_ns_per_pose", "raw_ns_per_pose",
+                            "compressed_bytes", "derived_bytes", "player_bytes", "blend_player_bytes"})
       QVERIFY2(bench.contains(key), key);
+    QVERIFY(!bench.contains("context_bytes") && !bench.contains("clip_bytes"));  // the figures before format version 5
+    QCOMPARE(bench["clip"].toString(), QString("Wuson_Run"));
     QVERIFY(bench["forward_ns_per_pose"].toDouble() > 0);
-    QVERIFY(bench["context_bytes"].toInt() > 0);
+    // Memory: the clip's own bytes, what the opened pack derives (a view per clip and the skeleton),
+    // the player's object, and after a blend its second pose.
+    QVERIFY(bench["compressed_bytes"].toInt() > 1000);
+    QVERIFY(bench["derived_bytes"].toInt() > 0);
+    // A player stays within 64 bytes a joint (its frame cache included), 128 with a blend's second pose.
+    const int joints = bench["joints"].toInt(), player = bench["player_bytes"].toInt(), blend = bench["blend_player_bytes"].toInt();
+    QVERIFY(player > 0 && player <= 64 * joints);
+    QVERIFY(blend >= player + 40 * joints && blend <= 128 * joints);
     const Run scalar = runCli({"bench", pack, "--json", "--clip", "Wuson_Run", "--scalar"});
     QCOMPARE(scalar.code, 0);
     QCOMPARE(QJsonDocument::fromJson(scalar.out).object()["decode_path"].toString(), QString("scalar"));
@@ -131,12 +141,12 @@ class TestCli : public QObject {
     QCOMPARE(runCli({"compress", model("BVH/01_01.bvh"), model("BVH/01_03.bvh"), "-o", pack, "-q"}).code, 0);
     auto benched = [&](const QStringList& extra) {
       const Run r = runCli(QStringList{"bench", pack, "--json"} + extra);
-      return r.code == 0 ? QJsonDocument::fromJson(r.out).object()["clips"].toInt() : -r.code;
+      return r.code == 0 ? QJsonDocument::fromJson(r.out).object()["clip"].toString() : QString::number(-r.code);
     };
-    QCOMPARE(benched({}), 2);
-    QCOMPARE(benched({"--clip", "01_03"}), 1);                                  // pack name
-    QCOMPARE(benched({"--clip", "#1"}), 1);                                     // N-th clip of the pack
-    QCOMPARE(benched({"--clip", "*_03"}), 1);                                   // wildcard
+    QCOMPARE(benched({}), QString("01_01"));                                    // the first clip
+    QCOMPARE(benched({"--clip", "01_03"}), QString("01_03"));                   // pack name
+    QCOMPARE(benched({"--clip", "#1"}), QString("01_03"));                      // N-th clip of the pack
+    QCOMPARE(benched({"--clip", "*_03"}), QString("01_03"));                    // wildcard
     // A source animation name (the pack records it): both clips' animations are named "Motion".
     const Run motion = runCli({"bench", pack, "--clip", "Motion"});
     QCOMPARE(motion.code, 1);

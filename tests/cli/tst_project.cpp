@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/runtime/pack_format.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/support/gltf_writer.h"
 
@@ -96,7 +97,7 @@ class TestProject : public QObject {
     const CliRun dump = runCli({"dump", str(pack), "--json"});
     QVERIFY2(dump.code == 0, dump.err.constData());
     const auto d = nlohmann::json::parse(dump.out.toStdString());
-    QCOMPARE(d["format_version"].get<int>(), 4);
+    QCOMPARE(d["format_version"].get<int>(), int(runtime::kPackVersion));
     QCOMPARE(d["clips"][0]["name"].get<std::string>(), std::string("a/walk"));
     QCOMPARE(d["clips"][0]["source_clip"].get<std::string>(), std::string("Take 001"));
     QCOMPARE(d["clips"][2]["source_clip"].get<std::string>(), std::string("Walk"));

@@ -68,7 +68,7 @@ const ClipReport* row(const ExportResult& r, const std::string& clip) {
 
 std::size_t clipIndex(const runtime::Pack& pack, const std::string& name) {
   for (std::size_t i = 0; i < pack.clips().size(); ++i)
-    if (pack.clips()[i].name == name) return i;
+    if (pack.clips()[i].name() == name) return i;
   qFatal("no clip %s", name.c_str());
 }
 
@@ -78,9 +78,9 @@ test::SourceCheck independentCheck(const std::filesystem::path& file, const runt
   const ImportedAsset asset = test::importOrFail(file);
   const runtime::PackClip& clip = pack.clips()[clipIndex(pack, name)];
   std::vector<float> shells;
-  for (const auto& t : clip.tolerances) shells.push_back(t.shellCm);
-  const runtime::ClipView* base = clip.additiveBase < pack.clips().size() ? &pack.clips()[clip.additiveBase].view : nullptr;
-  return test::checkAgainstSource(file, asset, clip.clipIndex, clip.view, shells, 4, base, clip.additiveFrame);
+  for (const auto& t : clip.tolerances()) shells.push_back(t.shellCm);
+  const runtime::ClipView* base = clip.additiveBase() < pack.clips().size() ? &pack.clips()[clip.additiveBase()].view : nullptr;
+  return test::checkAgainstSource(file, asset, clip.clipIndex(), clip.view, shells, 4, base, clip.additiveFrame());
 }
 
 }  // namespace
@@ -167,14 +167,14 @@ class TestAdditive : public QObject {
     QVERIFY(upper->withinPrecision);
     const runtime::PackClip& clip = additive.pack.clips()[clipIndex(additive.pack, "Upper")];
     QVERIFY(clip.view.additive());
-    QCOMPARE(clip.additiveBase, std::uint32_t(clipIndex(additive.pack, "Idle")));
+    QCOMPARE(clip.additiveBase(), std::uint32_t(clipIndex(additive.pack, "Idle")));
     const test::SourceCheck check = independentCheck(m_rig, additive.pack, "Upper");
     QVERIFY2(check.error.empty(), check.error.c_str());
     QVERIFY2(check.maxCm <= 0.01 * 1.001, qPrintable(QString::number(check.maxCm)));
     // Hips and legs move as in the idle: every one of their sub-tracks is a default (identity) delta.
     for (const char* joint : {"Hips", "LeftLeg", "LeftFoot"}) {
-      const std::size_t j = std::size_t(std::find(additive.pack.skeleton().names.begin(), additive.pack.skeleton().names.end(), joint) -
-                                        additive.pack.skeleton().names.begin());
+      const std::int32_t j = additive.pack.skeleton().find(joint);
+      QVERIFY(j >= 0);
       for (int c = 0; c < 3; ++c) QCOMPARE(clip.view.kind(std::uint32_t(j), runtime::Channel(c)), runtime::TrackKind::Default);
     }
     const ClipReport* absoluteUpper = row(absolute.result, "Upper");
@@ -235,7 +235,7 @@ class TestAdditive : public QObject {
     for (std::size_t j = 0; j < pose.size(); ++j) QCOMPARE(d[j][6].get<float>(), pose[j].rotation.w);
     // Applied: frame 7 equals the source's frame 7 within a small tolerance (radians / file units).
     const ImportedAsset asset = test::importOrFail(m_rig);
-    const RawClip& source = asset.clips[clip.clipIndex];
+    const RawClip& source = asset.clips[clip.clipIndex()];
     const auto& a = applied["frames"][7];
     float worst = 0;
     for (std::uint32_t j = 0; j < source.jointCount; ++j) {

@@ -104,7 +104,7 @@ class TestBatch : public QObject {
     QCOMPARE(doc["failures"].toArray().size(), 1);
     QVERIFY(doc["failures"].toArray()[0].toObject()["error"].toString().contains("empty"));
     for (int i = 0; i < 2; ++i)
-      QCOMPARE(doc["clips"].toArray()[i].toObject()["compressed_bytes"].toInt(), int(pack->clips()[std::size_t(i)].ownBytes));
+      QCOMPARE(doc["clips"].toArray()[i].toObject()["compressed_bytes"].toInt(), int(pack->clips()[std::size_t(i)].ownBytes()));
     QCOMPARE(doc["pack_bytes"].toInt(), int(pack->fileSize()));
     QCOMPARE(doc["totals"].toObject()["failed"].toInt(), 1);
   }
@@ -150,7 +150,7 @@ class TestBatch : public QObject {
     for (std::size_t c = 0; c < 2; ++c) {
       runtime::Player a, b;
       std::vector<runtime::Transform> pa(6), pb(6);
-      for (float f = 0; f < float(pack->clips()[c].frameCount); f += 0.5f) {
+      for (float f = 0; f < float(pack->clips()[c].frameCount()); f += 0.5f) {
         a.sampleFrame(pack->clips()[c].view, f, pa);
         b.sampleFrame(reference->clips()[c].view, f, pb);
         QVERIFY(std::memcmp(pa.data(), pb.data(), pa.size() * sizeof(runtime::Transform)) == 0);

@@ -26,6 +26,7 @@ namespace {
 struct Case {
   std::string name;
   std::vector<std::uint8_t> bytes;
+  std::vector<runtime::Transform> rest;  // the view reads default tracks from it
   runtime::ClipView view;
 };
 
@@ -34,8 +35,8 @@ Case compressCase(const std::string& name, const ImportedAsset& a, const RawClip
   s.precisionCm = precisionCm;
   auto c = CompressJob(a.skeleton, clip, a.unitToCm, resolve(s, a.skeleton, clip.name)).run();
   if (!c) qFatal("%s: %s", name.c_str(), c.message().c_str());
-  Case r{name, std::move(c.value().data), {}};
-  auto view = runtime::ClipView::open(r.bytes, a.skeleton.restLocal);
+  Case r{name, std::move(c.value().data), a.skeleton.restLocal, {}};
+  auto view = runtime::ClipView::open(r.bytes, r.rest);
   if (!view) qFatal("%s: %s", name.c_str(), view.message().c_str());
   r.view = std::move(view.value());
   return r;
@@ -173,8 +174,8 @@ class TestDecoderPaths : public QObject {
     m_cases.push_back(compressCase("spinning armature", rig, rig.clips[0], 0.01f));
     m_cases.push_back(compressCase("spinning armature at 1e-6 cm", rig, rig.clips[0], 1e-6f));
     // Every animated track keyed (five rotations, one translation): full and partial keyed batches.
-    Case keyed{"spinning armature, every track keyed", test::clipOfOneKind(rig, TrackKind::Keyed, 20), {}};
-    auto view = runtime::ClipView::open(keyed.bytes, rig.skeleton.restLocal);
+    Case keyed{"spinning armature, every track keyed", test::clipOfOneKind(rig, TrackKind::Keyed, 20), rig.skeleton.restLocal, {}};
+    auto view = runtime::ClipView::open(keyed.bytes, keyed.rest);
     if (!view) qFatal("%s", view.message().c_str());
     keyed.view = std::move(view.value());
     m_cases.push_back(std::move(keyed));
@@ -183,48 +184,32 @@ class TestDecoderPaths : public QObject {
   }
 
   void casesCoverEveryBatchShape() {
-    // Checked so the comparison below cannot pass by decoding nothing.
-    // Rotations relative to a reference are batched together: a batch is `relative` exactly when a
-    // lane is, and at most one batch of a clip mixes relative and plain lanes.
-    std::size_t shapes[3] = {}, partial = 0, relative = 0, plain = 0;
+    // Checked so the comparison below cannot pass by decoding nothing: every uniform group (FORMAT.md
+    // "Uniform tracks"), full and partial batches of four, keyed rotations and vectors.
+    std::size_t groups[runtime::kUniformGroupCount] = {}, partial = 0, full = 0, keyedRotations = 0, keyedVectors = 0;
     for (const Case& c : m_cases) {
-      std::size_t mixed = 0;
-      for (const runtime::UniformBatch& b : c.view.uniformBatches()) {
-        ++shapes[std::size_t(b.shape)];
-        partial += b.lanes < 4;
-        unsigned referenced = 0;
-        for (unsigned l = 0; l < b.lanes; ++l) referenced += b.hasReference[l] != 0;
-        QCOMPARE(b.relative, referenced > 0);
-        if (b.shape != runtime::UniformBatch::Shape::Rotation) continue;
-        mixed += referenced > 0 && referenced < b.lanes;
-        (b.relative ? relative : plain) += 1;
+      const auto counts = c.view.uniformGroups();
+      for (unsigned g = 0; g < runtime::kUniformGroupCount; ++g) {
+        groups[g] += counts[g];
+        partial += counts[g] % 4 != 0;
+        full += counts[g] / 4;
       }
-      QVERIFY2(mixed <= 1, c.name.c_str());
-    }
-    QVERIFY(relative > 0 && plain > 0);
-    QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Rotation)] > 0);
-    QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Rotation4)] > 0);
-    QVERIFY(shapes[std::size_t(runtime::UniformBatch::Shape::Vector)] > 0);
-    QVERIFY(partial > 0);
-    // Keyed tracks: each in one lane of one batch of its shape, its output where its channel is.
-    std::size_t keyedFull = 0, keyedPartial = 0;
-    for (const Case& c : m_cases) {
-      std::vector<int> seen(c.view.keyedTracks().size(), 0);
-      for (const runtime::UniformBatch& b : c.view.keyedBatches()) {
-        (b.lanes == 4 ? keyedFull : keyedPartial) += 1;
-        for (unsigned l = 0; l < b.lanes; ++l) {
-          const runtime::KeyedTrackInfo& t = c.view.keyedTracks()[b.track[l]];
-          ++seen[b.track[l]];
-          QCOMPARE(b.shape == runtime::UniformBatch::Shape::Rotation4, t.channel == Channel::Rotation);
-          const std::size_t channelOffset = t.channel == Channel::Rotation ? offsetof(runtime::Transform, rotation)
-                                            : t.channel == Channel::Translation ? offsetof(runtime::Transform, translation)
-                                                                                : offsetof(runtime::Transform, scale);
-          QCOMPARE(std::size_t(b.outOffset[l]), t.joint * sizeof(runtime::Transform) + channelOffset);
-        }
+      keyedRotations += c.view.keyedRotationCount();
+      keyedVectors += c.view.keyedCount() - c.view.keyedRotationCount();
+      // Each track's output is where its joint and channel are.
+      for (std::uint32_t t = 0; t < c.view.uniformCount(); ++t) {
+        const runtime::UniformTrackInfo u = c.view.uniformTrack(t);
+        QCOMPARE(c.view.kind(u.joint, u.channel), runtime::TrackKind::Uniform);
       }
-      QVERIFY2(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }), c.name.c_str());
+      for (std::uint32_t t = 0; t < c.view.keyedCount(); ++t) {
+        const runtime::KeyedTrackInfo k = c.view.keyedTrack(t);
+        QCOMPARE(c.view.kind(k.joint, k.channel), runtime::TrackKind::Keyed);
+        QCOMPARE(k.channel == Channel::Rotation, t < c.view.keyedRotationCount());
+      }
     }
-    QVERIFY(keyedFull > 0 && keyedPartial > 0);
+    for (unsigned g = 0; g < runtime::kUniformGroupCount; ++g) QVERIFY2(groups[g] > 0, std::to_string(g).c_str());
+    QVERIFY(partial > 0 && full > 0);
+    QVERIFY(keyedRotations > 0 && keyedVectors > 0);
     if (!runtime::simdAvailable()) qWarning("this build has no SIMD lanes: every path is the portable one");
     else if (!runtime::avx2Available()) qWarning("this CPU has no AVX2: the SIMD path is the SSE2 one");
   }

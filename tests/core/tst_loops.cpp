@@ -188,7 +188,7 @@ class TestLoops : public QObject {
     QVERIFY2(sources, sources ? "" : sources.message().c_str());
     const auto verified = verifyPack(*pack, *sources);
     QVERIFY2(verified[0].withinPrecision(), qPrintable(QString::fromStdString(verified[0].problem) + " " + QString::number(verified[0].maxErrorCm)));
-    QCOMPARE(pack->clips()[0].additiveBase, runtime::kAdditiveNone);
+    QCOMPARE(pack->clips()[0].additiveBase(), runtime::kAdditiveNone);
     // A wrap flag without the loop flag, and unknown flags, are refused.
     for (std::uint16_t flags : {std::uint16_t(runtime::kClipFlagWrap), std::uint16_t(runtime::kClipFlagLoop | runtime::kClipFlagDroppedLast), std::uint16_t(32)}) {
       std::vector<std::uint8_t> blob = c.data;

@@ -2,7 +2,7 @@
 // when a format version is frozen (`build/tests/make_golden tests/data`); the files are committed
 // and tst_pack checks that every later reader still decodes them bit-exactly, at frames and
 // between them. Version 2's pack holds a clip compressed beyond what quantized tracks reach, so it
-// carries raw tracks.
+// carries raw tracks; version 5's a third clip whose animated tracks are all keyed.
 #include <cstdio>
 #include <fstream>
 
@@ -37,6 +37,13 @@ int main(int argc, char** argv) {
     clips.push_back(std::move(c.value()));
   }
   for (const auto& c : clips) records.push_back(core::clipRecord(c, "golden.gltf", 0));
+  // Version 5 stores keys track by track: a third clip, the first one with every animated track
+  // keyed, so the golden file holds keys too.
+  const std::vector<std::uint8_t> keyed = test::clipOfOneKind(*asset, core::TrackKind::Keyed, 30);
+  core::PackClipRecord keyedRecord = records.front();
+  keyedRecord.name = "WalkKeyed";
+  keyedRecord.data = keyed;
+  records.push_back(keyedRecord);
   const auto bytes = core::buildPack(core::skeletonRecord(asset->skeleton, asset->unitToCm), records);
   const std::string stem = "golden_v" + std::to_string(runtime::kPackVersion);
   if (auto st = core::writeFileAtomic(dir / (stem + ".anpk"), bytes); !st) return std::fprintf(stderr, "%s\n", st.message().c_str()), 1;
@@ -46,10 +53,10 @@ int main(int argc, char** argv) {
   runtime::Player player;
   for (const auto& c : pack->clips()) {
     std::vector<runtime::Transform> out(c.view.jointCount());
-    for (std::uint32_t f = 0; f < c.frameCount; ++f) {
+    for (std::uint32_t f = 0; f < c.frameCount(); ++f) {
       player.sampleFrame(c.view, float(f), out);
       h = runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
-      if (runtime::kPackVersion < 2 || (f + 1 == c.frameCount && !c.view.wraps())) continue;  // the wrap interval too
+      if (runtime::kPackVersion < 2 || (f + 1 == c.frameCount() && !c.view.wraps())) continue;  // the wrap interval too
       player.sampleFrame(c.view, float(f) + 0.5f, out);
       h = runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
     }

@@ -21,7 +21,7 @@ void fuzzPack(const std::uint8_t* data, std::size_t size) {
   runtime::Player player;
   for (const runtime::PackClip& clip : pack->clips()) {
     std::vector<runtime::Transform> out(clip.view.jointCount());
-    const float last = float(clip.frameCount);
+    const float last = float(clip.frameCount());
     for (float f : {0.f, 0.5f, last * 0.5f, last - 1.f, last, 1.f, last * 0.25f, -3.f, 1e9f})
       player.sampleFrame(clip.view, f, out);
     player.blend(clip.view, 0.1f, pack->clips().front().view, 0.2f, 0.5f, runtime::BlendMode::Decomposed, out);

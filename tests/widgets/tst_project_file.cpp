@@ -151,7 +151,7 @@ class TstProjectFile : public QObject {
     auto pack = runtime::Pack::load(dir.filePath("build.anpk").toStdString());
     QVERIFY(pack);
     QStringList packNames;
-    for (const auto& c : pack->clips()) packNames << QString::fromStdString(c.name);
+    for (const auto& c : pack->clips()) packNames << QString::fromStdString(std::string(c.name()));
     QCOMPARE(packNames, names);
   }
 

@@ -83,7 +83,7 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
       // An additive result is its deltas: shown on its base as the base decodes, as a game plays it.
       m_compressedValid = basePose(seconds, true, m_base);
       if (m_compressedValid) runtime::applyAdditive(m_base, m_compressed, m_additiveWeight, m_compressed);
-    } else if (const runtime::RootMotionInfo* info = m_playingView->rootMotion(); info && m_inPlace && info->joint < m_original.size()) {
+    } else if (const auto info = m_playingView->rootMotion(); info && m_inPlace && info->joint < m_original.size()) {
       runtime::moveJoint(asset.skeleton.parents, info->joint, runtime::inverse(runtime::characterMotion(*m_playingView, 0.f, float(seconds))), m_original);
     } else {
       runtime::applyRootMotion(m_player, *m_playingView, float(seconds), asset.skeleton.parents, m_compressed, m_rootScratch);
@@ -107,7 +107,7 @@ void PosePreview::setInPlace(bool inPlace) {
 
 void PosePreview::updateTrajectory() {
   m_trajectory.clear();
-  const runtime::RootMotionInfo* info = m_playingView ? m_playingView->rootMotion() : nullptr;
+  const auto info = m_playingView ? m_playingView->rootMotion() : std::nullopt;
   if (!info) return;
   // Four points a frame over one cycle: the reference position moved by the motion so far.
   const runtime::ClipView& view = *m_playingView;

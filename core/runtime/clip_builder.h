@@ -1,0 +1,73 @@
+#pragma once
+// Writes one clip data block in the current format (core/runtime/FORMAT.md "Clip data block") from
+// a description of its sub-tracks. The compressor's writer (core/compress/clip_writer.cpp) and the
+// reader of older packs (core/runtime/legacy.cpp) both describe their tracks this way, so the block
+// layout is written in one place, beside the reader that validates it.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/runtime/clip_format.h"
+
+namespace animpack::runtime {
+
+/// One sub-track (joint x 3 + channel). Only the fields of its kind are read; spans point into
+/// storage the caller keeps alive while buildClip runs.
+struct BlockTrack {
+  TrackKind kind = TrackKind::Default;
+  /// Constant kinds: the stored bytes (6 or 12 for Constant, 4 for ConstantQ32, 16 for ConstantFloat).
+  std::array<std::uint8_t, 16> constant{};
+  /// Keyed: the range of a vector track, each key's frame and 48-bit payload, in time order.
+  float rangeMin[3] = {};
+  float rangeExtent[3] = {};
+  std::span<const std::uint16_t> keyFrames;
+  std::span<const std::array<std::uint16_t, 3>> keyPayloads;
+  /// Uniform: the parameters (kUniformFlag*), boundaries per row, per segment its residual shift
+  /// and bits per component, per frame the residuals.
+  std::uint8_t uniformFlags = 0;
+  float minValue[4] = {};
+  float step = 0;
+  std::uint8_t width[4] = {};
+  float reference[4] = {0, 0, 0, 1};
+  std::span<const std::array<std::uint32_t, 4>> boundaries;
+  std::span<const std::uint8_t> shifts;
+  std::span<const std::array<std::uint8_t, 4>> bits;
+  std::span<const std::array<std::int32_t, 4>> residuals;
+  /// Or, instead of `residuals`, each segment's residuals as already packed: the track's run of bits
+  /// (its frames x the widths of `bits`) starting at bit `bit` of `data`.
+  struct BitRun {
+    const std::uint8_t* data = nullptr;
+    std::uint64_t bit = 0;
+  };
+  std::span<const BitRun> residualRuns;
+  /// Raw: per frame x y z w (rotation) or x y z (vector).
+  std::span<const std::array<float, 4>> raw;
+};
+
+struct BlockClip {
+  std::uint32_t frameCount = 1;
+  float sampleRate = 30.f;
+  std::uint16_t flags = 0;            ///< kClipFlag*, without kClipFlagRootMotion (set when rootMotion is given)
+  std::uint32_t segmentLength = 16;   ///< frames per uniform segment (ignored without uniform tracks)
+  std::span<const BlockTrack> tracks; ///< joint x 3 + channel
+  std::span<const std::uint8_t> rootMotion;  ///< the root-motion section (FORMAT.md "Root motion"), or empty
+};
+
+/// The uniform group of a track's parameters (FORMAT.md "Uniform tracks": groups are stored in this
+/// order): rotations as x, y, z; the same relative to a reference; rotations as x, y, z, w; vectors.
+enum class UniformGroup : std::uint8_t { Rotation = 0, RotationReference = 1, Rotation4 = 2, Vector = 3 };
+inline constexpr unsigned kUniformGroupCount = 4;
+UniformGroup uniformGroup(Channel channel, std::uint8_t uniformFlags);
+/// Bytes of one uniform parameter record of a group.
+std::uint32_t uniformParamSize(UniformGroup group);
+/// Bytes of one keyed parameter record.
+inline std::uint32_t keyedParamSize(Channel channel) {
+  return channel == Channel::Rotation ? kKeyedRotationParamSize : kKeyedVectorParamSize;
+}
+
+/// The clip's bytes; the layout follows from the inputs alone (byte-identical output).
+std::vector<std::uint8_t> buildClip(const BlockClip& clip);
+
+}  // namespace animpack::runtime
