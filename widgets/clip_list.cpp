@@ -361,9 +361,17 @@ QWidget* ClipListPanel::buildPackBar() {
   connect(m_budget, &QDoubleSpinBox::valueChanged, this, [this](double kib) {
     m_document->setBudgetKib(kib > 0 ? std::optional<double>(kib) : std::nullopt, 0xb0d6);
   });
+  m_budgetKind = new QComboBox(bar);
+  m_budgetKind->addItems({"resident", "pack file"});
+  m_budgetKind->setToolTip("What the budget counts: resident = the pack and what opening it derives (what a game keeps in memory); "
+                           "pack file = the file alone (saved in the project as budget_kind)");
+  connect(m_budgetKind, &QComboBox::currentIndexChanged, this, [this](int i) {
+    m_document->setBudgetKind(i == 0 ? core::BudgetKind::Resident : core::BudgetKind::Pack);
+  });
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel("Budget", bar));
   row->addWidget(m_budget);
+  row->addWidget(m_budgetKind);
   row->addWidget(m_meter, 1);
   auto* layout = new QVBoxLayout(bar);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -393,18 +401,20 @@ QWidget* ClipListPanel::buildPackBar() {
 
 void ClipListPanel::updateTotals() {
   const PackTotals t = packTotals(*m_document, *m_recompressor);
-  QString text = QString("<b>%1 clips</b>: raw %2 → %3 (%4:1), max error %5, pack %6%7 · %8 approved")
+  QString text = QString("<b>%1 clips</b>: raw %2 → %3 (%4:1), max error %5, pack %6 (%9 resident once opened)%7 · %8 approved")
                      .arg(t.clips)
                      .arg(formatBytes(t.rawBytes), formatBytes(t.compressedBytes))
                      .arg(t.ratio(), 0, 'f', 1)
                      .arg(formatCm(t.maxErrorCm), formatBytes(t.packBytes))
                      .arg(t.complete() ? QString() : QString(" (%1 of %2 measured)").arg(t.measured).arg(t.clips))
-                     .arg(t.approved);
+                     .arg(t.approved)
+                     .arg(formatBytes(t.residentBytes));
   if (t.stale) text += " · " + kUpdatingText;
   m_totals->setText(text);
   {
-    const QSignalBlocker block(m_budget);
+    const QSignalBlocker block(m_budget), blockKind(m_budgetKind);
     m_budget->setValue(t.budgetKib.value_or(0));
+    m_budgetKind->setCurrentIndex(t.budgetKind == core::BudgetKind::Resident ? 0 : 1);
   }
   m_meter->setEnabled(t.budgetKib.has_value());
   if (!t.budgetKib) {
@@ -412,9 +422,13 @@ void ClipListPanel::updateTotals() {
     m_meter->setFormat("no budget");
     m_meter->setStyleSheet({});
   } else {
-    const double used = double(t.packBytes) / 1024.0;
+    const double used = double(t.budgetedBytes()) / 1024.0;
     m_meter->setValue(int(std::min(used / *t.budgetKib, 1.0) * 1000));
-    m_meter->setFormat(QString("%1 of %2 KiB (%3 %)").arg(used, 0, 'f', 1).arg(*t.budgetKib, 0, 'f', 1).arg(used / *t.budgetKib * 100, 0, 'f', 0));
+    m_meter->setFormat(QString("%1 of %2 KiB %4 (%3 %)")
+                           .arg(used, 0, 'f', 1)
+                           .arg(*t.budgetKib, 0, 'f', 1)
+                           .arg(used / *t.budgetKib * 100, 0, 'f', 0)
+                           .arg(t.budgetKind == core::BudgetKind::Resident ? "resident" : "pack file"));
     m_meter->setStyleSheet(t.overBudget() ? "QProgressBar::chunk{background:#c8281e}" : "QProgressBar::chunk{background:#3a8f4e}");
   }
   m_meter->setProperty("overBudget", t.overBudget());
@@ -437,7 +451,7 @@ void ClipListPanel::updateSuggestion() {
                                        : "Over budget. Compress all clips to get a suggestion.");
     return;
   }
-  const double overBy = double(t.packBytes) - *t.budgetKib * 1024.0;
+  const double overBy = double(t.budgetedBytes()) - *t.budgetKib * 1024.0;
   QString text = QString("Over budget by %1. At twice their precision these clips would save %2%3:<br>")
                      .arg(formatBytes(std::uint64_t(overBy)), formatBytes(m_advisor->totalSaving()))
                      .arg(double(m_advisor->totalSaving()) >= overBy ? " (within budget)" : " (still over)");

@@ -95,6 +95,7 @@ class ClipListPanel : public QWidget {
   QLabel* totalsLabel() const { return m_totals; }
   QProgressBar* meter() const { return m_meter; }
   QDoubleSpinBox* budgetBox() const { return m_budget; }
+  QComboBox* budgetKindBox() const { return m_budgetKind; }
   QComboBox* approvalFilter() const { return m_approvalFilter; }
   QFrame* suggestionBox() const { return m_suggestionBox; }
   QPushButton* applySuggestionButton() const { return m_applySuggestion; }
@@ -124,6 +125,7 @@ class ClipListPanel : public QWidget {
   QLabel* m_totals;
   QProgressBar* m_meter;
   QDoubleSpinBox* m_budget;
+  QComboBox* m_budgetKind;
   BudgetAdvisor* m_advisor;
   QFrame* m_suggestionBox;
   QLabel* m_suggestion;

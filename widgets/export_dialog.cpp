@@ -55,7 +55,12 @@ std::optional<core::ExportOptions> askExportOptions(QWidget* parent, const ClipD
   budget->setSuffix(" KiB");
   budget->setSpecialValueText("no budget");
   budget->setToolTip("Flag the pack when it is larger than this");
+  budget->setValue(document.budgetKib().value_or(0));
+  auto* budgetKind = new QComboBox;
+  budgetKind->addItems({"resident (the pack and what opening it derives)", "pack file"});
+  budgetKind->setCurrentIndex(document.budgetKind() == core::BudgetKind::Resident ? 0 : 1);
   form->addRow("Size budget", budget);
+  form->addRow("Budget counts", budgetKind);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
   buttons->button(QDialogButtonBox::Ok)->setText("Export");
   form->addRow(buttons);
@@ -79,6 +84,7 @@ std::optional<core::ExportOptions> askExportOptions(QWidget* parent, const ClipD
   options.batch.clips = which->currentIndex() == 1 ? approved : which->currentIndex() == 2 ? selected : std::vector<std::string>{};
   options.output = output->text().trimmed().toStdString();
   if (budget->value() > 0) options.budgetKb = budget->value();
+  options.budgetKind = budgetKind->currentIndex() == 0 ? core::BudgetKind::Resident : core::BudgetKind::Pack;
   if (report->currentIndex() > 0) {
     std::filesystem::path r = options.output;
     r.replace_extension(report->currentIndex() == 1 ? ".report.json" : ".report.csv");

@@ -117,7 +117,10 @@ void StatsPanel::refresh() {
                      .arg(c.sampleRate, 0, 'g', 4)
                      .arg(loopText(c))
                      .arg(shown.stale ? " · <i>" + kUpdatingText + "</i>" : QString());
-  text += QString("raw %1 → compressed %2 (<b>%3:1</b>)<br>").arg(formatBytes(s.rawBytes), formatBytes(packed)).arg(double(s.rawBytes) / double(packed), 0, 'f', 2);
+  text += QString("raw %1 → compressed %2 (<b>%3:1</b>), %4 resident once its pack is opened<br>")
+              .arg(formatBytes(s.rawBytes), formatBytes(packed))
+              .arg(double(s.rawBytes) / double(packed), 0, 'f', 2)
+              .arg(formatBytes(core::residentClipBytes(c)));
   text += QString("tracks: %1 default, %2 constant, %3 keyed (%4 keys), %5 uniform<br>").arg(s.defaultTracks).arg(s.constantTracks).arg(s.keyedTracks).arg(s.keys).arg(s.uniformTracks);
   text += QString("max error %1 · p99 %2 · %3<br>").arg(formatCm(s.maxErrorCm), formatCm(s.p99ErrorCm),
                                                         s.withinPrecision ? "<span style='color:#1e8232'>every joint within precision</span>"

@@ -24,6 +24,7 @@ int compressCommand(int argc, char** argv, int first) {
   flags.insert(flags.end(),
                {{"report", "R.json|R.csv", "write a per-clip report (JSON or CSV by extension)"},
                 {"budget", "KB", "flag packs larger than this (KiB): exit code 1"},
+                {"budget-kind", "resident|pack", "what --budget counts: the pack and what opening it derives (default) or the file"},
                 {"cache", "DIR", "skip files whose bytes and settings are unchanged since the last run"},
                 {"jobs", "N", "worker threads (default: one per core)", false, 'j'},
                 {"quiet", "", "no progress and no per-clip lines; errors and the summary only", false, 'q'}});
@@ -61,7 +62,7 @@ int compressCommand(int argc, char** argv, int first) {
   progress.finish();
   if (!result) return failure(result.message());
 
-  return exportSummary(*result, quiet, options.budgetKb);
+  return exportSummary(*result, quiet, options.budgetKb, options.budgetKind);
 }
 
 int mergeCommand(int argc, char** argv, int first) {

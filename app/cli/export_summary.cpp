@@ -16,7 +16,7 @@ std::string humanBytes(std::uint64_t b) {
   return buf;
 }
 
-int exportSummary(const core::ExportResult& exported, bool quiet, std::optional<double> budget) {
+int exportSummary(const core::ExportResult& exported, bool quiet, std::optional<double> budget, core::BudgetKind kind) {
   const core::ExportResult* result = &exported;
   std::uint64_t raw = 0, compressed = 0;
   for (const core::ClipReport& r : result->rows) {
@@ -38,7 +38,12 @@ int exportSummary(const core::ExportResult& exported, bool quiet, std::optional<
   for (const core::WrittenPack& p : result->packs) {
     if (p.overBudget) {
       ++overBudget;
-      std::fprintf(stderr, "animpack: %s is %s, over the budget of %.0f KiB\n", p.path.c_str(), humanBytes(p.bytes).c_str(), *budget);
+      if (kind == core::BudgetKind::Resident)
+        std::fprintf(stderr, "animpack: %s is %s resident (%s file and what opening it derives), over the budget of %.0f KiB\n",
+                     p.path.c_str(), humanBytes(p.residentBytes).c_str(), humanBytes(p.bytes).c_str(), *budget);
+      else
+        std::fprintf(stderr, "animpack: %s is %s (%s resident), over the budget of %.0f KiB for the pack file\n", p.path.c_str(),
+                     humanBytes(p.bytes).c_str(), humanBytes(p.residentBytes).c_str(), *budget);
     }
   }
   const std::size_t clips = result->rows.size() - result->failures;
@@ -46,7 +51,9 @@ int exportSummary(const core::ExportResult& exported, bool quiet, std::optional<
               result->cachedClips ? (" (" + std::to_string(result->cachedClips) + " from the cache)").c_str() : "",
               humanBytes(raw).c_str(), humanBytes(compressed).c_str(), compressed ? double(raw) / double(compressed) : 0.0,
               result->packs.size());
-  if (result->packs.size() == 1) std::printf(", %s written to %s", humanBytes(result->packs[0].bytes).c_str(), result->packs[0].path.c_str());
+  if (result->packs.size() == 1)
+    std::printf(", %s written to %s (%s resident once opened)", humanBytes(result->packs[0].bytes).c_str(), result->packs[0].path.c_str(),
+                humanBytes(result->packs[0].residentBytes).c_str());
   std::printf("\n");
   if (result->failures) {
     std::string failed;
@@ -78,6 +85,11 @@ std::optional<int> readJobsBudgetCache(const Args& args, const std::string& comm
   if (!args.number("budget", budget, error)) return usageError(command, error);
   if (budget && !(*budget > 0)) return usageError(command, "--budget must be a positive number of KiB");
   if (budget) options.budgetKb = budget;
+  if (const auto kind = args.value("budget-kind")) {
+    const auto parsed = core::budgetKindFromName(*kind);
+    if (!parsed) return usageError(command, "--budget-kind must be 'resident' or 'pack'");
+    options.budgetKind = *parsed;
+  }
   if (const auto cache = args.value("cache")) options.batch.cacheDir = *cache;
   return std::nullopt;
 }

@@ -16,7 +16,7 @@ namespace animpack::cli {
 std::string humanBytes(std::uint64_t bytes);
 /// Prints the export's rows and summary; returns 0, or 1 with the reason (failures, clips over
 /// their precision, packs over `budgetKib`).
-int exportSummary(const core::ExportResult& result, bool quiet, std::optional<double> budgetKib);
+int exportSummary(const core::ExportResult& result, bool quiet, std::optional<double> budgetKib, core::BudgetKind kind);
 
 /// Reads --jobs (a whole number from 1 to 256; 0 = one per core when absent) into `jobs`; an exit
 /// code (usage error printed) or nullopt to go on.

@@ -44,6 +44,7 @@ int projectNewOrAdd(const std::string& verb, int argc, char** argv, int first) {
   if (isNew) {
     for (Option& o : settingsOptions()) flags.push_back(std::move(o));
     flags.push_back({"budget", "KB", "the pack's size budget in KiB"});
+    flags.push_back({"budget-kind", "resident|pack", "what the budget counts: the pack and what opening it derives (default), or the file"});
     flags.push_back({"force", "", "replace an existing project"});
   }
   Args args("project " + verb, "P.anproj FILES|DIRS... [-r]",
@@ -68,6 +69,11 @@ int projectNewOrAdd(const std::string& verb, int argc, char** argv, int first) {
     if (!args.number("budget", budget, error)) return usageError(command, error);
     if (budget && !(*budget > 0)) return usageError(command, "--budget must be a positive number of KiB");
     project.budgetKib = budget;
+    if (const auto kind = args.value("budget-kind")) {
+      const auto parsed = core::budgetKindFromName(*kind);
+      if (!parsed) return usageError(command, "--budget-kind must be 'resident' or 'pack'");
+      project.budgetKind = *parsed;
+    }
   } else {
     auto read = core::readProject(path);
     if (!read) return failure(read.message());
@@ -191,6 +197,7 @@ int buildCommand(int argc, char** argv, int first) {
                                {"require-approved", "", "fail, listing them, when a clip is unapproved or its approval no longer holds"},
                                {"clip", "NAME", "build only these clips (pack name, animation name, wildcard, #N of a file)", true},
                                {"budget", "KB", "the pack's budget in KiB (default: the project's budget_kib): exit code 1 over it"},
+                               {"budget-kind", "resident|pack", "what the budget counts (default: the project's budget_kind)"},
                                {"cache", "DIR", "reuse files whose bytes and settings are unchanged (safe to share between builds)"},
                                {"jobs", "N", "worker threads (default: one per core)", false, 'j'},
                                {"quiet", "", "no progress and no per-clip lines; errors and the summary only", false, 'q'}};
@@ -238,7 +245,7 @@ int buildCommand(int argc, char** argv, int first) {
   if (const auto depfile = args.value("depfile")) {
     if (auto exit = writeOutput(*depfile, core::depfileText(target, path, *project)); exit != kExitOk) return exit;
   }
-  return exportSummary(*result, args.has("quiet"), options.budgetKb);
+  return exportSummary(*result, args.has("quiet"), options.budgetKb, options.budgetKind);
 }
 
 }  // namespace animpack::cli

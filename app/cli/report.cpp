@@ -50,7 +50,7 @@ int reportCommand(int argc, char** argv, int first) {
   const core::ReviewTotals totals = core::reviewTotals(packet->clips);
   std::printf("%s: %zu clip(s), %zu approved, pack %.1f KiB%s, %zu picture(s)\n", output->c_str(), totals.clips,
               totals.approved, double(packet->packBytes) / 1024.0,
-              packet->budgetKib ? (double(packet->packBytes) > *packet->budgetKib * 1024.0 ? " (over budget)" : " (within budget)") : "",
+              packet->budgetKib ? (core::overBudget(packet->budgetKib, packet->budgetKind, packet->packBytes, packet->residentBytes) ? " (over budget)" : " (within budget)") : "",
               packet->pictures.size());
   return totals.failed ? kExitFailure : kExitOk;
 }

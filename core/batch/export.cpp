@@ -31,11 +31,15 @@ Expected<WrittenPack> writePack(const PackSkeletonRecord& skeleton, const std::v
   const auto bytes = buildPack(skeleton, records);
   auto opened = runtime::Pack::open(bytes);
   if (!opened) return Error{"internal error: the pack just built does not open: " + opened.message()};
-  for (std::size_t i = 0; i < rows.size(); ++i) rows[i]->compressedBytes = opened->clips()[i].ownBytes();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i]->compressedBytes = opened->clips()[i].ownBytes();
+    rows[i]->residentBytes = rows[i]->compressedBytes + runtime::Pack::clipDerivedBytes();
+  }
   if (auto st = writeFileAtomic(path, bytes); !st) return Error{st.message()};
   WrittenPack w;
   w.path = path;
   w.bytes = bytes.size();
+  w.residentBytes = bytes.size() + opened->derivedBytes();
   w.clips = records.size();
   return w;
 }
@@ -198,13 +202,16 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
   const auto rowOfClip = collectRows(batch, result);
   if (auto st = writePacks(batch, rowOfClip, options, result); !st) return Error{st.message()};
   if (result.packs.empty()) return nothingCompressed(result);
-  for (WrittenPack& p : result.packs) p.overBudget = options.budgetKb && double(p.bytes) > *options.budgetKb * 1024.0;
+  for (WrittenPack& p : result.packs) p.overBudget = overBudget(options.budgetKb, options.budgetKind, p.bytes, p.residentBytes);
 
   if (options.report) {
-    std::uint64_t packBytes = 0;
-    for (const WrittenPack& p : result.packs) packBytes += p.bytes;
+    std::uint64_t packBytes = 0, residentBytes = 0;
+    for (const WrittenPack& p : result.packs) {
+      packBytes += p.bytes;
+      residentBytes += p.residentBytes;
+    }
     const std::string ext = options.report->extension().string();
-    const std::string text = ext == ".csv" ? reportCsv(result.rows) : reportJson(result.rows, packBytes, options.toolVersion);
+    const std::string text = ext == ".csv" ? reportCsv(result.rows) : reportJson(result.rows, packBytes, residentBytes, options.toolVersion);
     if (auto st = writeFileAtomic(*options.report, text); !st) return Error{st.message()};
   }
   return result;

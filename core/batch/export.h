@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/batch/batch.h"
+#include "core/batch/budget.h"
 
 namespace animpack::core {
 
@@ -18,6 +19,7 @@ struct ExportOptions {
   bool packPerFile = false;                   ///< one pack per input file, named after it
   bool leaveOutOtherSkeletons = false;        ///< one pack: a file whose skeleton differs from the first is a failure, not an error
   std::optional<double> budgetKb;             ///< flag packs larger than this many KiB
+  BudgetKind budgetKind = BudgetKind::Resident;  ///< what the budget counts
   std::optional<std::filesystem::path> report;  ///< R.json or R.csv
   std::string toolVersion = "unknown";
 };
@@ -25,6 +27,7 @@ struct ExportOptions {
 struct WrittenPack {
   std::filesystem::path path;
   std::uint64_t bytes = 0;
+  std::uint64_t residentBytes = 0;  ///< bytes and what opening the pack derives (runtime::Pack::derivedBytes)
   bool overBudget = false;
   std::size_t clips = 0;
 };

@@ -85,6 +85,7 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"sample_rate", r.sampleRate},
           {"raw_bytes", r.rawBytes},
           {"compressed_bytes", r.compressedBytes},
+          {"resident_bytes", r.residentBytes},
           {"ratio", r.ratio()},
           {"max_error_cm", r.maxErrorCm},
           {"max_error_between_frames_cm", r.maxErrorBetweenFramesCm},
@@ -125,6 +126,7 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
     r.sampleRate = j.at("sample_rate").get<double>();
     r.rawBytes = j.at("raw_bytes").get<std::uint64_t>();
     r.compressedBytes = j.at("compressed_bytes").get<std::uint64_t>();
+    r.residentBytes = j.value("resident_bytes", r.compressedBytes);  // reports before format version 5 have none
     r.maxErrorCm = j.at("max_error_cm").get<float>();
     r.maxErrorBetweenFramesCm = j.at("max_error_between_frames_cm").get<float>();
     r.p99ErrorCm = j.at("p99_error_cm").get<float>();
@@ -160,7 +162,7 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
   }
 }
 
-std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, const std::string& toolVersion) {
+std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, std::uint64_t residentBytes, const std::string& toolVersion) {
   using nlohmann::ordered_json;
   ordered_json clips = ordered_json::array();
   ordered_json failures = ordered_json::array();
@@ -200,6 +202,7 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
                    {"frames", frames},
                    {"raw_bytes", raw},
                    {"compressed_bytes", compressed},
+                   {"resident_bytes", residentBytes},
                    {"ratio", compressed ? double(raw) / double(compressed) : 0.0},
                    {"max_error_cm", maxError},
                    {"max_error_between_frames_cm", maxBetween},
@@ -221,14 +224,14 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
     return q + "\"";
   };
   std::ostringstream o;
-  o << "file,clip,source_clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,ratio,max_error_cm,"
+  o << "file,clip,source_clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,resident_bytes,ratio,max_error_cm,"
        "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_constant,"
        "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,seam_error_cm,"
        "root_motion_joint,root_motion_distance_cm,root_motion_turn_deg,root_motion_drift_10_cycles_cm,"
        "root_motion_source_drift_10_cycles_cm,additive_base,error\n";
   for (const ClipReport& r : rows) {
     o << quote(r.file) << ',' << quote(r.clip) << ',' << quote(r.sourceClip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
-      << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
+      << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.residentBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
       << r.maxErrorBetweenFramesCm << ',' << r.p99ErrorCm << ',' << quote(r.worstJoint) << ',' << r.worstFrame << ','
       << r.worstTimeS << ',' << r.keys << ',' << r.defaultTracks << ',' << r.constantTracks << ',' << r.fittedTracks << ','
       << r.uniformTracks << ',' << r.rawTracks << ',' << r.compressMs << ','

@@ -23,6 +23,7 @@ struct ClipReport {
   double sampleRate = 0;
   std::uint64_t rawBytes = 0;
   std::uint64_t compressedBytes = 0;  ///< the clip's own bytes in the pack
+  std::uint64_t residentBytes = 0;    ///< compressedBytes and what opening the pack derives for the clip (runtime::Pack::clipDerivedBytes)
   float maxErrorCm = 0;               ///< at and between frames
   float maxErrorBetweenFramesCm = 0;  ///< strictly between frames
   float p99ErrorCm = 0;
@@ -65,8 +66,9 @@ struct ClipReport {
 ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, const std::string& file,
                           std::uint64_t compressedBytes);
 
-/// The report JSON: {"tool_version","clips":[...],"totals":{...},"pack_bytes"}.
-std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, const std::string& toolVersion);
+/// The report JSON: {"tool_version","clips":[...],"totals":{...},"pack_bytes"}. `residentBytes`:
+/// the packs' files and what opening them derives (totals' resident_bytes).
+std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, std::uint64_t residentBytes, const std::string& toolVersion);
 /// One clip's report as a JSON object (the form in the report's "clips" array), and back.
 std::string clipReportToJson(const ClipReport& report);
 Expected<ClipReport> clipReportFromJson(const std::string& text);

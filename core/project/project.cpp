@@ -104,9 +104,9 @@ class Reader {
   }
 
   Status version2(const Json& root, Project& p) {
-    static const std::set<std::string> known = {"animpack_project", "sources", "settings", "up_axis", "budget_kib", "clips"};
+    static const std::set<std::string> known = {"animpack_project", "sources", "settings", "up_axis", "budget_kib", "budget_kind", "clips"};
     for (const auto& [k, v] : root.items())
-      if (!known.count(k)) return fail("unknown key '" + k + "' (known: animpack_project, sources, settings, up_axis, budget_kib, clips)");
+      if (!known.count(k)) return fail("unknown key '" + k + "' (known: animpack_project, sources, settings, up_axis, budget_kib, budget_kind, clips)");
     const auto sources = root.find("sources");
     if (sources == root.end() || !sources->is_array()) return fail("key 'sources': expected an array of source files");
     std::set<std::filesystem::path> seen;
@@ -132,6 +132,13 @@ class Reader {
       if (!b->is_number() || !(b->get<double>() > 0) || !std::isfinite(b->get<double>()))
         return fail("key 'budget_kib': expected a positive number of KiB");
       p.budgetKib = b->get<double>();
+    }
+    // Projects written before budgets had a kind limited the pack file.
+    p.budgetKind = BudgetKind::Pack;
+    if (const auto k = root.find("budget_kind"); k != root.end()) {
+      const auto kind = k->is_string() ? budgetKindFromName(k->get<std::string>()) : std::nullopt;
+      if (!kind) return fail("key 'budget_kind': expected \"resident\" or \"pack\"");
+      p.budgetKind = *kind;
     }
     if (const auto clips = root.find("clips"); clips != root.end()) {
       if (!clips->is_object()) return fail("key 'clips': expected an object of pack clip names");
@@ -293,6 +300,7 @@ std::string projectJson(const Project& p, const std::filesystem::path& projectPa
   root["settings"] = OJson::parse(p.settings.toJson());
   root["up_axis"] = p.upAxis;
   if (p.budgetKib) root["budget_kib"] = *p.budgetKib;
+  root["budget_kind"] = budgetKindName(p.budgetKind);
   OJson clips = OJson::object();
   for (const auto& [name, a] : p.approvals) {
     OJson c;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/batch/budget.h"
 #include "core/compress/settings.h"
 
 namespace animpack::core {
@@ -50,6 +51,7 @@ struct Project {
   CompressionSettings settings;               ///< the pack's settings; `clips` keyed by pack name
   std::string upAxis = "as_imported";         ///< the studio's display up axis (core/anim/up_axis.h names)
   std::optional<double> budgetKib;            ///< KiB, the pack's size budget; none: no budget
+  BudgetKind budgetKind = BudgetKind::Resident;  ///< what the budget counts; a project without `budget_kind` counts the pack file
   std::map<std::string, ClipApprovalRecord> approvals;  ///< by pack name
   /// Read from a version-1 project: approvals were keyed by the animation's own name.
   bool approvalsBySourceName = false;

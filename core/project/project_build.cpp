@@ -16,6 +16,7 @@ ExportOptions projectExportOptions(const Project& project, const std::filesystem
     o.batch.sourceNames.push_back(relative.empty() ? project.sources[i].path.generic_string() : relative.generic_string());
   }
   o.budgetKb = project.budgetKib;
+  o.budgetKind = project.budgetKind;
   o.leaveOutOtherSkeletons = true;
   return o;
 }

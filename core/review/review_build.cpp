@@ -90,6 +90,7 @@ Expected<ReviewPacket> buildReviewPacket(const Project& project, const std::file
   packet.generatedAt = utcTimestamp();
   packet.toolVersion = options.toolVersion;
   packet.budgetKib = project.budgetKib;
+  packet.budgetKind = project.budgetKind;
   std::vector<std::pair<std::size_t, std::size_t>> origin;  // row -> (file, clip)
   std::vector<PackClipRecord> records;
   std::vector<std::size_t> recordRows;
@@ -136,7 +137,12 @@ Expected<ReviewPacket> buildReviewPacket(const Project& project, const std::file
   auto opened = runtime::Pack::open(bytes);
   if (!opened) return Error{"internal error: the pack just built does not open: " + opened.message()};
   packet.packBytes = bytes.size();
-  for (std::size_t i = 0; i < recordRows.size(); ++i) packet.clips[recordRows[i]].report.compressedBytes = opened->clips()[i].ownBytes();
+  packet.residentBytes = bytes.size() + opened->derivedBytes();
+  for (std::size_t i = 0; i < recordRows.size(); ++i) {
+    ClipReport& report = packet.clips[recordRows[i]].report;
+    report.compressedBytes = opened->clips()[i].ownBytes();
+    report.residentBytes = report.compressedBytes + runtime::Pack::clipDerivedBytes();
+  }
   drawPictures(packet, batch, origin, options);
   return packet;
 }

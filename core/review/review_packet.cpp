@@ -70,13 +70,15 @@ std::string totalsSection(const ReviewPacket& packet, const ReviewTotals& t) {
   item("ratio", format("%.1f:1", t.ratio()));
   item("max error", cm(t.maxErrorCm));
   item("pack file", kib(packet.packBytes));
+  item("resident once opened", kib(packet.residentBytes));
   item("approved", format("%zu of %zu", t.approved, t.clips));
   h += "</div>\n";
   if (packet.budgetKib) {
-    const double used = double(packet.packBytes) / 1024.0;
+    const bool resident = packet.budgetKind == BudgetKind::Resident;
+    const double used = double(budgetedBytes(packet.budgetKind, packet.packBytes, packet.residentBytes)) / 1024.0;
     const bool over = used > *packet.budgetKib;
     const double fill = *packet.budgetKib > 0 ? std::min(used / *packet.budgetKib, 1.0) * 100 : 100;
-    h += format("<p id=\"budget\">Budget %.1f KiB: ", *packet.budgetKib);
+    h += format("<p id=\"budget\">Budget %.1f KiB %s: ", *packet.budgetKib, resident ? "resident (the pack and what opening it derives)" : "for the pack file");
     h += over ? format("<span class=\"over-text\">over by %.1f KiB</span>", used - *packet.budgetKib)
               : format("<span class=\"ok-text\">%.1f KiB left</span>", *packet.budgetKib - used);
     h += format(" (%.0f %% used)</p>\n<div class=\"meter%s\"><span style=\"width:%.1f%%\"></span></div>\n",

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/batch/budget.h"
 #include "core/compress/report.h"
 #include "core/review/pose_picture.h"
 
@@ -41,7 +42,9 @@ struct ReviewPacket {
   std::string generatedAt;         ///< ISO 8601 UTC
   std::string toolVersion;
   std::optional<double> budgetKib;
+  BudgetKind budgetKind = BudgetKind::Resident;  ///< what the budget counts
   std::uint64_t packBytes = 0;     ///< the pack's file size
+  std::uint64_t residentBytes = 0; ///< the pack's file and what opening it derives
   std::vector<ReviewClip> clips;   ///< pack order; failed clips carry report.error
   std::vector<ReviewPicture> pictures;
   std::string picturesRenderer;    ///< what drew the pictures ("software raster", "studio's 3D viewport (Qt 3D)")

@@ -114,11 +114,14 @@ const PackClip* Pack::findClip(std::string_view name) const {
   return nullptr;
 }
 
-std::size_t Pack::sharedDerivedBytes() const {
-  return sizeof(*this) + m_skeleton.m_parents.capacity() * sizeof(std::int32_t) + m_skeleton.m_restPose.capacity() * sizeof(Transform);
-}
+std::size_t Pack::sharedDerivedBytes(std::uint32_t joints) { return sizeof(Pack) + std::size_t(joints) * (sizeof(std::int32_t) + sizeof(Transform)); }
 
-std::size_t Pack::derivedBytes() const { return sharedDerivedBytes() + m_clips.capacity() * sizeof(PackClip) + m_upgraded.capacity(); }
+std::size_t Pack::clipDerivedBytes() { return sizeof(PackClip); }
+
+std::size_t Pack::derivedBytes() const {
+  return sizeof(*this) + m_skeleton.m_parents.capacity() * sizeof(std::int32_t) + m_skeleton.m_restPose.capacity() * sizeof(Transform) +
+         m_clips.capacity() * sizeof(PackClip) + m_upgraded.capacity();
+}
 
 Expected<Pack> Pack::load(const std::filesystem::path& path) {
   std::error_code ec;

@@ -113,7 +113,12 @@ class Pack {
   /// pose, one view per clip (and, for a pack of versions 1 to 4, its rewritten clips).
   std::size_t derivedBytes() const;
   /// The part of derivedBytes() that is the pack's, not a clip's: the objects and the skeleton.
-  std::size_t sharedDerivedBytes() const;
+  std::size_t sharedDerivedBytes() const { return sharedDerivedBytes(m_skeleton.jointCount()); }
+  /// What opening a current-format pack derives for its skeleton of `joints` joints (the Pack
+  /// object, parents and rest pose), and for each clip (its view): derivedBytes() is the first
+  /// plus the second per clip. Reports and budgets use them (`resident_bytes`).
+  static std::size_t sharedDerivedBytes(std::uint32_t joints);
+  static std::size_t clipDerivedBytes();
 
  private:
   friend class PackReader;

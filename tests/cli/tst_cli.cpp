@@ -196,6 +196,14 @@ class TestCli : public QObject {
     const Run budget = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/b.anpk", "--budget", "1", "-q"});
     QCOMPARE(budget.code, 1);
     QVERIFY(budget.err.contains("over the budget"));
+    // A budget 1000 bytes above the file: what opening it derives (a view per clip, the skeleton's
+    // parents and rest pose) passes it, the file alone does not (--budget-kind pack).
+    const QString budgetKib = QString::number((double(QFileInfo(dir + "/b.anpk").size()) + 1000.0) / 1024.0, 'f', 3);
+    const Run resident = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/b.anpk", "--budget", budgetKib, "-q"});
+    QCOMPARE(resident.code, 1);
+    QVERIFY2(resident.err.contains("resident"), resident.err.constData());
+    QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/b.anpk", "--budget", budgetKib, "--budget-kind", "pack", "-q"}).code, 0);
+    QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/b.anpk", "--budget-kind", "disk"}).code, 2);
     QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/p.anpk", "--preset", "villain"}).code, 2);
     // The cache: the second run reuses every clip.
     const Run c1 = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/c1.anpk", "--cache", dir + "/cache", "-q"});

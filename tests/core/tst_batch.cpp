@@ -103,9 +103,15 @@ class TestBatch : public QObject {
     QCOMPARE(doc["clips"].toArray().size(), 2);
     QCOMPARE(doc["failures"].toArray().size(), 1);
     QVERIFY(doc["failures"].toArray()[0].toObject()["error"].toString().contains("empty"));
-    for (int i = 0; i < 2; ++i)
-      QCOMPARE(doc["clips"].toArray()[i].toObject()["compressed_bytes"].toInt(), int(pack->clips()[std::size_t(i)].ownBytes()));
+    for (int i = 0; i < 2; ++i) {
+      const QJsonObject clip = doc["clips"].toArray()[i].toObject();
+      QCOMPARE(clip["compressed_bytes"].toInt(), int(pack->clips()[std::size_t(i)].ownBytes()));
+      // Resident: the clip's bytes and what opening the pack derives for it (its view).
+      QCOMPARE(clip["resident_bytes"].toInt(), int(pack->clips()[std::size_t(i)].ownBytes() + runtime::Pack::clipDerivedBytes()));
+    }
     QCOMPARE(doc["pack_bytes"].toInt(), int(pack->fileSize()));
+    // The totals add the pack's own part: the file and everything opening it derives.
+    QCOMPARE(doc["totals"].toObject()["resident_bytes"].toInt(), int(pack->fileSize() + pack->derivedBytes()));
     QCOMPARE(doc["totals"].toObject()["failed"].toInt(), 1);
   }
 
@@ -254,6 +260,17 @@ class TestBatch : public QObject {
     QVERIFY(r);
     QVERIFY(r->packs[0].overBudget);
     o.budgetKb = 1000;
+    QVERIFY(!exportPacks({m_rig}, o)->packs[0].overBudget);
+    // Resident (the default) counts the pack and what opening it derives; a budget between the two
+    // flags the pack only when it counts resident bytes.
+    const WrittenPack& p = r->packs[0];
+    auto pack = runtime::Pack::load(p.path);
+    QVERIFY(pack);
+    QCOMPARE(p.residentBytes, p.bytes + pack->derivedBytes());
+    o.budgetKb = double(p.bytes + p.residentBytes) / 2.0 / 1024.0;
+    o.budgetKind = BudgetKind::Resident;
+    QVERIFY(exportPacks({m_rig}, o)->packs[0].overBudget);
+    o.budgetKind = BudgetKind::Pack;
     QVERIFY(!exportPacks({m_rig}, o)->packs[0].overBudget);
   }
 

@@ -231,7 +231,7 @@ class TestCompressor : public QObject {
     const CompressedClip c = compress(a, 0);
     ClipReport r = makeClipReport(c, a.skeleton, "Testwuson.X", c.data.size() + 56);
     QCOMPARE(r.rawBytes, std::uint64_t(40) * a.skeleton.jointCount() * a.clips[0].frameCount);
-    const QJsonObject doc = QJsonDocument::fromJson(QByteArray::fromStdString(reportJson({r}, 12345, "0.1.0"))).object();
+    const QJsonObject doc = QJsonDocument::fromJson(QByteArray::fromStdString(reportJson({r}, 12345, 13000, "0.1.0"))).object();
     for (const char* key : {"tool_version", "clips", "totals", "pack_bytes"}) QVERIFY2(doc.contains(key), key);
     const QJsonObject clip = doc["clips"].toArray()[0].toObject();
     for (const char* key : {"file", "clip", "clip_index", "joints", "frames", "sample_rate", "raw_bytes", "compressed_bytes", "ratio",

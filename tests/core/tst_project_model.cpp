@@ -15,6 +15,7 @@ class TestProject : public QObject {
     p.sources[1].settings->precisionCm = 0.05f;
     p.settings.shellCm = 4.f;
     p.budgetKib = 256;
+    p.budgetKind = BudgetKind::Pack;
     p.approvals["walk"] = {ApprovalState::Approved, 0x1234, 0xabcdef, "ana", "2026-12-01T13:00:00Z", 0.0099f};
     const std::string json = projectJson(p, "/game/assets/hero.anproj");
     QVERIFY2(json.find("\"path\": \"hero/walk.bvh\"") != std::string::npos, json.c_str());  // below: relative
@@ -25,6 +26,18 @@ class TestProject : public QObject {
     QCOMPARE(back->settingsFor(1).precisionCm.value(), 0.05f);
     QCOMPARE(back->settingsFor(1).shellCm.value(), 4.f);
     QVERIFY(!back->settingsFor(0).precisionCm);
+  }
+
+  void budgetKindDefaults() {
+    // A new project counts resident bytes; a project written before budgets had a kind, the file.
+    QCOMPARE(Project{}.budgetKind, BudgetKind::Resident);
+    auto old = parseProject(R"({"animpack_project": 2, "sources": [], "budget_kib": 100})", "/p/old.anproj");
+    QVERIFY(old);
+    QCOMPARE(old->budgetKind, BudgetKind::Pack);
+    auto resident = parseProject(R"({"animpack_project": 2, "sources": [], "budget_kib": 100, "budget_kind": "resident"})", "/p/new.anproj");
+    QVERIFY(resident);
+    QCOMPARE(resident->budgetKind, BudgetKind::Resident);
+    QVERIFY(projectJson(*resident, "/p/new.anproj").find("\"budget_kind\": \"resident\"") != std::string::npos);
   }
 
   void versionOneIsRead() {
@@ -55,6 +68,7 @@ class TestProject : public QObject {
     expect(R"({"animpack_project": 2, "sources": [{"path": ""}]})", "sources[0].path");
     expect(R"({"animpack_project": 2, "sources": [{"path": "a"}, {"path": "./a"}]})", "listed twice");
     expect(R"({"animpack_project": 2, "sources": [], "budget_kib": -1})", "budget_kib");
+    expect(R"({"animpack_project": 2, "sources": [], "budget_kind": "disk"})", "budget_kind");
     expect(R"({"animpack_project": 2, "sources": [], "clips": {"w": {"approval": "maybe"}}})", "clips.w.approval");
     expect(R"({"animpack_project": 2, "sources": [], "clips": {"w": {"approval": "approved", "settings_hash": "xyz"}}})",
            "settings_hash");

@@ -111,13 +111,31 @@ class TestLeadView : public QObject {
     auto written = core::exportPacks({test::rigPath().toStdString()}, options);
     QVERIFY2(written, written.status().message().c_str());
     QCOMPARE(totals.packBytes, written->packs.at(0).bytes);
+    QCOMPARE(totals.residentBytes, written->packs.at(0).residentBytes);  // the file and what opening it derives
     std::uint64_t sum = 0;
     for (const core::ClipReport& r : written->rows) sum += r.compressedBytes;
     QCOMPARE(totals.compressedBytes, sum);
     QVERIFY(panel.totalsLabel()->text().contains("2 clips"));
 
+    // A budget between the file and its resident bytes: over when it counts resident bytes (the
+    // default), within when it counts the file; the kind is one undo step and saved in the project.
+    QCOMPARE(doc.budgetKind(), core::BudgetKind::Resident);
+    doc.setBudgetKib(double(totals.packBytes + totals.residentBytes) / 2.0 / 1024.0);
+    QVERIFY(panel.meter()->property("overBudget").toBool());
+    QVERIFY(panel.meter()->text().contains("resident"));
+    const int before = doc.undoStack()->count();
+    panel.budgetKindBox()->setCurrentIndex(1);
+    QCOMPARE(doc.budgetKind(), core::BudgetKind::Pack);
+    QCOMPARE(doc.undoStack()->count(), before + 1);
+    QVERIFY(!panel.meter()->property("overBudget").toBool());
+    doc.undoStack()->undo();
+    QCOMPARE(panel.budgetKindBox()->currentIndex(), 0);
+    QVERIFY(panel.meter()->property("overBudget").toBool());
+    doc.undoStack()->undo();
+    QVERIFY(!doc.budgetKib());
+
     QVERIFY(!panel.meter()->isEnabled());
-    const double packKib = double(totals.packBytes) / 1024.0;
+    const double packKib = double(totals.residentBytes) / 1024.0;
     doc.setBudgetKib(packKib * 2);
     QVERIFY(!panel.meter()->property("overBudget").toBool());
     QVERIFY(!panel.meter()->styleSheet().contains("#c8281e"));

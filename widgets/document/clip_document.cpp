@@ -126,6 +126,7 @@ void ClipDocument::adopt(std::vector<SourceFile> files, const core::CompressionS
   layout();
   m_upAxis = UpAxis::AsImported;
   m_budgetKib.reset();
+  m_budgetKind = core::BudgetKind::Resident;
   m_undo.clear();
   m_selectedJoints.clear();
   m_currentClip = m_clips.empty() ? -1 : 0;
@@ -349,6 +350,12 @@ void ClipDocument::replaceBudget(std::optional<double> kib) {
   emit budgetChanged();
 }
 
+void ClipDocument::replaceBudgetKind(core::BudgetKind kind) {
+  if (kind == m_budgetKind) return;
+  m_budgetKind = kind;
+  emit budgetChanged();
+}
+
 void ClipDocument::replaceUpAxis(UpAxis axis) {
   if (axis == m_upAxis) return;
   m_upAxis = axis;
@@ -488,6 +495,11 @@ void ClipDocument::scaleClipPrecision(const std::vector<int>& clips, float facto
       after = core::withClipPrecisionScaled(after, clipName(c).toStdString(), a.skeleton, factor, a.meshes, a.unitToCm);
     }
   pushSettings(QString("%1x the precision of %2 clip(s)").arg(double(factor)).arg(clips.size()), std::move(after));
+}
+
+void ClipDocument::setBudgetKind(core::BudgetKind kind) {
+  if (kind == m_budgetKind) return;
+  m_undo.push(new BudgetKindCommand(this, kind));
 }
 
 void ClipDocument::setBudgetKib(std::optional<double> kib, quint64 mergeKey) {

@@ -17,6 +17,7 @@
 
 #include "core/anim/imported_asset.h"
 #include "core/anim/up_axis.h"
+#include "core/batch/budget.h"
 #include "core/base/status.h"
 #include "core/compress/settings.h"
 #include "core/io/asset_importer.h"
@@ -139,6 +140,8 @@ class ClipDocument : public QObject {
   UpAxis upAxis() const { return m_upAxis; }
   /// The pack's size budget in KiB (the project's `budget_kib`); none when not set.
   std::optional<double> budgetKib() const { return m_budgetKib; }
+  /// What the budget counts (the project's `budget_kind`): the pack and what opening it derives, or the file.
+  core::BudgetKind budgetKind() const { return m_budgetKind; }
 
   // The edit API: each call pushes exactly one undo command, or none when nothing would change.
   // Joint edits in CurrentClip scope go to the current clip's override.
@@ -175,8 +178,13 @@ class ClipDocument : public QObject {
   void scaleClipPrecision(const std::vector<int>& clips, float factor);
   /// Sets (or with nullopt removes) the pack budget in KiB; edits with the same non-zero `mergeKey` merge.
   void setBudgetKib(std::optional<double> kib, quint64 mergeKey = 0);
+  /// Sets what the budget counts; one undo step.
+  void setBudgetKind(core::BudgetKind kind);
   /// After open(): a saved project's budget; not an undo step.
-  void restoreBudget(std::optional<double> kib) { replaceBudget(kib); }
+  void restoreBudget(std::optional<double> kib, core::BudgetKind kind) {
+    replaceBudgetKind(kind);
+    replaceBudget(kib);
+  }
   /// Imports the files not already listed and adds them (one undo step). Files that cannot be
   /// imported are not added; their errors go to `errors`. Returns how many were added.
   int addFiles(const QStringList& paths, QStringList* errors = nullptr);
@@ -215,6 +223,7 @@ class ClipDocument : public QObject {
   friend class ApprovalCommand;
   friend class UpAxisCommand;
   friend class BudgetCommand;
+  friend class BudgetKindCommand;
   friend class FilesCommand;
   /// Replaces the settings, importing again when unit or sample rate change. False (and nothing
   /// changed) when that import fails.
@@ -222,6 +231,7 @@ class ClipDocument : public QObject {
   void replaceApproval(int clip, const ClipApproval& approval);
   void replaceUpAxis(UpAxis axis);
   void replaceBudget(std::optional<double> kib);
+  void replaceBudgetKind(core::BudgetKind kind);
   void replaceFiles(std::vector<SourceFile> files);
   void clampCurrentClip();
   /// Makes `files` the document (a fresh start: no undo history, no selection).
@@ -262,6 +272,7 @@ class ClipDocument : public QObject {
   mutable std::vector<std::optional<std::uint64_t>> m_effectiveHashes;
   UpAxis m_upAxis = UpAxis::AsImported;
   std::optional<double> m_budgetKib;
+  core::BudgetKind m_budgetKind = core::BudgetKind::Resident;
   int m_currentClip = -1;
   std::vector<int> m_selectedJoints;
   double m_time = 0;

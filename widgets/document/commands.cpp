@@ -54,6 +54,13 @@ BudgetCommand::BudgetCommand(ClipDocument* document, std::optional<double> after
     : QUndoCommand(after ? QString("Set budget to %1 KiB").arg(*after, 0, 'g', 6) : QString("Remove budget")),
       m_document(document), m_before(document->budgetKib()), m_after(after), m_mergeKey(mergeKey) {}
 
+BudgetKindCommand::BudgetKindCommand(ClipDocument* document, core::BudgetKind after)
+    : QUndoCommand(QString("Budget counts %1").arg(after == core::BudgetKind::Resident ? "resident bytes" : "the pack file")),
+      m_document(document), m_before(document->budgetKind()), m_after(after) {}
+
+void BudgetKindCommand::undo() { m_document->replaceBudgetKind(m_before); }
+void BudgetKindCommand::redo() { m_document->replaceBudgetKind(m_after); }
+
 void BudgetCommand::undo() { m_document->replaceBudget(m_before); }
 void BudgetCommand::redo() { m_document->replaceBudget(m_after); }
 

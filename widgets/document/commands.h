@@ -53,6 +53,18 @@ class UpAxisCommand : public QUndoCommand {
   UpAxis m_before, m_after;
 };
 
+/// Sets what the pack budget counts (resident bytes or the pack file).
+class BudgetKindCommand : public QUndoCommand {
+ public:
+  BudgetKindCommand(ClipDocument* document, core::BudgetKind after);
+  void undo() override;
+  void redo() override;
+
+ private:
+  ClipDocument* m_document;
+  core::BudgetKind m_before, m_after;
+};
+
 /// Sets or removes the pack budget; edits with the same merge key (a spin box) merge.
 class BudgetCommand : public QUndoCommand {
  public:

@@ -32,7 +32,7 @@ QString reviewSummary(const core::ReviewPacket& packet, const QString& output) {
                .arg(totals.clips)
                .arg(totals.approved)
                .arg(formatBytes(packet.packBytes))
-               .arg(packet.budgetKib && double(packet.packBytes) > *packet.budgetKib * 1024.0 ? "  OVER BUDGET" : "");
+               .arg(core::overBudget(packet.budgetKib, packet.budgetKind, packet.packBytes, packet.residentBytes) ? "  OVER BUDGET" : "");
   if (totals.failed) lines << QString("%1 clips failed (listed in the packet)").arg(totals.failed);
   if (!packet.picturesNote.empty()) lines << QString::fromStdString(packet.picturesNote);
   return lines.join("\n");

@@ -45,6 +45,7 @@ PackTotals packTotals(const ClipDocument& document, const Recompressor& recompre
   PackTotals t;
   t.clips = document.clipCount();
   t.budgetKib = document.budgetKib();
+  t.budgetKind = document.budgetKind();
   if (!document.hasAsset()) return t;
   std::vector<int> clips(std::size_t(t.clips));
   std::iota(clips.begin(), clips.end(), 0);
@@ -53,6 +54,7 @@ PackTotals packTotals(const ClipDocument& document, const Recompressor& recompre
   // The pack as `animpack build` would write it (skeleton block, names and tolerance tables included).
   const auto pack = document.packAsset();
   t.packBytes = core::buildPack(core::skeletonRecord(pack->skeleton, pack->unitToCm), records).size();
+  t.residentBytes = core::residentPackBytes(t.packBytes, pack->skeleton.jointCount(), records.size());
   return t;
 }
 

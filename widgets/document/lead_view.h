@@ -22,11 +22,15 @@ struct PackTotals {
   bool stale = false;      ///< some result shown is for older settings
   std::uint64_t rawBytes = 0, compressedBytes = 0;  ///< sums over measured clips
   std::uint64_t packBytes = 0;  ///< the pack file built from the shown results (exact once every clip is measured)
+  std::uint64_t residentBytes = 0;  ///< the pack and what opening it derives: what a game keeps resident
+  core::BudgetKind budgetKind = core::BudgetKind::Resident;
   float maxErrorCm = 0;
   int approved = 0, rejected = 0;
   std::optional<double> budgetKib;
   bool complete() const { return clips > 0 && measured == clips; }
-  bool overBudget() const { return budgetKib && double(packBytes) > *budgetKib * 1024.0; }
+  bool overBudget() const { return core::overBudget(budgetKib, budgetKind, packBytes, residentBytes); }
+  /// The bytes the budget counts.
+  std::uint64_t budgetedBytes() const { return core::budgetedBytes(budgetKind, packBytes, residentBytes); }
   double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }
 };
 PackTotals packTotals(const ClipDocument& document, const Recompressor& recompressor);

@@ -39,6 +39,7 @@ core::Project documentProject(const ClipDocument& document) {
   p.settings = document.settings();
   p.upAxis = core::upAxisName(document.upAxis());
   p.budgetKib = document.budgetKib();
+  p.budgetKind = document.budgetKind();
   for (int c = 0; c < document.clipCount(); ++c) {
     const ClipApproval a = document.storedApproval(c);
     p.approvals[document.clipName(c).toStdString()] = {coreState(a.state), a.settingsHash, a.sourceHash, a.who, a.when, a.maxErrorCm};
@@ -80,7 +81,7 @@ Status loadProject(ClipDocument& document, const QString& path) {
     approvals.emplace_back(document.clipName(c), ClipApproval{studioState(a->state), a->settingsHash, a->sourceHash, a->who, a->when, a->maxErrorCm});
   }
   document.restore(approvals, core::upAxisFromName(project->upAxis).value_or(UpAxis::AsImported));
-  document.restoreBudget(project->budgetKib);
+  document.restoreBudget(project->budgetKib, project->budgetKind);
   document.undoStack()->setClean();
   return Status::ok();
 }
