@@ -8,6 +8,7 @@
 
 #include "app/cli/alloc_count.h"
 #include "app/cli/args.h"
+#include "app/cli/bench_scenario.h"
 #include "app/cli/commands.h"
 #include "app/cli/import_options.h"
 #include "core/anim/raw_sampler.h"
@@ -83,9 +84,12 @@ int benchCommand(int argc, char** argv, int first) {
                                {"clip", "NAME", "the bench clip: its pack name, its source animation's name, a wildcard or #N (default: the first)"},
                                {"scalar", "", "decode with the portable lanes instead of SIMD (every path gives identical poses)"},
                                {"sse2", "", "decode with SSE2 even on a CPU with AVX2 (identical poses)"},
-                               {"json", "", "print one JSON object"}};
+                               {"json", "", "print one JSON object"},
+                               {"scenario", "", "a game-sized run over every PACK given: many characters, a blend of two clips each"},
+                               {"characters", "N", "--scenario: characters (64)"},
+                               {"seconds", "S", "--scenario: seconds of play at 60 Hz (10)"}};
   for (Option& o : importOptions()) flags.push_back(std::move(o));
-  Args args("bench", "PACK [--source FILE]... [--clip NAME] [--scalar|--sse2] [--json]",
+  Args args("bench", "PACK [--source FILE]... [--clip NAME] [--scalar|--sse2] [--json] | --scenario PACK... [--characters N] [--seconds S]",
             "Times decoding with the runtime: median ns per pose (and per joint) over 7 runs. forward = playback\n"
             "at times k/60 s (k = 0 .. duration x 60) through Player::sample (fwd 30Hz: k/30 s); random = the same\n"
             "60 Hz times in a fixed permutation; backward = the same times in reverse; blend = the 60 Hz times\n"
@@ -95,9 +99,22 @@ int benchCommand(int argc, char** argv, int first) {
             "compress). Memory, counted with a counting allocator: derived_bytes = what Pack::open and a first\n"
             "sample of every clip allocate, plus the Pack object (the file's bytes excluded); player_bytes = a\n"
             "fresh Player after the forward, backward and random passes of the bench clip; blend_player_bytes =\n"
-            "the same Player after the blend pass. --json prints the bench clip's figures (--clip, or the first).",
+            "the same Player after the blend pass. --json prints the bench clip's figures (--clip, or the first).\n"
+            "--scenario: every PACK is opened and kept resident; N characters each play a decomposed blend of two\n"
+            "clips of one pack at 60 Hz for S seconds; prints resident MB (packs, derived, players) and ns per\n"
+            "character-frame (scripts/bench-scenario runs it over the sample files beside ACL).",
             flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
+  if (args.has("scenario")) {
+    std::optional<double> characters, seconds;
+    std::string error;
+    if (!args.number("characters", characters, error) || !args.number("seconds", seconds, error)) return usageError("bench", error);
+    if (characters && !(*characters >= 1 && *characters <= 100000 && *characters == double(int(*characters))))
+      return usageError("bench", "--characters must be a whole number from 1 to 100000");
+    if (seconds && !(*seconds > 0 && *seconds <= 3600)) return usageError("bench", "--seconds must be in (0, 3600]");
+    if (args.positional().empty()) return usageError("bench", "--scenario needs at least one PACK");
+    return benchScenario(args.positional(), characters ? unsigned(*characters) : 64u, seconds.value_or(10.0), args.has("json"));
+  }
   if (args.positional().size() != 1) return usageError("bench", "expected exactly one PACK");
   if (args.has("scalar") && args.has("sse2")) return usageError("bench", "--scalar and --sse2 pick two different decoders: give one");
   core::ImportFunction importer;
