@@ -23,7 +23,7 @@ Status writeFileAtomic(const std::filesystem::path& path, std::string_view text)
 /// interrupts it; false on an error (errno says which).
 bool writeAll(int fd, std::span<const std::uint8_t> bytes);
 
-/// Test hook (kill-safety tests, README "Testing"): when this environment variable is set and the
+/// Test hook (kill-safety tests, README "Command line", files are written whole): when this environment variable is set and the
 /// destination's path ends with its value (".anpk", ".anproj.autosave", "/hero.anproj"),
 /// writeFileAtomic() writes the temporary, prints
 /// "animpack: paused before renaming TEMP to PATH" on stderr and waits, until the process is

@@ -1,4 +1,4 @@
-// Compression benchmark over a corpus of real files (README "Measured"): per file the joints, clips, frames,
+// Compression benchmark over a corpus of real files (docs/PERFORMANCE.md): per file the joints, clips, frames,
 // raw and compressed bytes, ratio, max error, compression time per clip and throughput; with
 // --peers (../shared/peer-figures.md) also the peers' bytes side by side. Then the time of an
 // interactive recompress after one joint's threshold changed.

@@ -1,5 +1,5 @@
 // Decodes a fixed number of poses of a pack's longest clip, for counting the decoder's instructions
-// per pose under callgrind (a figure the machine's load does not change; README "Decoding"):
+// per pose under callgrind (a figure the machine's load does not change; docs/PERFORMANCE.md):
 //   valgrind --tool=callgrind build/tests/decode_poses PACK forward|backward|random|blend|blend-naive|blend-poses N [--scalar|--sse2]
 // The times are those of `animpack bench`: k/60 s, reversed, or in a fixed permutation. `blend-poses`
 // is the blend pass alone: blendPoses (decomposed) of the clip's poses at 1/3 and 1/9 of its duration,
