@@ -111,7 +111,7 @@ inline std::uint32_t align4(std::uint32_t v) { return (v + 3u) & ~3u; }
 /// Boundary frames of the uniform segments: b_k = k * S for k < M, b_M = frames - 1.
 inline std::uint32_t uniformSegmentCount(std::uint32_t frames, std::uint32_t segmentLength) {
   if (frames < 2 || segmentLength == 0) return 0;
-  return (frames - 1 + segmentLength - 1) / segmentLength;
+  return static_cast<std::uint32_t>((std::uint64_t(frames) - 1 + segmentLength - 1) / segmentLength);  // 64 bits: no wrap
 }
 
 template <typename T>

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/runtime/quantize.h"
 
@@ -139,6 +140,8 @@ Status ClipViewReader::kinds() {
   m_view.m_constantCount = static_cast<std::uint16_t>(constants);
   m_view.m_keyedRotations = static_cast<std::uint16_t>(m_keyedRotationKinds);
   m_view.m_segmentCount = uniform > 0 ? uniformSegmentCount(frames(), m_view.m_segmentLength) : 0;
+  if (uniform > 0 && (m_view.m_segmentCount == 0 || std::uint64_t(m_view.m_segmentCount) * m_view.m_segmentLength < frames() - 1))
+    return fail("uniform segments do not cover the clip's frames");
   m_pos += kindBytes(m_view.m_joints);
   return Status::ok();
 }
@@ -200,6 +203,7 @@ Status ClipViewReader::uniformParams() {
   std::int64_t previous = -1;
   unsigned group = 0;
   std::uint16_t ends[kUniformGroupCount] = {};
+  std::vector<bool> listed(m_subTracks, false);  // a sub-track is listed once, whatever its group
   for (std::uint32_t t = 0; t < m_view.m_uniformCount; ++t) {
     if (!m_r.has(m_pos, kUniformParamSize)) return fail("uniform track parameters out of bounds");
     const std::uint32_t joint = m_r.at<std::uint16_t>(m_pos), channel = m_r.at<std::uint8_t>(m_pos + 2);
@@ -210,8 +214,9 @@ Status ClipViewReader::uniformParams() {
     if (flags == (kUniformFlagReference | kUniformFlagFourComponents)) return fail("a four-component rotation has no reference");
     const unsigned g = static_cast<unsigned>(uniformGroup(Channel(channel), flags));
     const std::int64_t sub = std::int64_t(joint) * 3 + channel;
-    if (g < group || (g == group && sub <= previous) || kindOf(std::uint32_t(sub)) != TrackKind::Uniform)
+    if (g < group || (g == group && sub <= previous) || kindOf(std::uint32_t(sub)) != TrackKind::Uniform || listed[std::size_t(sub)])
       return fail("uniform track parameters out of order");
+    listed[std::size_t(sub)] = true;
     for (unsigned x = group; x < g; ++x) ends[x] = static_cast<std::uint16_t>(t);
     group = g;
     previous = sub;
@@ -299,10 +304,13 @@ Status ClipViewReader::uniformData() {
   if (auto st = section(offset(segments), "segment data"); !st) return st;
   const std::uint64_t data = m_pos;
   m_pos += offset(segments);
+  // Offsets must not decrease: then every segment lies inside the section (which ends at the last),
+  // checked before any segment's headers are read.
+  for (std::uint32_t k = 0; k < segments; ++k)
+    if (offset(k + 1) < offset(k)) return fail("segment offsets decrease");
   const std::uint64_t headerBytes = std::uint64_t(v.m_uniformCount) * kSegmentHeaderBytesPerTrack;
   for (std::uint32_t k = 0; k < segments; ++k) {
     const std::uint64_t begin = offset(k), end = offset(k + 1);
-    if (end < begin) return fail("segment offsets decrease");
     if (end - begin < headerBytes) return fail("segment " + std::to_string(k) + " shorter than its header");
     std::uint64_t bits = 0;
     for (std::uint32_t t = 0; t < v.m_uniformCount; ++t) {

@@ -298,6 +298,7 @@ Status LegacyReader::rawSamples() {
 Status LegacyReader::uniformData() {
   if (m_uniformCount == 0) return Status::ok();
   const std::uint32_t segments = uniformSegmentCount(m_clip.frameCount, m_clip.segmentLength);
+  if (segments == 0 || std::uint64_t(segments) * m_clip.segmentLength < m_clip.frameCount - 1) return fail("uniform segments do not cover the clip's frames");
   if (m_rowBits > 0xffffffffu) return fail("boundary rows too wide");
   if (auto st = section(std::uint64_t(segments + 1) * 4, "segment table"); !st) return st;
   std::vector<std::uint32_t> offsets(segments + 1);
@@ -326,9 +327,12 @@ Status LegacyReader::uniformData() {
       d.boundaries.push_back(q);
     }
   }
+  // Offsets must not decrease (then every segment lies inside the data), checked before any
+  // segment's headers are read.
+  for (std::uint32_t k = 0; k < segments; ++k)
+    if (offsets[k + 1] < offsets[k]) return fail("segment offsets decrease");
   const std::uint64_t headerBytes = std::uint64_t(m_uniformCount) * kSegmentHeaderBytesPerTrack;
   for (std::uint32_t k = 0; k < segments; ++k) {
-    if (offsets[k + 1] < offsets[k]) return fail("segment offsets decrease");
     if (offsets[k + 1] - offsets[k] < headerBytes) return fail("segment " + std::to_string(k) + " shorter than its header");
     const std::uint8_t* seg = m_blob.data() + data + offsets[k];
     const std::uint32_t frames = k + 1 == segments ? m_clip.frameCount - k * m_clip.segmentLength : m_clip.segmentLength;

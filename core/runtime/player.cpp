@@ -37,13 +37,19 @@ PoseFrames splitFrame(const ClipView& clip, float frame) {
   }
   if (clip.wraps() && frame >= last + 1.f) frame = 0.f;
   if (!(frame >= 0.f)) frame = 0.f;  // also catches NaN
-  if (frame > last) frame = last;
-  // The one split of the time into a frame and the fraction towards the next, for every track kind.
-  p.first = static_cast<std::uint32_t>(frame);
-  p.alpha = frame - static_cast<float>(p.first);
-  if (p.first >= lastFrame) {
+  // The one split of the time into a frame and the fraction towards the next, for every track kind
+  // (at or past the last frame without converting it: float(last) may not fit the frame type).
+  if (frame >= last) {
     p.first = lastFrame;
     p.alpha = 0.f;
+    frame = last;
+  } else {
+    p.first = static_cast<std::uint32_t>(frame);
+    p.alpha = frame - static_cast<float>(p.first);
+    if (p.first >= lastFrame) {
+      p.first = lastFrame;
+      p.alpha = 0.f;
+    }
   }
   p.next = p.first + 1;
   p.second = p.alpha > 0.f;
@@ -394,7 +400,8 @@ void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& cli
     CacheUse cache;
     const std::uint32_t frames[2] = {at.first, at.second ? at.next : ~0u};
     if (cursor) {
-      if (cursor->clip != clip.id()) *cursor = Cursor{clip.id(), {~0u, ~0u}};
+      // Another clip, or its cache elsewhere in the storage: nothing held.
+      if (cursor->clip != clip.id() || cursor->offset != cacheOffset) *cursor = Cursor{clip.id(), {~0u, ~0u}, static_cast<std::uint32_t>(cacheOffset)};
       cache.values = reinterpret_cast<BatchValues*>(m_data + cacheOffset);
       // A frame the cursor holds is not decoded; a new one takes the slot the pose's other frame
       // does not use, or (one frame) a free slot, else the one whose frame is farther away.
@@ -444,12 +451,21 @@ void Player::sample(const ClipView& clip, float seconds, std::span<Transform> ou
   // The frame cache while the player stays within its budget (kStateBytesPerJoint).
   const std::size_t cache = align16(cacheBytes(clip));
   const bool cached = sizeof(*this) + cache <= kStateBytesPerJoint * clip.jointCount() && reserve(cache);
+  forgetOverwritten(cached ? cache : 0);
   sampleWith(cached ? &m_cursor[0] : nullptr, 0, clip, seconds, out);
+}
+
+/// The cursors whose caches the bytes [0, used) of the coming call overwrite hold nothing any more
+/// (cursor 0 keeps its place at offset 0 when the call uses it).
+void Player::forgetOverwritten(std::size_t used) {
+  if (m_cursor[1].clip != 0 && m_cursor[1].offset < used) m_cursor[1] = Cursor{};
+  if (used == 0) m_cursor[0] = Cursor{};
 }
 
 void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform> out) {
   const std::size_t cache = align16(cacheBytes(clip));
   const bool cached = sizeof(*this) + cache <= kStateBytesPerJoint * clip.jointCount() && reserve(cache);
+  forgetOverwritten(cached ? cache : 0);
   decode(cached ? &m_cursor[0] : nullptr, 0, clip, frame, out);
 }
 
@@ -469,6 +485,9 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
   }
   if (cacheA + cacheB + pose > m_capacity) cacheB = 0;
   if (cacheA + cacheB + pose > m_capacity) cacheA = 0;
+  // A cache this call does not use is overwritten (by the other cache or the second pose).
+  if (cacheA == 0) m_cursor[0] = Cursor{};
+  if (cacheB == 0) m_cursor[1] = Cursor{};
   const std::span<Transform> second(reinterpret_cast<Transform*>(m_data + cacheA + cacheB), out.size());
   sampleWith(cacheA ? &m_cursor[0] : nullptr, 0, clipA, secondsA, out);
   // The second clip keeps its own cursor, so both stay on their frames.

@@ -80,10 +80,12 @@ class Player {
   struct Cursor {
     std::uint32_t clip = 0;               // ClipView::id() of the clip the cache holds, 0: none
     std::uint32_t frame[2] = {~0u, ~0u};  // the frames in cache slots 0 and 1
+    std::uint32_t offset = 0;             // where in the storage its cache is
   };
   void decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float frame, std::span<Transform> out);
   void sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds, std::span<Transform> out);
   bool reserve(std::size_t bytes);
+  void forgetOverwritten(std::size_t used);
 
   std::byte* m_data = nullptr;
   std::pmr::memory_resource* m_memory = nullptr;  // null: the storage is the caller's

@@ -156,6 +156,44 @@ class TestRuntimeMemory : public QObject {
     QCOMPARE(small.framesDecoded() > heap.framesDecoded(), true);
   }
 
+  void aReusedPlayerNeverReturnsAStalePose() {
+    // Samples and blends of clips of different sizes in turn, so the caches move in the storage
+    // and overwrite each other: every pose equals a fresh player's.
+    auto pack = runtime::Pack::open(m_wuson);
+    QVERIFY(pack);
+    const auto clips = pack->clips();
+    const std::size_t joints = pack->skeleton().jointCount();
+    runtime::Player reused;
+    alignas(16) std::byte storage[4096];
+    // Room for a blend's second pose and one clip's cache: some calls keep caches, others cannot.
+    const std::size_t room = (joints * sizeof(runtime::Transform) + 15) / 16 * 16 + runtime::Player::storageBytes(clips[0].view);
+    QVERIFY(room <= sizeof(storage));
+    runtime::Player pooled(std::span<std::byte>(storage, room));
+    std::vector<runtime::Transform> got(joints), expected(joints);
+    int calls = 0;
+    for (int step = 0; step < 240; ++step) {
+      const runtime::ClipView& a = clips[std::size_t(step / 7) % clips.size()].view;
+      const runtime::ClipView& b = clips[std::size_t(step / 5 + 1) % clips.size()].view;
+      const float t = 0.031f * float(step % 40);
+      for (runtime::Player* player : {&reused, &pooled}) {
+        runtime::Player fresh;
+        if (step % 3 == 0) {
+          player->sample(b, t, got);
+          fresh.sample(b, t, expected);
+        } else if (player == &reused || step % 3 == 1) {
+          player->blend(a, t, b, t * 0.8f, 0.4f, runtime::BlendMode::Decomposed, got);
+          fresh.blend(a, t, b, t * 0.8f, 0.4f, runtime::BlendMode::Decomposed, expected);
+        } else {
+          player->sample(a, t, got);
+          fresh.sample(a, t, expected);
+        }
+        ++calls;
+        QVERIFY2(std::memcmp(got.data(), expected.data(), joints * sizeof(runtime::Transform)) == 0, qPrintable(QString("step %1").arg(step)));
+      }
+    }
+    QVERIFY(calls > 0);
+  }
+
   void severalThreadsSampleOnePack() {
     auto pack = runtime::Pack::open(m_wuson);
     QVERIFY(pack);
