@@ -200,6 +200,7 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
       case Base: return additiveText(m_document->additiveLink(clip));
       case Status: {
         QString s = approval == Approval::Approved ? "approved" : approval == Approval::Rejected ? "rejected" : "needs review";
+        if (const QString why = m_document->approvalResetReason(clip); why.startsWith("the default shells")) s += " · shells now follow the skin";
         if (c && !c->stats.withinPrecision) s += " · over precision";
         return s;
       }
@@ -224,9 +225,8 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
   }
   if (role == Qt::TextAlignmentRole && column != Name && column != Status && column != File && column != Base)
     return int(Qt::AlignRight | Qt::AlignVCenter);
-  if (role == Qt::ToolTipRole && column == Status && m_document->storedApproval(clip).state != Approval::NeedsReview &&
-      approval == Approval::NeedsReview)
-    return QString("Approval reset: the settings or the source changed since it was given.");
+  if (role == Qt::ToolTipRole && column == Status)
+    if (const QString why = m_document->approvalResetReason(clip); !why.isEmpty()) return "Approval reset: " + why + ".";
   if (role == Qt::UserRole) {  // sort keys
     switch (column) {
       case Frames: return raw.frameCount;

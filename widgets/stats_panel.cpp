@@ -7,9 +7,11 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "core/compress/clip_sizes.h"
+#include "core/compress/settings.h"
 #include "widgets/format.h"
 
 namespace animpack::widgets {
@@ -129,21 +131,36 @@ void StatsPanel::refresh() {
   for (const core::PinnedReport& p : s.pinned)
     text += QString("<br>pinned %1: drift %2 (unpinned %3)").arg(QString::fromStdString(m_document->asset()->skeleton.names[p.joint]).toHtmlEscaped(), formatCm(p.driftCm), formatCm(p.driftUnpinnedCm));
   if (s.wideTracks > 0) text += QString("<br>%1 sub-track(s) needed more than 16 bits per component").arg(s.wideTracks);
-  if (s.maxVertexErrorCm >= 0) text += QString("<br>skinned vertices move up to %1 (at and between frames)").arg(formatCm(s.maxVertexErrorCm));
+  if (s.maxVertexErrorCm >= 0 && !s.joints.empty()) {
+    // Which bound decides the clip's size: the joints' precision or the skin's (as a fraction of each).
+    float strictest = s.joints.front().precisionCm, jointShare = 0;
+    for (const core::JointReport& j : s.joints) {
+      strictest = std::min(strictest, j.precisionCm);
+      jointShare = std::max(jointShare, j.maxErrorCm / j.precisionCm);
+    }
+    const float bound = core::kSkinBoundFactor * strictest;
+    text += QString("<br>skinned vertices move up to %1 of %2 allowed (at and between frames) · limited by the %3")
+                .arg(formatCm(s.maxVertexErrorCm), formatCm(bound), s.maxVertexErrorCm / bound > jointShare ? "skin" : "joints");
+  }
   m_text->setText(text);
   setStale(m_text, shown.stale);
   setStale(m_worst, shown.stale);
   if (s.worstJoint >= 0)
     m_worst->setText(QString("worst: <a href='%1:%2'>%3 at frame %2</a>").arg(s.worstJoint).arg(s.worstFrame)
                          .arg(QString::fromStdString(m_document->asset()->skeleton.names[std::size_t(s.worstJoint)]).toHtmlEscaped()));
-  // Joints can all pass while the skin they carry far from them does not: say so, and offer the
-  // shells that measure the joints where that skin is.
-  float loosest = 0;
-  for (const core::JointReport& j : s.joints) loosest = std::max(loosest, j.precisionCm);
-  const bool skinOver = s.withinPrecision && s.maxVertexErrorCm > loosest && !m_document->asset()->meshes.empty();
-  m_skin->setText(skinOver ? QString("<span style='color:#c8281e'>The skin moves %1, more than the precision, while every joint is within "
-                                     "it.</span> <a href='derive'>Derive shells from the mesh</a>")
-                                 .arg(formatCm(s.maxVertexErrorCm))
+  // Joints can all pass while the skin they carry far from them does not: say so, and where the
+  // shells are not the skin's yet, offer them.
+  float strictest = std::numeric_limits<float>::infinity();
+  for (const core::JointReport& j : s.joints) strictest = std::min(strictest, j.precisionCm);
+  const float bound = core::kSkinBoundFactor * strictest;
+  const bool skinOver = s.maxVertexErrorCm > bound && !m_document->asset()->meshes.empty();
+  const bool meshShells = m_document->effectiveSettings(clip).verifySkin;
+  const QString fix = meshShells ? QString(" The shells already follow the skin: tighten the precision of the joints near the worst vertex.")
+                                 : QString(" <a href='derive'>Derive shells from the mesh</a>");
+  m_skin->setText(skinOver ? QString("<span style='color:#c8281e'>The skin moves %1, more than its bound of %2 (%3 x the strictest precision).</span>%4")
+                                 .arg(formatCm(s.maxVertexErrorCm), formatCm(bound))
+                                 .arg(double(core::kSkinBoundFactor), 0, 'g', 2)
+                                 .arg(fix)
                            : QString());
   m_skin->setVisible(skinOver);
 }

@@ -14,7 +14,10 @@ int verifyCommand(int argc, char** argv, int first) {
             "Validates a pack (sizes, offsets, counts, joint indices, key order, checksum, version). With the\n"
             "source files, re-imports them, decodes every clip at every frame and between frames (against the\n"
             "source's own keys) and reports per clip the measured max and 99th-percentile error, the worst\n"
-            "time, and whether every joint stayed within the precision stored in the pack.\n"
+            "time, and whether every joint stayed within the precision stored in the pack. Where the source has\n"
+            "a skinned mesh it also gives the skin's error against its bound (1.5 x the clip's strictest precision)\n"
+            "and which of the two, joints or skin, limits the clip (docs/SETTINGS.md \"Shells\"); the skin is\n"
+            "reported, not judged, since a clip compressed with fixed shells does not hold it.\n"
             "Assimp runs in a child process, as in compress. Exit code 0 only if everything holds.",
             flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
@@ -46,6 +49,8 @@ int verifyCommand(int argc, char** argv, int first) {
     std::printf("  %-32s max %.4f cm (%s, %.4f s)  between frames %.4f cm  p99 %.4f cm  %s\n", v.name.c_str(), v.maxErrorCm,
                 v.worstJoint.c_str(), v.worstTimeS, v.maxErrorBetweenFramesCm, v.p99ErrorCm,
                 v.withinPrecision() ? "within precision" : "OVER PRECISION");
+    if (v.maxVertexErrorCm >= 0)
+      std::printf("      skin %.4f cm (bound %.4f cm)  limited by the %s\n", v.maxVertexErrorCm, v.skinBoundCm, v.limitedBy.c_str());
     for (const std::string& j : v.overPrecision) std::printf("      over precision: %s\n", j.c_str());
   }
   if (bad) return failure(std::to_string(bad) + " clip(s) are not within their precision");

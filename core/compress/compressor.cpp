@@ -144,6 +144,10 @@ class CompressRun {
   /// With mesh shells: asks every animated track to tighten when a skinned vertex is more than
   /// 1.5 x the precision off; true when it did.
   bool checkSkin(const runtime::ClipView& view);
+  /// The skinned vertices' largest error (an additive clip's on its base, against its source).
+  float skinError(const runtime::ClipView& view) const {
+    return m_base ? measureVertexError(m_skin, m_skeleton, *m_source, view, m_base) : measureVertexError(m_skin, m_skeleton, m_clip, view);
+  }
   /// Frame f's pose from its locals: composed with the base pose when the clip is additive.
   std::vector<Transform> applied(std::uint32_t f, std::span<const Transform> locals) const;
 
@@ -431,9 +435,8 @@ std::vector<Transform> CompressRun::applied(std::uint32_t f, std::span<const Tra
 }
 
 bool CompressRun::checkSkin(const runtime::ClipView& view) {
-  if (m_skin.empty() || m_base) return false;
-  const float limit = 1.5f * *std::min_element(m_precision.begin(), m_precision.end());
-  if (measureVertexError(m_skin, m_skeleton, m_clip, view) <= limit) return false;
+  if (m_skin.empty()) return false;
+  if (skinError(view) <= kSkinBoundFactor * *std::min_element(m_precision.begin(), m_precision.end())) return false;
   const std::uint32_t segments = std::max<std::uint32_t>(1, runtime::uniformSegmentCount(m_frames, m_st.segmentLength));
   for (std::size_t i = 0; i < m_subCount; ++i)
     if (!m_st.tracks[i].atLimit && m_st.varying[i])
@@ -582,9 +585,9 @@ CompressedClip CompressRun::finish(std::chrono::steady_clock::time_point started
     s.rootMotion = measureRootMotion(*m_rootMotion, m_cycle, *view, m_unitToCm, m_precision[m_rootMotion->joint]);
     s.withinPrecision = s.withinPrecision && s.rootMotion.withinPrecision;
   }
-  if (!m_skin.empty() && !m_base) {
+  if (!m_skin.empty()) {
     const auto view = runtime::ClipView::open(out.data, std::span(m_skeleton.restLocal));
-    if (view) s.maxVertexErrorCm = measureVertexError(m_skin, m_skeleton, m_clip, *view);
+    if (view) s.maxVertexErrorCm = skinError(*view);
   }
   // The tables cover the source's frames: with a dropped last frame, its row is the end of the
   // wrap interval (the between-frame sample at alpha 1), and the wrap interval is the last interval.

@@ -1,8 +1,11 @@
 #include "core/compress/report.h"
 
 #include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "core/compress/settings.h"
 
 namespace animpack::core {
 
@@ -49,6 +52,15 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   r.compressMs = s.compressMs;
   r.withinPrecision = s.withinPrecision;
   r.maxVertexErrorCm = s.maxVertexErrorCm;
+  float strictest = std::numeric_limits<float>::infinity(), jointShare = 0;
+  for (std::size_t j = 0; j < s.joints.size(); ++j) {
+    const JointReport& jr = s.joints[j];
+    r.jointSettings.push_back({skeleton.names[j], jr.precisionCm, jr.shellCm});
+    strictest = std::min(strictest, jr.precisionCm);
+    jointShare = std::max(jointShare, jr.maxErrorCm / jr.precisionCm);
+  }
+  if (r.maxVertexErrorCm >= 0 && !s.joints.empty()) r.skinBoundCm = kSkinBoundFactor * strictest;
+  r.limitedBy = r.skinBoundCm > 0 && r.maxVertexErrorCm / r.skinBoundCm > jointShare ? "skin" : "joints";
   r.loop = clip.loop;
   r.seamErrorCm = clip.loop ? s.seamErrorCm : -1.f;
   r.additiveBase = clip.additive.spelling();
@@ -76,6 +88,8 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
   ordered_json over = ordered_json::array();
   for (const auto& o : r.overPrecision)
     over.push_back({{"joint", o.joint}, {"precision_cm", o.precisionCm}, {"max_error_cm", o.maxErrorCm}, {"floor_cm", o.floorCm}});
+  ordered_json jointSettings = ordered_json::array();
+  for (const auto& t : r.jointSettings) jointSettings.push_back({{"joint", t.joint}, {"precision_cm", t.precisionCm}, {"shell_cm", t.shellCm}});
   return {{"file", r.file},
           {"clip", r.clip},
           {"source_clip", r.sourceClip},
@@ -102,6 +116,9 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"wide_tracks", r.wideTracks},
           {"over_precision", over},
           {"max_vertex_error_cm", vertexErrorJson(r.maxVertexErrorCm)},
+          {"skin_bound_cm", vertexErrorJson(r.skinBoundCm)},
+          {"limited_by", r.limitedBy},
+          {"joint_settings", jointSettings},
           {"loop", r.loop},
           {"seam_error_cm", vertexErrorJson(r.seamErrorCm)},
           {"dropped_last_frame", r.droppedLastFrame},
@@ -149,6 +166,11 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
       r.overPrecision.push_back({o.at("joint").get<std::string>(), o.at("max_error_cm").get<float>(), o.at("precision_cm").get<float>(),
                                  o.at("floor_cm").get<float>()});
     if (const auto v = j.find("max_vertex_error_cm"); v != j.end() && v->is_number()) r.maxVertexErrorCm = v->get<float>();
+    if (const auto v = j.find("skin_bound_cm"); v != j.end() && v->is_number()) r.skinBoundCm = v->get<float>();
+    r.limitedBy = j.value("limited_by", std::string());
+    if (const auto v = j.find("joint_settings"); v != j.end() && v->is_array())
+      for (const auto& js : *v)
+        r.jointSettings.push_back({js.at("joint").get<std::string>(), js.at("precision_cm").get<float>(), js.at("shell_cm").get<float>()});
     r.loop = j.value("loop", false);
     if (const auto v = j.find("seam_error_cm"); v != j.end() && v->is_number()) r.seamErrorCm = v->get<float>();
     r.droppedLastFrame = j.value("dropped_last_frame", false);
@@ -226,7 +248,7 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
   std::ostringstream o;
   o << "file,clip,source_clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,resident_bytes,ratio,max_error_cm,"
        "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_constant,"
-       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,seam_error_cm,"
+       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,skin_bound_cm,limited_by,seam_error_cm,"
        "root_motion_joint,root_motion_distance_cm,root_motion_turn_deg,root_motion_drift_10_cycles_cm,"
        "root_motion_source_drift_10_cycles_cm,additive_base,error\n";
   for (const ClipReport& r : rows) {
@@ -238,6 +260,8 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
       << (r.error.empty() && r.withinPrecision ? "true" : "false") << ',';
     if (r.error.empty() && r.maxVertexErrorCm >= 0) o << r.maxVertexErrorCm;  // empty: no skinned mesh
     o << ',';
+    if (r.error.empty() && r.skinBoundCm >= 0) o << r.skinBoundCm;
+    o << ',' << r.limitedBy << ',';
     if (r.error.empty() && r.seamErrorCm >= 0) o << r.seamErrorCm;  // empty: not looping
     o << ',';
     if (const auto& m = r.rootMotion; r.error.empty() && m)  // empty: the root keeps its motion

@@ -47,6 +47,15 @@ struct ClipReport {
   double compressMs = 0;
   bool withinPrecision = true;
   float maxVertexErrorCm = -1;          ///< cm, largest skinned-vertex displacement; -1: the file has no skinned mesh
+  float skinBoundCm = -1;               ///< cm, what the skin is held to (kSkinBoundFactor x the strictest precision); -1: no skinned mesh
+  /// "skin" when the skinned vertices are nearer their bound than any joint is to its precision
+  /// (as a fraction of each), else "joints": which of the two errors decides the clip's size.
+  std::string limitedBy;
+  struct JointSetting {
+    std::string joint;
+    float precisionCm = 0, shellCm = 0;
+  };
+  std::vector<JointSetting> jointSettings;  ///< each joint's effective precision and shell, skeleton order
   bool loop = false;                    ///< the clip loops
   float seamErrorCm = -1;               ///< cm, looping clips: the jump from the source's last frame to its first; -1 otherwise
   bool droppedLastFrame = false;        ///< the repeated last frame was dropped (frames counts the stored ones)

@@ -175,6 +175,7 @@ class Parser {
       Status st;
       if (k == "precision_cm") st = number(v, k, s.precisionCm);
       else if (k == "shell_cm") st = shell(v, k, s.shellCm);
+      else if (k == "shell_fallback_cm") st = number(v, k, s.shellFallbackCm);
       else if (k == "rotation_format") st = format(v, k, s.rotationFormat);
       else if (k == "snapshot_interval_s") st = number(v, k, s.snapshotIntervalS);
       else if (k == "unit_to_cm") st = number(v, k, s.unitToCm);
@@ -220,7 +221,7 @@ class Parser {
           s.clips.emplace_back(pattern, std::move(c));
         }
       } else {
-        return error(unknownKey("", k, {"precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
+        return error(unknownKey("", k, {"precision_cm", "shell_cm", "shell_fallback_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
                                         "sample_rate", "loop", "root_motion", "root_joint", "additive_base", "joints", "clips",
                                         "description"}));
       }
@@ -332,6 +333,7 @@ const char* rotationFormatName(RotationFormat format) { return format == Rotatio
 Status CompressionSettings::validate() const {
   if (auto st = checkRange(widen(precisionCm), kPrecisionRange, "precision_cm", "cm"); !st) return st;
   if (auto st = checkRange(numericShell(shellCm), kShellRange, "shell_cm", "cm"); !st) return st;
+  if (auto st = checkRange(widen(shellFallbackCm), kShellRange, "shell_fallback_cm", "cm"); !st) return st;
   if (auto st = checkRange(widen(snapshotIntervalS), kSnapshotRange, "snapshot_interval_s", "s"); !st) return st;
   if (auto st = checkRange(unitToCm, kUnitRange, "unit_to_cm", "cm per unit"); !st) return st;
   if (auto st = checkRange(sampleRate, kRateRange, "sample_rate", "Hz"); !st) return st;
@@ -380,6 +382,7 @@ std::string CompressionSettings::toJson() const {
   if (!description.empty()) j["description"] = description;
   if (precisionCm) j["precision_cm"] = *precisionCm;
   if (shellCm) j["shell_cm"] = shellJson(*shellCm);
+  if (shellFallbackCm) j["shell_fallback_cm"] = *shellFallbackCm;
   if (rotationFormat) j["rotation_format"] = rotationFormatName(*rotationFormat);
   if (snapshotIntervalS) j["snapshot_interval_s"] = *snapshotIntervalS;
   if (unitToCm) j["unit_to_cm"] = *unitToCm;
@@ -415,6 +418,7 @@ std::string CompressionSettings::toJson() const {
 void CompressionSettings::merge(const CompressionSettings& over) {
   if (over.precisionCm) precisionCm = over.precisionCm;
   if (over.shellCm) shellCm = over.shellCm;
+  if (over.shellFallbackCm) shellFallbackCm = over.shellFallbackCm;
   if (over.rotationFormat) rotationFormat = over.rotationFormat;
   if (over.snapshotIntervalS) snapshotIntervalS = over.snapshotIntervalS;
   if (over.unitToCm) unitToCm = over.unitToCm;
@@ -469,6 +473,10 @@ std::uint64_t EffectiveSettings::hash() const {
   return h;
 }
 
+bool hasFollowingVertices(std::span<const SkinnedMesh> meshes) {
+  return std::any_of(meshes.begin(), meshes.end(), [](const SkinnedMesh& m) { return !m.influences.empty(); });
+}
+
 bool usesMeshShells(const CompressionSettings& settings) {
   const auto anyRule = [](const std::vector<std::pair<std::string, JointOverride>>& rules) {
     return std::any_of(rules.begin(), rules.end(), [](const auto& r) { return r.second.shellCm == kShellFromMesh; });
@@ -512,11 +520,22 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
   e.rootJoint = clip && clip->rootJoint ? *clip->rootJoint : settings.rootJoint.value_or(std::string());
   e.additiveBase = additiveBaseSetting(settings, clipName);
   const float topPrecision = settings.precisionCm.value_or(kDefaultPrecisionCm);
-  const float topShell = settings.shellCm.value_or(kDefaultShellCm);
+  // No shell anywhere: the skin's, when a mesh follows the skeleton (docs/SETTINGS.md "Shells").
+  const bool topMesh = settings.shellCm ? *settings.shellCm == kShellFromMesh : hasFollowingVertices(meshes);
+  const bool topNumber = settings.shellCm && !topMesh;
+  const float fallbackShell = settings.shellFallbackCm.value_or(topNumber ? *settings.shellCm : kDefaultShellCm);
+  const float topShell = topNumber ? *settings.shellCm : fallbackShell;
   // Mesh distances only when some shell asks for them (they visit every vertex), in file units
   // here and in cm below through the clip's unit, which may override the file's.
-  const std::vector<double> meshShell = usesMeshShells(settings) ? farthestInfluencedVertex(skeleton, meshes, 1.0) : std::vector<double>{};
+  const std::vector<double> meshShell =
+      topMesh || usesMeshShells(settings) ? farthestInfluencedVertex(skeleton, meshes, 1.0) : std::vector<double>{};
   const double cmPerUnit = e.unitToCm.value_or(unitToCm);
+  // Whether a vertex follows the joint or a joint below it (children come after their parents).
+  std::vector<bool> carriesSkin(skeleton.jointCount(), false);
+  for (std::size_t j = skeleton.jointCount(); j-- > 0;) {
+    if (j < meshShell.size() && meshShell[j] * cmPerUnit >= kMinMeshShellCm) carriesSkin[j] = true;
+    if (carriesSkin[j] && skeleton.parents[j] >= 0) carriesSkin[std::size_t(skeleton.parents[j])] = true;
+  }
 
   e.joints.resize(skeleton.jointCount());
   std::vector<bool> fromMesh(skeleton.jointCount(), false);  // the joint's shell comes from "mesh"
@@ -537,13 +556,15 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
     out.precisionCm = own(getPrecision, clip ? clip->precisionCm : std::nullopt).value_or(inherited ? inherited->precisionCm : topPrecision);
     // "mesh" is inherited as a rule (each descendant takes its own farthest vertex), a number as a value.
     const std::optional<float> shell = own(getShell, clip ? clip->shellCm : std::nullopt);
-    fromMesh[j] = shell ? *shell == kShellFromMesh : parent >= 0 ? fromMesh[std::size_t(parent)] : topShell == kShellFromMesh;
-    const float fallback = inherited ? inherited->shellCm : topShell == kShellFromMesh ? kDefaultShellCm : topShell;
+    fromMesh[j] = shell ? *shell == kShellFromMesh : parent >= 0 ? fromMesh[std::size_t(parent)] : topMesh;
+    const float fallback = inherited ? inherited->shellCm : topShell;
     if (!fromMesh[j]) {
       out.shellCm = shell ? *shell : fallback;
     } else {
       const double cm = j < meshShell.size() ? meshShell[j] * cmPerUnit : 0.0;
-      out.shellCm = cm >= kMinMeshShellCm ? float(std::min(cm, kShellRange.max)) : fallback;
+      out.shellCm = cm >= kMinMeshShellCm ? float(std::clamp(cm, double(kMeshShellFloorCm), kShellRange.max))
+                    : carriesSkin[j]       ? fallback
+                                           : fallbackShell;
     }
     if (auto v = lookup(clipRules, name, getPinned)) out.pinned = *v;
     else if (auto g = lookup(settings.joints, name, getPinned)) out.pinned = *g;

@@ -47,6 +47,12 @@ inline constexpr float kDefaultSnapshotIntervalS = 1.f;
 inline constexpr float kShellFromMesh = -1.f;
 /// Mesh-derived shells shorter than this (cm) count as "influences no vertex".
 inline constexpr float kMinMeshShellCm = 1e-3f;
+/// The shortest mesh-derived shell (cm): a joint whose farthest vertex is closer gets this, so a
+/// joint that carries only a few vertices near it still has its rotation measured (docs/SETTINGS.md).
+inline constexpr float kMeshShellFloorCm = 1.f;
+/// The skin's bound, as a multiple of the strictest joint precision of the clip: the skin check keeps
+/// every skinned vertex within it, at and between frames (docs/SETTINGS.md "Shells").
+inline constexpr float kSkinBoundFactor = 1.5f;
 inline constexpr float kMinPrecisionCm = 1e-6f, kMaxPrecisionCm = 1000.f, kMinShellCm = 1e-4f, kMaxShellCm = 1e5f;  ///< cm, what validate() accepts
 
 /// One entry of "joints": values that apply to the joints a name or wildcard matches.
@@ -76,7 +82,12 @@ struct ClipOverride {
 
 struct CompressionSettings {
   std::optional<float> precisionCm;            ///< cm, default 0.01: max object-space error on the shell
-  std::optional<float> shellCm;                ///< cm, default 3: virtual-vertex distance from each joint, or kShellFromMesh
+  /// cm, virtual-vertex distance from each joint, or kShellFromMesh. Default: "mesh" when the file
+  /// has a mesh that follows the skeleton, else shellFallbackCm.
+  std::optional<float> shellCm;
+  /// cm, default 3: the shell of joints a mesh gives no distance (no mesh follows the skeleton, or
+  /// no vertex follows the joint or anything below it).
+  std::optional<float> shellFallbackCm;
   std::optional<RotationFormat> rotationFormat;///< default q48
   std::optional<float> snapshotIntervalS;      ///< s, default 1: seek snapshot spacing
   std::optional<double> unitToCm;              ///< cm per file unit; default: what the file declares
@@ -136,10 +147,12 @@ struct EffectiveSettings {
 
 /// Applies the precedence of docs/SETTINGS.md, strongest first: the clip override (its joint rules,
 /// then its own values), the exact joint name, the longest matching wildcard, the parent joint's
-/// effective value, the defaults. `pinned` is never inherited. A "mesh" shell takes the distance of
-/// the farthest vertex of `meshes` the joint influences (cm through `unitToCm`, or the clip's
-/// unit_to_cm override); a joint that influences none inherits its parent's shell (a root: the
-/// top-level number, else 3 cm).
+/// effective value, the defaults. `pinned` is never inherited. Without a shell anywhere in the
+/// settings, shells are "mesh" when `meshes` has a vertex that follows a joint. A "mesh" shell takes
+/// the distance of the farthest vertex of `meshes` the joint influences (cm through `unitToCm`, or
+/// the clip's unit_to_cm override), at least kMeshShellFloorCm; a joint that influences none takes
+/// its parent's shell when a joint below it moves a vertex (a root: the top-level number or
+/// shell_fallback_cm), else shell_fallback_cm (3 cm by default).
 EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
                           std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0);
 
@@ -150,6 +163,9 @@ std::string additiveBaseSetting(const CompressionSettings& settings, std::string
 
 /// True when any shell value (top level, joint rule, clip or clip joint rule) is "mesh".
 bool usesMeshShells(const CompressionSettings& settings);
+/// True when some vertex of `meshes` follows a joint (a skinned mesh or one attached to a joint):
+/// the meshes resolve() derives default shells from.
+bool hasFollowingVertices(std::span<const SkinnedMesh> meshes);
 
 /// Glob match: `*` any run, `?` one character; everything else literal and case-sensitive.
 bool wildcardMatch(std::string_view pattern, std::string_view name);

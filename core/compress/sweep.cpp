@@ -23,6 +23,7 @@ std::vector<SweepPoint> precisionSweep(const ImportedAsset& asset, std::size_t c
     s.precisionCm = precision;
     CompressJob job(asset.skeleton, raw, asset.unitToCm, resolve(s, asset.skeleton, raw.name, asset.meshes, asset.unitToCm));
     job.setUpAxis(objectUpAxis(asset.sceneRootTransform, UpAxis::AsImported));
+    job.setMeshes(asset.meshes);  // the skin check, as export runs it
     auto c = job.run(nullptr, cancel);
     if (c) points.push_back({double(precision), packedClipBytes(*c), double(c->stats.maxErrorCm)});
   }

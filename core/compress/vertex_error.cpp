@@ -6,6 +6,8 @@
 #include "core/anim/raw_sampler.h"
 #include "core/anim/source_clip.h"
 #include "core/base/assert.h"
+#include "core/compress/additive_base.h"
+#include "core/runtime/additive.h"
 #include "core/runtime/player.h"
 #include "core/runtime/pose_ops.h"
 
@@ -78,15 +80,19 @@ VertexError VertexErrorMetric::measure(std::span<const Mat34d> reference, std::s
 }
 
 float measureVertexError(const VertexErrorMetric& metric, const Skeleton& skeleton, const RawClip& raw,
-                         const runtime::ClipView& clip) {
+                         const runtime::ClipView& clip, const AdditiveBase* base) {
   if (metric.empty()) return -1.f;
   const std::size_t joints = skeleton.jointCount();
-  std::vector<Transform> decodedLocal(joints), referenceLocal(joints);
+  std::vector<Transform> decodedLocal(joints), referenceLocal(joints), basePose(base ? joints : 0);
   std::vector<Mat34d> decoded(joints), reference(joints);
   runtime::Player player;
   double worst = 0;
   auto compare = [&](double frame) {
     player.sampleFrame(clip, float(frame), decodedLocal);
+    if (base) {
+      base->sample(float(frame / raw.sampleRate), basePose);
+      runtime::applyAdditive(basePose, decodedLocal, 1.f, decodedLocal);
+    }
     // The source's own keys in double where the clip has them (core/anim/source_clip.h).
     if (raw.source) {
       raw.source->objectMatrices(skeleton.parents, double(float(frame)), reference);
@@ -99,9 +105,11 @@ float measureVertexError(const VertexErrorMetric& metric, const Skeleton& skelet
     runtime::localToObject<double>(skeleton.parents, decodedLocal, decoded);
     worst = std::max(worst, metric.measure(reference, decoded).cm);
   };
-  for (std::uint32_t f = 0; f < raw.frameCount; ++f) {
+  // An additive source keeps a last frame its clip may have dropped (a loop's repeated frame).
+  const std::uint32_t frames = std::min(raw.frameCount, clip.frameCount());
+  for (std::uint32_t f = 0; f < frames; ++f) {
     compare(double(f));
-    if (f + 1 < raw.frameCount) compare(double(f) + 0.5);
+    if (f + 1 < frames) compare(double(f) + 0.5);
   }
   return float(worst);
 }

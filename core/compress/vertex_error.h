@@ -16,6 +16,8 @@
 
 namespace animpack::core {
 
+class AdditiveBase;
+
 /// The largest displacement one comparison found, and where.
 struct VertexError {
   double cm = 0;           ///< cm, largest distance between a vertex skinned both ways
@@ -57,8 +59,9 @@ class VertexErrorMetric {
 /// Largest skinned-vertex displacement (cm) of a compressed clip against its raw clip, at every
 /// frame and at the midpoint of every frame interval: decoded through runtime::Player, the
 /// reference the source's own keys (the raw frames interpolated for clips built from frames).
-/// -1 when the metric is empty.
+/// -1 when the metric is empty. An additive clip is measured on its base, as its joints are: `raw`
+/// is then the absolute clip and each decoded pose is applied to `base` at weight 1.
 float measureVertexError(const VertexErrorMetric& metric, const Skeleton& skeleton, const RawClip& raw,
-                         const runtime::ClipView& clip);
+                         const runtime::ClipView& clip, const AdditiveBase* base = nullptr);
 
 }  // namespace animpack::core

@@ -1,10 +1,13 @@
-#include <algorithm>
 #include "core/io/pack_verify.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 
 #include "core/compress/additive_base.h"
 #include "core/compress/error_metric.h"
+#include "core/compress/settings.h"
+#include "core/compress/vertex_error.h"
 #include "core/runtime/player.h"
 #include "core/runtime/root_motion.h"
 
@@ -15,6 +18,7 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
   const ImportFunction import = importer ? importer : ImportFunction(&importAsset);
   SourceClips out;
   out.clips.resize(pack.clips().size());
+  out.assetOf.assign(pack.clips().size(), -1);
   const runtime::PackSkeleton& sk = pack.skeleton();
   for (const std::filesystem::path& source : sources) {
     const std::string fileName = source.filename().string();
@@ -44,6 +48,7 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
       for (std::size_t i : indices) {
         const std::uint32_t index = pack.clips()[i].clipIndex();
         if (index < asset->clips.size()) out.clips[i] = asset->clips[index];
+        out.assetOf[i] = std::int32_t(out.assets.size());
       }
       out.assets.push_back(std::move(asset.value()));
     }
@@ -102,8 +107,25 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
     v.worstJoint = s.worstJoint >= 0 ? std::string(sk.name(std::uint32_t(s.worstJoint))) : "";
     v.worstFrame = s.worstFrame;
     v.worstTimeS = s.worstFrameTime / double(clip.sampleRate());
-    for (std::size_t j = 0; j < s.jointMaxCm.size(); ++j)
-      if (s.jointMaxCm[j] > clip.tolerance(std::uint32_t(j)).precisionCm) v.overPrecision.emplace_back(sk.name(std::uint32_t(j)));
+    float strictest = std::numeric_limits<float>::infinity(), jointShare = 0;
+    for (std::size_t j = 0; j < s.jointMaxCm.size(); ++j) {
+      const float precision = clip.tolerance(std::uint32_t(j)).precisionCm;
+      if (s.jointMaxCm[j] > precision) v.overPrecision.emplace_back(sk.name(std::uint32_t(j)));
+      strictest = std::min(strictest, precision);
+      jointShare = std::max(jointShare, s.jointMaxCm[j] / precision);
+    }
+    // The skin the source file carries, as the compressor measured it (an additive clip on its
+    // base); a clip with extracted root motion decodes in place, so its skin is not compared here.
+    const std::int32_t a = sources.assetOf.empty() ? -1 : sources.assetOf[i];
+    if (a >= 0 && !s.jointMaxCm.empty() && !clip.view.rootMotion()) {
+      const ImportedAsset& asset = sources.assets[std::size_t(a)];
+      const VertexErrorMetric skin(asset.skeleton, asset.meshes, sk.unitToCm());
+      if (!skin.empty()) {
+        v.maxVertexErrorCm = measureVertexError(skin, asset.skeleton, *raw, clip.view, base ? &base->value() : nullptr);
+        v.skinBoundCm = kSkinBoundFactor * strictest;
+      }
+    }
+    v.limitedBy = v.skinBoundCm > 0 && v.maxVertexErrorCm / v.skinBoundCm > jointShare ? "skin" : "joints";
     result.push_back(v);
   }
   return result;

@@ -23,6 +23,7 @@ namespace animpack::core {
 struct SourceClips {
   std::vector<ImportedAsset> assets;
   std::vector<std::optional<RawClip>> clips;  ///< aligned with pack.clips()
+  std::vector<std::int32_t> assetOf;          ///< aligned with pack.clips(): the index into assets, -1 without a source
 };
 Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<std::filesystem::path>& sources,
                                    const ImportFunction& importer = {});
@@ -39,6 +40,11 @@ struct ClipVerification {
   std::int32_t worstFrame = -1;
   double worstTimeS = 0;                   ///< seconds after the first frame of the largest error
   std::vector<std::string> overPrecision;  ///< joints above their precision at some time
+  float maxVertexErrorCm = -1;             ///< cm, the source's skinned vertices, at and between frames; -1: no skinned mesh
+  float skinBoundCm = -1;                  ///< cm, kSkinBoundFactor x the clip's strictest precision; -1: no skinned mesh
+  /// "skin" when the skinned vertices are nearer their bound than any joint is to its precision
+  /// (as a fraction of each), else "joints".
+  std::string limitedBy;
   bool withinPrecision() const { return checked && problem.empty() && overPrecision.empty(); }
 };
 

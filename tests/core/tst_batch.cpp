@@ -225,11 +225,11 @@ class TestBatch : public QObject {
     std::ifstream csv(m_dir / "skin.csv");
     std::string header, row;
     std::getline(csv, header);
-    QVERIFY(header.find(",max_vertex_error_cm,seam_error_cm,root_motion_joint,") != std::string::npos);
+    QVERIFY(header.find(",max_vertex_error_cm,skin_bound_cm,limited_by,seam_error_cm,root_motion_joint,") != std::string::npos);
     QVERIFY(header.find(",root_motion_source_drift_10_cycles_cm,additive_base,error") != std::string::npos);
     bool emptyForBare = false;
     while (std::getline(csv, row))
-      if (row.find("batch_bare.gltf") != std::string::npos) emptyForBare = row.ends_with(",true,,,,,,,,,\"\"");  // no skin, no loop, no root motion, absolute
+      if (row.find("batch_bare.gltf") != std::string::npos) emptyForBare = row.ends_with(",true,,,joints,,,,,,,,\"\"");  // no skin (limited by the joints), no loop, no root motion, absolute
     QVERIFY(emptyForBare);
   }
 

@@ -27,7 +27,10 @@ std::shared_ptr<const ImportedAsset> wuson() {
 std::shared_ptr<const CompressedClip> compressed(const CompressionSettings& settings = {}) {
   const auto asset = wuson();
   const RawClip& raw = asset->clips[0];
-  auto c = CompressJob(asset->skeleton, raw, asset->unitToCm, resolve(settings, asset->skeleton, raw.name)).run();
+  // As export sets it up: shells and the skin check from the file's skinned mesh.
+  CompressJob job(asset->skeleton, raw, asset->unitToCm, resolve(settings, asset->skeleton, raw.name, asset->meshes, asset->unitToCm));
+  job.setMeshes(asset->meshes);
+  auto c = job.run();
   if (!c) qFatal("%s", c.message().c_str());
   return std::make_shared<const CompressedClip>(std::move(c.value()));
 }

@@ -159,17 +159,18 @@ class TestSettings : public QObject {
     QVERIFY(!usesMeshShells({}));
     QVERIFY(parsed->toJson().find(R"("shell_cm": "mesh")") != std::string::npos);
     QVERIFY(*CompressionSettings::fromJson(parsed->toJson(), "again.json") == *parsed);
-    // 2 cm per unit. LeftHandIndex1, RightHand and foot_r influence nothing (foot_r only 0.5 %):
-    // they inherit their parent's shell; foot_ll inherits foot_l's.
-    const std::vector<float> expected{8, 20, 8, 8, 20, 4, 8, 4};
+    // 2 cm per unit. LeftHandIndex1, RightHand, foot_r (only 0.5 %) and foot_ll influence nothing
+    // and have no joint below them that does: they take the fallback, 3 cm.
+    const std::vector<float> expected{8, 20, 8, 3, 3, 4, 3, 3};
     QCOMPARE(shells(resolve(*parsed, s, "Walk", meshes, 2.0)), expected);
     // Without meshes every joint falls back to the default.
     QCOMPARE(shells(resolve(*parsed, s, "Walk")), std::vector<float>(8, kDefaultShellCm));
 
-    // Per joint: the rule's subtree derives from the mesh, the rest keeps the number.
+    // Per joint: the rule's subtree derives from the mesh, the rest keeps the number; a joint of
+    // the subtree with no vertex at or below it (LeftHandIndex1) takes the top-level number too.
     auto rule = CompressionSettings::fromJson(R"({"shell_cm":5,"joints":{"Left*":{"shell_cm":"mesh"}}})", "rule.json");
     QVERIFY(rule && usesMeshShells(*rule));
-    QCOMPARE(shells(resolve(*rule, s, "Walk", meshes, 2.0)), (std::vector<float>{5, 5, 8, 8, 5, 5, 5, 5}));
+    QCOMPARE(shells(resolve(*rule, s, "Walk", meshes, 2.0)), (std::vector<float>{5, 5, 8, 5, 5, 5, 5, 5}));
     // A joint that finds no vertex inherits its parent's shell; a root, the top-level number.
     auto foot = CompressionSettings::fromJson(R"({"shell_cm":5,"joints":{"foot_r":{"shell_cm":"mesh"}}})", "foot.json");
     QCOMPARE(resolve(*foot, s, "Walk", meshes, 2.0).joints[6].shellCm, 5.f);
@@ -180,8 +181,10 @@ class TestSettings : public QObject {
     // Per clip, and through the clip's unit override.
     auto clip = CompressionSettings::fromJson(R"({"clips":{"Run":{"shell_cm":"mesh","unit_to_cm":1}}})", "clip.json");
     QVERIFY(clip && usesMeshShells(*clip));
-    QCOMPARE(shells(resolve(*clip, s, "Run", meshes, 2.0)), (std::vector<float>{4, 10, 4, 4, 10, 2, 4, 2}));
-    QCOMPARE(shells(resolve(*clip, s, "Walk", meshes, 2.0)), std::vector<float>(8, kDefaultShellCm));
+    QCOMPARE(shells(resolve(*clip, s, "Run", meshes, 2.0)), (std::vector<float>{4, 10, 4, 3, 3, 2, 3, 3}));
+    // Walk sets no shell: the default follows the skin too.
+    QCOMPARE(shells(resolve(*clip, s, "Walk", meshes, 2.0)), expected);
+    QCOMPARE(shells(resolve(*clip, s, "Walk")), std::vector<float>(8, kDefaultShellCm));
 
     // A number stacked on top replaces "mesh", and the other way round.
     CompressionSettings stacked = *parsed;
@@ -191,6 +194,48 @@ class TestSettings : public QObject {
     QVERIFY(!usesMeshShells(stacked));
     stacked.merge(*parsed);
     QCOMPARE(*stacked.shellCm, kShellFromMesh);
+  }
+
+  void theDefaultShellsFollowTheSkin() {
+    const Skeleton s = rig();
+    std::vector<SkinnedMesh> meshes{rigMesh()};
+    QVERIFY(hasFollowingVertices(meshes));
+    // No setting: the skin's shells and the skin check; without a mesh, 3 cm and no skin check.
+    const EffectiveSettings skin = resolve({}, s, "Walk", meshes, 2.0);
+    QCOMPARE(shells(skin), (std::vector<float>{8, 20, 8, 3, 3, 4, 3, 3}));
+    QVERIFY(skin.verifySkin);
+    const EffectiveSettings none = resolve({}, s, "Walk");
+    QCOMPARE(shells(none), std::vector<float>(8, kDefaultShellCm));
+    QVERIFY(!none.verifySkin);
+    QVERIFY(skin.hash() != none.hash());  // approvals and caches of the old default go stale
+    // A static mesh follows no joint: no skin shells from it.
+    std::vector<SkinnedMesh> statics{rigMesh()};
+    statics[0].influences.clear();
+    statics[0].skinned = false;
+    QVERIFY(!hasFollowingVertices(statics));
+    QCOMPARE(shells(resolve({}, s, "Walk", statics, 2.0)), std::vector<float>(8, kDefaultShellCm));
+    // A number anywhere wins: the top level for every joint, a rule for its joints.
+    auto three = CompressionSettings::fromJson(R"({"shell_cm":3})", "three.json");
+    QCOMPARE(shells(resolve(*three, s, "Walk", meshes, 2.0)), std::vector<float>(8, 3.f));
+    QVERIFY(!resolve(*three, s, "Walk", meshes, 2.0).verifySkin);
+    auto hand = CompressionSettings::fromJson(R"({"joints":{"LeftHand":{"shell_cm":12}}})", "hand.json");
+    QCOMPARE(shells(resolve(*hand, s, "Walk", meshes, 2.0)), (std::vector<float>{8, 20, 12, 12, 3, 4, 3, 3}));
+    // The floor: foot_l's vertex 0.2 units out is 0.4 cm, measured at kMeshShellFloorCm instead.
+    meshes[0].positions[2] = {0, 0, 0.2f};
+    QCOMPARE(resolve({}, s, "Walk", meshes, 2.0).joints[5].shellCm, kMeshShellFloorCm);
+    // shell_fallback_cm: the shell of joints nothing below moves, and of files without a mesh.
+    auto fallback = CompressionSettings::fromJson(R"({"shell_fallback_cm":5})", "fallback.json");
+    QVERIFY2(fallback, fallback ? "" : fallback.message().c_str());
+    QCOMPARE(shells(resolve(*fallback, s, "Walk", meshes, 2.0)), (std::vector<float>{8, 20, 8, 5, 5, 1, 5, 5}));
+    QCOMPARE(shells(resolve(*fallback, s, "Walk")), std::vector<float>(8, 5.f));
+    QVERIFY(fallback->toJson().find(R"("shell_fallback_cm": 5)") != std::string::npos);
+    expectParseError(R"({"shell_fallback_cm":"mesh"})", "shell_fallback_cm");
+    expectParseError(R"({"shell_fallback_cm":0})", "shell_fallback_cm");
+    // A root above the skin (no vertex of its own, skin below it) takes the fallback, its children the skin's.
+    std::vector<SkinnedMesh> below{rigMesh()};
+    below[0].influences[1] = {{2, 0, 0, 0}, {1.f, 0, 0, 0}};  // Hips no longer moves a vertex
+    QCOMPARE(resolve(*fallback, s, "Walk", below, 2.0).joints[0].shellCm, 5.f);
+    QCOMPARE(resolve(*fallback, s, "Walk", below, 2.0).joints[1].shellCm, 20.f);
   }
 
   void meshShellHashesFollowTheMesh() {

@@ -103,6 +103,11 @@ class TstAdditiveBar : public QObject {
     rc.setDebounceMs(0);
     PosePreview preview(&doc, &rc);
     QVERIFY(doc.open(layeredRig()));
+    // 3 cm shells: on the shells of this rig's 1.5 m skin the layer meets a floor between frames
+    // (tst_additive, additiveFloorWithTheSkinsShells).
+    core::CompressionSettings fixed;
+    fixed.shellCm = 3.f;
+    doc.importSettings(fixed, "fixed.json");
     const int upper = clipNamed(doc, "Upper"), idle = clipNamed(doc, "Idle");
     doc.setAdditiveBase(upper, "Idle");
     doc.setCurrentClip(upper);

@@ -89,13 +89,15 @@ class TstClipDocument : public QObject {
     QVERIFY(doc.open(test::rigPath()));
     const int head = test::joint(doc, "Head");
     doc.setCurrentClip(1);
+    const float skinShell = doc.effectiveSettings(1).joints[std::size_t(head)].shellCm;  // the default follows the skin
+    QVERIFY(skinShell != 12.f);
     doc.setJointValue(EditScope::CurrentClip, {head}, JointField::Shell, 12.f);
     QCOMPARE(doc.effectiveSettings(1).joints[std::size_t(head)].shellCm, 12.f);
-    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(head)].shellCm, core::kDefaultShellCm);
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(head)].shellCm, skinShell);
     QVERIFY(hasOverride(doc.settings(), EditScope::CurrentClip, "Wave", "Head", JointField::Shell));
     QVERIFY(!hasOverride(doc.settings(), EditScope::AllClips, "Wave", "Head", JointField::Shell));
     doc.undoStack()->undo();
-    QCOMPARE(doc.effectiveSettings(1).joints[std::size_t(head)].shellCm, core::kDefaultShellCm);
+    QCOMPARE(doc.effectiveSettings(1).joints[std::size_t(head)].shellCm, skinShell);
   }
 
   void pinningIsNotInherited() {

@@ -158,7 +158,7 @@ class TstItemModels : public QObject {
     for (std::size_t j = 0; j < farthest.size(); ++j) {
       if (farthest[j] <= 1e-3) continue;
       ++derived;
-      QCOMPARE(doc.effectiveSettings(0).joints[j].shellCm, float(farthest[j]));
+      QCOMPARE(doc.effectiveSettings(0).joints[j].shellCm, float(farthest[j]));  // explicit values: no floor
     }
     QVERIFY(derived > 0);
   }
@@ -170,16 +170,46 @@ class TstItemModels : public QObject {
     StatsPanel stats(&doc, &rc);
     QVERIFY(doc.open(test::rigPath()));
     QVERIFY(test::waitForResult(rc, 0));
+    // The default shells follow the skin: it is held, so no warning on open.
     const auto& s = rc.result(0)->compressed->stats;
-    float loosest = 0;
-    for (const auto& j : s.joints) loosest = std::max(loosest, j.precisionCm);
-    QCOMPARE(stats.skinWarningShown(), s.withinPrecision && s.maxVertexErrorCm > loosest);
+    QVERIFY(doc.effectiveSettings(0).verifySkin);
+    QVERIFY2(s.maxVertexErrorCm >= 0 && s.maxVertexErrorCm <= core::kSkinBoundFactor * core::kDefaultPrecisionCm,
+             qPrintable(QString::number(s.maxVertexErrorCm)));
+    QVERIFY(!stats.skinWarningShown());
+    // With fixed 3 cm shells the skin of the test rig moves more: the warning offers the skin's shells.
+    core::CompressionSettings fixed;
+    fixed.shellCm = 3.f;
+    doc.importSettings(fixed, "fixed.json");
+    QVERIFY(test::waitForResult(rc, 0));
+    const auto& f = rc.result(0)->compressed->stats;
+    QCOMPARE(stats.skinWarningShown(), f.maxVertexErrorCm > core::kSkinBoundFactor * core::kDefaultPrecisionCm);
     const int steps = doc.undoStack()->count();
     stats.deriveShellsFromMesh();  // what the warning's link does: one step for every joint
     QCOMPARE(doc.undoStack()->count(), steps + 1);
     const auto farthest = core::farthestInfluencedVertex(doc.asset()->skeleton, doc.asset()->meshes, doc.asset()->unitToCm);
     for (std::size_t j = 0; j < farthest.size(); ++j)
       if (farthest[j] > 1e-3) QCOMPARE(doc.effectiveSettings(0).joints[j].shellCm, float(farthest[j]));
+  }
+
+  void anApprovalUnderTheOldDefaultSaysTheShellsNowFollowTheSkin() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    // An approval given when the file's shells were 3 cm: its settings hash is the old default's.
+    core::CompressionSettings old = doc.settings();
+    old.shellCm = core::kDefaultShellCm;
+    const core::ImportedAsset& asset = *doc.asset();
+    ClipApproval a = doc.approvalNow(0, Approval::Approved);
+    a.settingsHash = core::resolve(old, asset.skeleton, doc.clipName(0).toStdString(), asset.meshes, asset.unitToCm).hash();
+    doc.restore({{doc.clipName(0), a}}, doc.upAxis());
+    QCOMPARE(doc.approval(0), Approval::NeedsReview);
+    QVERIFY2(doc.approvalResetReason(0).startsWith("the default shells now follow the skin"), qPrintable(doc.approvalResetReason(0)));
+    // Any other settings: the plain reason; a fresh approval: none.
+    a.settingsHash ^= 1;
+    doc.restore({{doc.clipName(0), a}}, doc.upAxis());
+    QCOMPARE(doc.approvalResetReason(0), QString("the settings changed since it was given"));
+    doc.restore({{doc.clipName(0), doc.approvalNow(0, Approval::Approved)}}, doc.upAxis());
+    QCOMPARE(doc.approval(0), Approval::Approved);
+    QVERIFY(doc.approvalResetReason(0).isEmpty());
   }
 
   void clipListRowsAndApproval() {

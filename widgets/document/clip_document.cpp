@@ -325,6 +325,22 @@ Approval ClipDocument::approval(int clip) const {
   return a.state;
 }
 
+QString ClipDocument::approvalResetReason(int clip) const {
+  const ClipApproval a = storedApproval(clip);
+  if (a.state == Approval::NeedsReview || approval(clip) != Approval::NeedsReview) return {};
+  const core::ImportedAsset& asset = *assetOf(clip);
+  if (a.sourceHash != asset.sourceHash) return "the source file changed since it was given";
+  // The settings as they resolved before shells followed the skin by default: 3 cm where none is set.
+  core::CompressionSettings before = core::settingsForPackName(fileSettings(fileOfClip(clip)), m_packNames[std::size_t(clip)]);
+  if (!before.shellCm && core::hasFollowingVertices(asset.meshes)) {
+    before.shellCm = core::kDefaultShellCm;
+    const std::string& name = m_packNames[std::size_t(clip)].name;
+    if (core::resolve(before, asset.skeleton, name, asset.meshes, asset.unitToCm).hash() == a.settingsHash)
+      return "the default shells now follow the skin (docs/SETTINGS.md, \"Shells\")";
+  }
+  return "the settings changed since it was given";
+}
+
 ClipApproval ClipDocument::approvalNow(int clip, Approval state) const {
   ClipApproval a;
   a.state = state;

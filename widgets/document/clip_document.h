@@ -134,6 +134,10 @@ class ClipDocument : public QObject {
 
   /// The clip's approval; NeedsReview when its settings or source changed since it was approved.
   Approval approval(int clip) const;
+  /// Why a decision given for the clip no longer holds ("" when it holds or none was given): the
+  /// source changed, the default shells now follow the skin (the approval was given under the 3 cm
+  /// default that files with a skinned mesh had before), or the settings changed.
+  QString approvalResetReason(int clip) const;
   ClipApproval storedApproval(int clip) const;
   /// An approval for the clip as it is now.
   ClipApproval approvalNow(int clip, Approval state) const;
