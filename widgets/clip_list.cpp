@@ -24,6 +24,22 @@
 namespace animpack::widgets {
 namespace {
 
+/// What the Rate column's tooltip says of the clip's key grid (README "What gets imported").
+QString keyGridText(core::KeyGridKind grid) {
+  switch (grid) {
+    case core::KeyGridKind::Regular: return "Keys on one regular grid: sampled at its rate.";
+    case core::KeyGridKind::Snapped:
+      return "Keys within 1 % of a step of one regular grid (an exporter's rounding): snapped to it, sampled at its rate.";
+    case core::KeyGridKind::Mixed:
+      return "Channels keyed on grids of their own: sampled on a grid fine enough for them, at most 120 Hz; keys no grid holds are "
+             "followed between frames only as far as the report says.";
+    case core::KeyGridKind::Irregular:
+      return "Keys on no regular grid: resampled at the smallest key spacing, at most 120 Hz; keys between frames are followed only "
+             "as far as the report says.";
+  }
+  return {};
+}
+
 /// The Base column: where an additive clip's deltas are taken from.
 QString additiveText(const core::AdditiveLink& link) {
   if (!link.error.empty()) return "invalid base";
@@ -227,6 +243,7 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
     return int(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && column == Status)
     if (const QString why = m_document->approvalResetReason(clip); !why.isEmpty()) return "Approval reset: " + why + ".";
+  if (role == Qt::ToolTipRole && column == Rate) return keyGridText(raw.grid);
   if (role == Qt::UserRole) {  // sort keys
     switch (column) {
       case Frames: return raw.frameCount;

@@ -4,6 +4,16 @@
 
 namespace animpack::core {
 
+const char* keyGridName(KeyGridKind kind) {
+  switch (kind) {
+    case KeyGridKind::Regular: return "regular";
+    case KeyGridKind::Snapped: return "snapped";
+    case KeyGridKind::Mixed: return "mixed";
+    case KeyGridKind::Irregular: return "irregular";
+  }
+  return "regular";
+}
+
 std::size_t RawClip::animatedJointCount() const {
   std::size_t n = 0;
   for (std::uint8_t k : keyedChannels) n += k != 0;

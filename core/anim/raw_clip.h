@@ -19,6 +19,15 @@ class SourceClip;
 /// Bits of RawClip::keyedChannels.
 inline constexpr std::uint8_t kKeyedRotation = 1, kKeyedTranslation = 2, kKeyedScale = 4;
 
+/// How a clip's source keys sit on its sample grid (inspect's "grid"; README "What gets imported").
+enum class KeyGridKind : std::uint8_t {
+  Regular,    ///< every key on one regular grid (within a thousandth of a step)
+  Snapped,    ///< every key within 1 % of a step of one regular grid: the grid times are the keys' times
+  Mixed,      ///< channels keyed on regular grids of their own (different steps or offsets)
+  Irregular,  ///< keys on no regular grid: resampled
+};
+const char* keyGridName(KeyGridKind kind);
+
 struct RawClip {
   std::string name;              ///< unique within the file (`name#index` for empty or duplicate names)
   std::uint32_t clipIndex = 0;   ///< position among the file's animations
@@ -31,6 +40,7 @@ struct RawClip {
   /// The source's own keys in double precision (core/anim/source_clip.h): what the clip is between
   /// frames. Null for clips built from frames, whose frames are their keys.
   std::shared_ptr<const SourceClip> source;
+  KeyGridKind grid = KeyGridKind::Regular;  ///< how the source's keys sit on the frames
 
   /// Seconds from the first to the last frame.
   double duration() const { return frameCount > 1 ? double(frameCount - 1) / sampleRate : 0.0; }

@@ -247,6 +247,41 @@ struct KeyGrid {
   double rate = 0;       // frames per second
   double stepTicks = 0;  // ticks between frames
   std::uint64_t frames = 1;
+  KeyGridKind kind = KeyGridKind::Regular;
+};
+
+/// The step of one regular grid that holds every key within 1 % of a step when the spacing
+/// jitters (a capture clock, an exporter's float rounding): the median spacing fitted to the span;
+/// 0 when a key lies further off or two keys fall on one grid time.
+double jitteredStep(const std::vector<double>& t) {
+  if (t.size() < 3) return 0;
+  std::vector<double> d(t.size() - 1);
+  for (std::size_t i = 0; i + 1 < t.size(); ++i) d[i] = t[i + 1] - t[i];
+  std::nth_element(d.begin(), d.begin() + std::ptrdiff_t(d.size() / 2), d.end());
+  const double steps = d[d.size() / 2] > 0 ? std::round((t.back() - t.front()) / d[d.size() / 2]) : 0;
+  if (steps < 1) return 0;
+  const double step = (t.back() - t.front()) / steps;
+  double previous = -1;
+  for (double x : t) {
+    const double k = std::round((x - t.front()) / step);
+    if (std::fabs((x - t.front()) / step - k) > 0.01 || k == previous) return 0;
+    previous = k;
+  }
+  return step;
+}
+
+/// How far `t` lies from the nearest time of the grid (start, step), in steps.
+double gridResidual(double t, double start, double step) {
+  return std::fabs((t - start) / step - std::round((t - start) / step));
+}
+
+/// The grid time nearest `t`, computed as the frames are (start + f x step).
+double gridTime(double t, double start, double step) { return start + std::round((t - start) / step) * step; }
+
+/// One key list of a channel: a component's times.
+struct KeyList {
+  const std::vector<double>* times;
+  double ownStep = 0;  // the list's own regular step (keyGridStep), 0 when its keys are on none
 };
 
 /// Copies one component's keys (sorted by time) into `times` and `values`, adding their times to
@@ -329,7 +364,12 @@ class Importer {
   Status importClip(unsigned index);
   double ticksPerSecond(const aiAnimation* anim, const std::string& label);
   Status readChannels(const aiAnimation* anim, const std::string& label, ClipChannels& out);
-  KeyGrid keyGrid(std::vector<double> times, double tps, const std::string& label);
+  KeyGrid keyGrid(ClipChannels& channels, double tps, const std::string& label);
+
+  /// Moves every key list whose keys all lie within 1 % of a step of `g` onto its times: the
+  /// snapped times are the keys' times (README "What gets imported"). Returns the largest move, in
+  /// steps, and whether every list was moved.
+  static std::pair<double, bool> snapKeys(ClipChannels& channels, const KeyGrid& g);
   void sampleFrames(ClipChannels& channels, const KeyGrid& grid, double tps, RawClip& clip) const;
   void noteJumps(const ChannelSampler& s, const std::string& where, double tps);
   /// The clip's source keys in double precision: the reference of every error measurement.
@@ -551,14 +591,25 @@ void Importer::noteJumps(const ChannelSampler& s, const std::string& where, doub
       }
 }
 
-KeyGrid Importer::keyGrid(std::vector<double> times, double tps, const std::string& label) {
+KeyGrid Importer::keyGrid(ClipChannels& channels, double tps, const std::string& label) {
   // The key grid (README.md, "What gets imported"), in ticks: unique times on one regular grid
-  // within 1 % of a step -> its rate; otherwise the smallest spacing, capped at 120 Hz.
+  // within 1 % of a step -> its rate, the keys snapped to it; otherwise the smallest spacing,
+  // capped at 120 Hz.
+  std::vector<double> times = channels.times;
   std::sort(times.begin(), times.end());
   std::vector<double> unique;
   const double mergeTicks = kMergeSeconds * tps;
   for (double t : times)
     if (unique.empty() || t - unique.back() > mergeTicks) unique.push_back(t);
+  std::vector<KeyList> lists;
+  for (ChannelSampler& s : channels.samplers)
+    for (const std::vector<double>& t : s.times)
+      if (t.size() >= 2) {
+        double smallest = t[1] - t[0];
+        for (std::size_t i = 2; i < t.size(); ++i) smallest = std::min(smallest, t[i] - t[i - 1]);
+        const double own = smallest > mergeTicks ? keyGridStep(t, smallest) : 0.0;
+        lists.push_back({&t, own > 0 ? own : jitteredStep(t)});
+      }
   KeyGrid g;
   g.start = unique.front();
   g.end = unique.back();
@@ -566,6 +617,8 @@ KeyGrid Importer::keyGrid(std::vector<double> times, double tps, const std::stri
     g.rate = *m_options.sampleRate;
     g.stepTicks = tps / g.rate;
     g.frames = unique.size() > 1 ? static_cast<std::uint64_t>(std::ceil((g.end - g.start) / g.stepTicks - 1e-6)) + 1 : 1;
+    const auto [moved, all] = snapKeys(channels, g);
+    g.kind = !all ? KeyGridKind::Irregular : moved > 1e-3 ? KeyGridKind::Snapped : KeyGridKind::Regular;
     return g;
   }
   if (unique.size() == 1) {
@@ -579,8 +632,12 @@ KeyGrid Importer::keyGrid(std::vector<double> times, double tps, const std::stri
   // The coarsest regular grid that holds every key: the smallest spacing, or a common divisor of
   // the key offsets when keys sit on a finer grid than their spacing (LightWave's keys every 20
   // ticks at odd offsets lie on one grid of single ticks), as long as it stays under the cap.
-  const double grid = keyGridStep(unique, step);
-  const bool regular = grid == step || (grid > 0 && tps / grid <= kMaxIrregularRate * (1 + 1e-9));
+  double grid = keyGridStep(unique, step);
+  bool regular = grid == step || (grid > 0 && tps / grid <= kMaxIrregularRate * (1 + 1e-9));
+  if (const double j = regular ? 0.0 : jitteredStep(unique); j > 0 && tps / j <= kMaxIrregularRate * (1 + 1e-9)) {
+    grid = j;
+    regular = true;
+  }
   if (regular) {
     step = grid;
     // Fit the step to the whole span so rounding in single key times does not skew the rate.
@@ -588,16 +645,51 @@ KeyGrid Importer::keyGrid(std::vector<double> times, double tps, const std::stri
     g.stepTicks = (g.end - g.start) / steps;
     g.rate = tps / g.stepTicks;
     g.frames = static_cast<std::uint64_t>(steps) + 1;
+    const double moved = snapKeys(channels, g).first;
+    // Mixed: no channel is keyed this finely (channels on different grids that only this one holds).
+    const bool finer = !lists.empty() && std::all_of(lists.begin(), lists.end(), [&](const KeyList& l) {
+      return l.ownStep <= 0 || l.ownStep > 1.01 * g.stepTicks;
+    });
+    g.kind = finer ? KeyGridKind::Mixed : moved > 1e-3 ? KeyGridKind::Snapped : KeyGridKind::Regular;
+    if (finer)
+      note(Diagnostic::Severity::Info, label + ": its channels are keyed on grids of their own; sampled at " + std::to_string(g.rate) +
+                                           " Hz, the finest grid that holds every key");
+    if (g.kind == KeyGridKind::Snapped)
+      note(Diagnostic::Severity::Info, label + ": keys sit up to " + std::to_string(100 * moved) + " % of a step off the " +
+                                           std::to_string(g.rate) + " Hz grid; the grid's times are taken as theirs");
   } else {
+    // Channels each on a regular grid of their own (mixed) or not (irregular): the finest sampling
+    // under the cap follows the keys off its grid closest (docs/PERFORMANCE.md "Key grids").
+    const bool ownGrids = !lists.empty() && std::all_of(lists.begin(), lists.end(), [](const KeyList& l) { return l.ownStep > 0; });
+    g.kind = ownGrids ? KeyGridKind::Mixed : KeyGridKind::Irregular;
     g.rate = std::min(tps / step, kMaxIrregularRate);
     g.stepTicks = tps / g.rate;
     g.frames = static_cast<std::uint64_t>(std::ceil((g.end - g.start) / g.stepTicks - 1e-6)) + 1;
-    note(Diagnostic::Severity::Info, label + ": keys are not on one regular grid; resampled at " + std::to_string(g.rate) + " Hz");
+    snapKeys(channels, g);
+    note(Diagnostic::Severity::Info, label + (ownGrids ? ": its channels are keyed on regular grids of their own that no one grid holds"
+                                                       : ": keys are not on one regular grid") +
+                                         "; resampled at " + std::to_string(g.rate) + " Hz");
   }
   if (g.rate < 10.0)
-    note(Diagnostic::Severity::Info, label + ": its keys are " + formatSeconds(step / tps) + " apart, so it is sampled at only " +
+    note(Diagnostic::Severity::Info, label + ": its keys are " + formatSeconds(g.stepTicks / tps) + " apart, so it is sampled at only " +
                                          std::to_string(g.rate) + " Hz (set sample_rate to sample it finer)");
   return g;
+}
+
+std::pair<double, bool> Importer::snapKeys(ClipChannels& channels, const KeyGrid& g) {
+  double moved = 0;
+  bool all = true;
+  for (ChannelSampler& s : channels.samplers)
+    for (std::vector<double>& t : s.times) {
+      const bool onGrid = std::all_of(t.begin(), t.end(), [&](double x) { return gridResidual(x, g.start, g.stepTicks) <= 0.01; });
+      all = all && onGrid;
+      if (!onGrid) continue;
+      for (double& x : t) {
+        moved = std::max(moved, gridResidual(x, g.start, g.stepTicks));
+        x = std::min(gridTime(x, g.start, g.stepTicks), g.end);
+      }
+    }
+  return {moved, all};
 }
 
 void Importer::sampleFrames(ClipChannels& channels, const KeyGrid& grid, double tps, RawClip& clip) const {
@@ -647,7 +739,7 @@ Status Importer::importClip(unsigned index) {
   const double tps = ticksPerSecond(anim, label);
   ClipChannels channels;
   if (auto st = readChannels(anim, label, channels); !st) return st;
-  const KeyGrid grid = keyGrid(channels.times, tps, label);
+  const KeyGrid grid = keyGrid(channels, tps, label);
   if (grid.frames * m_jointNode.size() > kMaxSamples)
     return fail(label + " would need " + std::to_string(grid.frames) + " frames; it is too long to import");
   clip.startTime = grid.start / tps;
@@ -658,6 +750,7 @@ Status Importer::importClip(unsigned index) {
   clip.keyedChannels.assign(m_jointNode.size(), 0);
   sampleFrames(channels, grid, tps, clip);
   clip.source = sourceClip(channels.byNode, grid);
+  clip.grid = grid.kind;
   makeRotationsContinuous(clip);
   if (auto st = clip.validate(m_asset.skeleton); !st) return fail(st.message());
   m_asset.clips.push_back(std::move(clip));

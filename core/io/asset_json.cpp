@@ -21,6 +21,7 @@ std::string inspectJson(const ImportedAsset& asset) {
                      {"duration", c.duration()},
                      {"start_time", c.startTime},
                      {"sample_rate", c.sampleRate},
+                     {"grid", keyGridName(c.grid)},
                      {"frames", c.frameCount}});
   j["clips"] = clips;
   json meshes = json::array();
@@ -66,7 +67,7 @@ std::string inspectText(const ImportedAsset& asset) {
   o << "clips:     " << asset.clips.size() << "\n";
   for (const RawClip& c : asset.clips)
     o << "  [" << c.clipIndex << "] " << c.name << ": " << fixed(c.duration(), 3) << " s, " << fixed(c.sampleRate, 3)
-      << " Hz, " << c.frameCount << " frames, start " << fixed(c.startTime, 4) << " s, " << c.animatedJointCount()
+ << " Hz (" << keyGridName(c.grid) << " keys), " << c.frameCount << " frames, start " << fixed(c.startTime, 4) << " s, " << c.animatedJointCount()
       << " animated joints\n";
   o << "meshes:    " << asset.meshes.size() << "\n";
   for (const SkinnedMesh& m : asset.meshes) {

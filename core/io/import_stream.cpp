@@ -156,6 +156,7 @@ void writeAsset(Writer& w, const ImportedAsset& a) {
     w.pod(c.jointCount);
     w.array(c.samples);
     w.array(c.keyedChannels);
+    w.pod(std::uint8_t(c.grid));
     writeSource(w, c.source.get());
   }
   w.pod(std::uint64_t(a.meshes.size()));
@@ -198,6 +199,9 @@ ImportedAsset readAsset(Reader& r) {
     c.jointCount = r.pod<std::uint32_t>("joint count");
     r.array(c.samples, "samples");
     r.array(c.keyedChannels, "keyed channels");
+    const auto grid = r.pod<std::uint8_t>("key grid");
+    if (grid > std::uint8_t(KeyGridKind::Irregular)) r.fail("key grid " + std::to_string(grid));
+    c.grid = static_cast<KeyGridKind>(grid);
     c.source = readSource(r);
   }
   a.meshes.resize(r.count(41, "meshes"));

@@ -148,6 +148,21 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
     span(sorted[c].scales);
   }
   if (start > end) start = end = 0;
+  const core::RawClip& clip = asset.clips[clipIndex];
+  // The rule of README "What gets imported", applied here on Assimp's own keys: a key list whose
+  // keys all lie within 1 % of a step of the clip's frame grid has the grid's times.
+  start = clip.startTime * tps;
+  const double step = tps / clip.sampleRate;
+  auto snap = [&](auto& keys) {
+    auto residual = [&](double t) { return std::fabs((t - start) / step - std::round((t - start) / step)); };
+    if (!std::all_of(keys.begin(), keys.end(), [&](const auto& k) { return residual(k.mTime) <= 0.01; })) return;
+    for (auto& k : keys) k.mTime = std::min(start + std::round((k.mTime - start) / step) * step, end);
+  };
+  for (Channel& c : sorted) {
+    snap(c.rotations);
+    snap(c.positions);
+    snap(c.scales);
+  }
   const std::size_t joints = asset.skeleton.jointCount();
   // Joints follow the nodes in depth-first order; names the importer made unique ("name#index",
   // "joint#index" for an empty name) are matched by that order.
@@ -181,7 +196,6 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
     }
   }
   const bool rootIsJoint = nodes[0] == scene->mRootNode;
-  const core::RawClip& clip = asset.clips[clipIndex];
   // Object matrices of the source at frame position u: every node from the top (the scene root
   // only when it is a joint) down to the joint.
   auto sourceObject = [&](double u, std::vector<Affine>& object) {

@@ -90,6 +90,71 @@ core::Transform armatureRigKey(const GltfScene& scene, int node, int frame) {
   return t;
 }
 
+GltfScene keyTimingRig(KeyTiming timing) {
+  GltfScene s;
+  s.nodes = {{"Root", -1, {}},
+             {"Upper", 0, makeTransform({0, 0.1f, 0})},
+             {"Lower", 1, makeTransform({0, 0.1f, 0})},
+             {"Tip", 2, makeTransform({0, 0.1f, 0})}};
+  constexpr double kSeconds = 2.0;
+  // Deterministic jitter in [-1, 1].
+  std::uint32_t seed = 12345;
+  auto jitter = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return double(seed >> 8) / double(1u << 23) - 1.0;
+  };
+  auto grid = [&](double rate, double drift, double jitterSteps) {
+    std::vector<double> t;
+    for (int k = 0; double(k) / rate <= kSeconds + 1e-9; ++k)
+      t.push_back(k == 0 ? 0.0 : std::min(kSeconds, double(k) / (rate * (1 + drift)) + jitterSteps * jitter() / rate));
+    t.back() = kSeconds;
+    return t;
+  };
+  auto irregular = [&] {
+    std::vector<double> t{0.0};
+    while (t.back() < kSeconds - 1.0 / 30) t.push_back(t.back() + (1.0 + 0.4 * jitter()) / 30);
+    t.push_back(kSeconds);
+    return t;
+  };
+  std::vector<double> a, b, c;
+  switch (timing) {
+    case KeyTiming::Regular: a = b = c = grid(30, 0, 0); break;
+    case KeyTiming::Drifting: a = b = c = grid(30, 2e-5, 0.004); break;
+    case KeyTiming::Mixed: a = grid(30, 0, 0), b = grid(10, 0, 0), c = grid(24, 0, 0); break;
+    case KeyTiming::MixedApart:
+      a = grid(30, 0, 0), b = grid(10, 0, 0), c.clear();
+      for (int k = 0; (k + 0.37) / 24 <= kSeconds; ++k) c.push_back((k + 0.37) / 24);  // its own grid, a third of a step off
+      break;
+    case KeyTiming::Irregular: a = irregular(), b = irregular(), c = irregular(); break;
+  }
+  auto rotation = [](int node, const std::vector<double>& times, auto angleAt, float x, float y, float z) {
+    GltfChannel ch{node, 0, {}, {}};
+    for (double t : times) {
+      const core::Quat q = axisAngle(x, y, z, float(angleAt(t)));
+      ch.times.push_back(float(t));
+      ch.values.push_back({q.x, q.y, q.z, q.w});
+    }
+    return ch;
+  };
+  constexpr double kTau = 6.283185307179586;
+  GltfChannel root{0, 1, {}, {}};
+  for (double t : c) {
+    root.times.push_back(float(t));
+    root.values.push_back({float(0.05 * std::sin(kTau * 0.5 * t)), 0, 0, 0});
+  }
+  // The tip holds, then turns 170 degrees between two keys of the first channel's grid around 1 s.
+  std::size_t turn = 0;
+  while (turn + 1 < a.size() && a[turn + 1] < 1.0 - 1e-9) ++turn;
+  const double turnAt = a[turn + 1];
+  GltfAnimation anim{"Keys", {}};
+  anim.channels.push_back(rotation(1, a, [&](double t) { return 0.8 * std::sin(kTau * 0.7 * t); }, 0, 0, 1));
+  anim.channels.push_back(rotation(2, b, [&](double t) { return 0.6 * std::sin(kTau * 1.1 * t + 0.3); }, 1, 0, 0));
+  anim.channels.push_back(rotation(3, a, [&](double t) { return t < turnAt - 1e-9 ? 0.0 : 170.0 * kTau / 360.0; }, 0, 1, 0));
+  anim.channels.push_back(root);
+  s.animations.push_back(anim);
+  return s;
+}
+
 GltfScene armatureRig(float armatureScale, int frames, float rate) {
   GltfScene s;
   // Offsets are given in file metres and divided by the armature's scale, so the character is

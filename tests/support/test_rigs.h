@@ -37,6 +37,18 @@ GltfScene armatureSpaceRig(float armatureScale);
 GltfScene singleTakeRig(int frames, const std::string& clipName = "Take 001");
 /// Writes `scene` to `path`, creating its folders; false on I/O failure.
 bool writeSceneAt(const GltfScene& scene, const std::filesystem::path& path);
+
+/// How keyTimingRig places its keys (the cases of README "What gets imported").
+enum class KeyTiming {
+  Regular,    ///< every channel at k / 30 s
+  Drifting,   ///< k / 30.0006 s plus a jitter of up to 0.4 % of a step (an exporter's float rounding)
+  Mixed,      ///< one channel every frame at 30 Hz, one every third frame, one on a 24 Hz grid of its own
+  MixedApart, ///< as Mixed with the third channel's grid 0.37 of its step later: no grid holds every key
+  Irregular,  ///< every channel at times 0.6 to 1.4 steps apart
+};
+/// A chain Root > Upper > Lower > Tip moving 2 s of smooth motion, keyed as `timing` says, whose
+/// Tip turns 170 degrees between two keys at 1 s; clip "Keys".
+GltfScene keyTimingRig(KeyTiming timing);
 /// Expected local transform of joint `node` (a GltfScene node index) in clip "Walk" at key `frame`.
 core::Transform armatureRigKey(const GltfScene& scene, int node, int frame);
 /// armatureRig (scale 1) with layers on one rig: "Idle" (the Walk motion of every joint), "Upper"

@@ -227,6 +227,7 @@ class TstItemModels : public QObject {
     QCOMPARE(model.fileIndex(0, ClipListModel::Name).data().toString(), QFileInfo(test::rigPath()).fileName());
     QCOMPARE(model.clipIndex(0, ClipListModel::Name).data().toString(), QString("Walk"));
     QCOMPARE(model.clipIndex(0, ClipListModel::Frames).data().toInt(), 25);
+    QVERIFY(model.clipIndex(0, ClipListModel::Rate).data(Qt::ToolTipRole).toString().startsWith("Keys on one regular grid"));
     QCOMPARE(model.clipIndex(0, ClipListModel::Status).data().toString(), QString("needs review"));
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QVERIFY(test::waitForResult(rc, 0));
