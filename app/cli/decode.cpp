@@ -17,7 +17,7 @@ int decodeCommand(int argc, char** argv, int first) {
             "into its root joint (the source's pose); --no-root-motion writes the in-place tracks instead. No joint\n"
             "is ever added. An additive clip is written as the pose it makes on its base (base and deltas each\n"
             "sampled at the time, then applied: what a game shows, comparable with the source clip);\n"
-            "--additive-deltas writes the stored deltas instead (docs/SETTINGS.md \"additive_base\"). '-o -' writes to stdout.",
+            "--additive-deltas writes the stored deltas instead (docs/SETTINGS.md \"Keys\", additive_base). '-o -' writes to stdout.",
             {{"clip", "NAME|#N", "the clip: its pack name, a wildcard matching one clip, or #N (the N-th clip of the pack, from 0)"},
              {"rate", "HZ", "sample at this rate instead of the clip's frames (0 < HZ <= 10000)"},
              {"no-root-motion", "", "leave a clip's root motion out of its root joint (the in-place pose)"},

@@ -1,5 +1,5 @@
 #pragma once
-// The one error metric (docs/ARCHITECTURE.md "The error metric"): for joint j at time t, compare
+// The one error metric (docs/ARCHITECTURE.md "Contracts", Error): for joint j at time t, compare
 // the source and the decoded object-space transforms at three virtual vertices placed at the
 // joint's shell distance along its local axes; the error is the largest displacement, in
 // centimetres. Object space is the skeleton's root space (any armature scale included); the shell

@@ -75,7 +75,7 @@ QString pathName(runtime::DecodePath path) {
 }
 #endif
 
-/// The residual of lane `l`'s component `c` in frame `frame`, in steps, by FORMAT.md "Segments": the
+/// The residual of lane `l`'s component `c` in frame `frame`, in steps, by FORMAT.md "Uniform tracks": the
 /// component's width in bits at base + frame x stride + the widths before it, two's complement,
 /// times 2^-shift.
 float residualByDefinition(const std::uint8_t* data, std::uint32_t header, std::uint32_t base, std::uint32_t frame, unsigned c) {
@@ -276,7 +276,7 @@ class TestDecoderPaths : public QObject {
   }
 
   void segmentLayoutsAgreeWithTheirDefinition() {
-    // Every width 0..31 and every shift 0..15 of the 3-byte residual header (FORMAT.md "Segments"),
+    // Every width 0..31 and every shift 0..15 of the 3-byte residual header (FORMAT.md "Uniform tracks"),
     // built by both lane implementations: masks 2^w - 1 (2^31 - 1 is the SSE2 path's edge case),
     // offsets the running sums, scale 2^-shift, wide past 57 bits a frame.
     std::mt19937 rng(11);
