@@ -24,7 +24,7 @@
 namespace animpack::widgets {
 namespace {
 
-/// What the Rate column's tooltip says of the clip's key grid (README "What gets imported").
+/// What the Rate column's tooltip says of the clip's key grid (docs/IMPORT.md "What gets imported").
 QString keyGridText(core::KeyGridKind grid) {
   switch (grid) {
     case core::KeyGridKind::Regular: return "Keys on one regular grid: sampled at its rate.";

@@ -2,7 +2,7 @@
 // Counts the heap bytes a piece of code keeps: the program's operator new and delete (replaced in
 // alloc_count.cpp, linked into `animpack` and the runtime's memory tests) add and subtract the
 // bytes of every allocation while counting is on in this thread. `animpack bench` measures what
-// opening a pack derives with it (README "Runtime"), the tests that sampling allocates nothing.
+// opening a pack derives with it (docs/RUNTIME.md "Runtime"), the tests that sampling allocates nothing.
 
 #include <cstdint>
 

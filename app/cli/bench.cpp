@@ -52,7 +52,7 @@ std::vector<float> timesAt(const runtime::ClipView& view, double hz) {
   return t;
 }
 
-/// What an opened pack costs in memory (README "Runtime": what the runtime keeps).
+/// What an opened pack costs in memory (docs/RUNTIME.md "Runtime": what the runtime keeps).
 struct MemoryFigures {
   std::int64_t derivedBytes = 0;   // Pack::open and a first sample of every clip, counted, plus sizeof(Pack)
   std::int64_t playerBytes = 0;    // a fresh Player after the forward, backward and random passes

@@ -1,5 +1,5 @@
 #pragma once
-// An imported animation clip resampled on a uniform grid (README "What gets imported"): local
+// An imported animation clip resampled on a uniform grid (docs/IMPORT.md "What gets imported"): local
 // transforms of every joint at every frame, in file units, plus the source keys it came from.
 
 #include <cstdint>
@@ -19,7 +19,7 @@ class SourceClip;
 /// Bits of RawClip::keyedChannels.
 inline constexpr std::uint8_t kKeyedRotation = 1, kKeyedTranslation = 2, kKeyedScale = 4;
 
-/// How a clip's source keys sit on its sample grid (inspect's "grid"; README "What gets imported").
+/// How a clip's source keys sit on its sample grid (inspect's "grid"; docs/IMPORT.md "What gets imported").
 enum class KeyGridKind : std::uint8_t {
   Regular,    ///< every key on one regular grid (within a thousandth of a step)
   Snapped,    ///< every key within 1 % of a step of one regular grid: the grid times are the keys' times

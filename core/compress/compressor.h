@@ -1,5 +1,5 @@
 #pragma once
-// CompressJob: one raw clip -> one compressed clip (README "How it compresses").
+// CompressJob: one raw clip -> one compressed clip (docs/COMPRESSION.md "How it compresses").
 // Pipeline: sign continuity (import) -> default/constant detection -> hierarchy-aware local
 // tolerances -> per sub-track the smallest of keyed Catmull-Rom fitting and uniform sampling (raw
 // float32 samples where neither reaches the tolerance) -> pinned joints recomputed against their

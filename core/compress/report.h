@@ -59,7 +59,7 @@ struct ClipReport {
   bool loop = false;                    ///< the clip loops
   float seamErrorCm = -1;               ///< cm, looping clips: the jump from the source's last frame to its first; -1 otherwise
   bool droppedLastFrame = false;        ///< the repeated last frame was dropped (frames counts the stored ones)
-  /// With `root_motion: extract` (README "Root motion"): the joint, one cycle's ground distance and
+  /// With `root_motion: extract` (docs/RUNTIME.md "Root motion"): the joint, one cycle's ground distance and
   /// turn, and how far ten cycles lead with the compressed and the source motion.
   struct RootMotion {
     std::string joint;

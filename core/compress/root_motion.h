@@ -58,7 +58,7 @@ GroundMotion objectMotion(const RootMotionTrack& track, const GroundMotion& d);
 /// sets its root-motion flag and size.
 void appendRootMotion(std::vector<std::uint8_t>& block, const RootMotionTrack& track, std::uint32_t frames, const GroundMotion& cycle);
 
-/// The report's `root_motion` (README "Root motion"): one cycle's distance and turn, and where ten
+/// The report's `root_motion` (docs/RUNTIME.md "Root motion"): one cycle's distance and turn, and where ten
 /// cycles lead with the compressed and with the source track.
 struct RootMotionReport {
   bool extracted = false;

@@ -1,5 +1,5 @@
 #pragma once
-// Hierarchy-aware local tolerances (README "How it compresses"): an object-space precision in
+// Hierarchy-aware local tolerances (docs/COMPRESSION.md "How it compresses"): an object-space precision in
 // centimetres becomes, per sub-track, the largest local deviation (rotation angle, translation
 // length, scale difference) that keeps every joint it moves within its own precision. A joint
 // with a long chain below it gets a tighter tolerance, and each joint's budget is shared among

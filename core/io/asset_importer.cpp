@@ -367,7 +367,7 @@ class Importer {
   KeyGrid keyGrid(ClipChannels& channels, double tps, const std::string& label);
 
   /// Moves every key list whose keys all lie within 1 % of a step of `g` onto its times: the
-  /// snapped times are the keys' times (README "What gets imported"). Returns the largest move, in
+  /// snapped times are the keys' times (docs/IMPORT.md "What gets imported"). Returns the largest move, in
   /// steps, and whether every list was moved.
   static std::pair<double, bool> snapKeys(ClipChannels& channels, const KeyGrid& g);
   void sampleFrames(ClipChannels& channels, const KeyGrid& grid, double tps, RawClip& clip) const;
@@ -592,7 +592,7 @@ void Importer::noteJumps(const ChannelSampler& s, const std::string& where, doub
 }
 
 KeyGrid Importer::keyGrid(ClipChannels& channels, double tps, const std::string& label) {
-  // The key grid (README.md, "What gets imported"), in ticks: unique times on one regular grid
+  // The key grid (docs/IMPORT.md, "What gets imported"), in ticks: unique times on one regular grid
   // within 1 % of a step -> its rate, the keys snapped to it; otherwise the smallest spacing,
   // capped at 120 Hz.
   std::vector<double> times = channels.times;

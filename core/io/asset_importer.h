@@ -1,5 +1,5 @@
 #pragma once
-// Imports a rig and its animations through Assimp (the contract: README.md, "What gets imported").
+// Imports a rig and its animations through Assimp (the contract: docs/IMPORT.md, "What gets imported").
 
 #include <array>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The review packet (README "For leads"): one self-contained HTML file a lead reads in any browser
+// The review packet (docs/LEADS.md "For leads"): one self-contained HTML file a lead reads in any browser
 // with no network — pack totals against the budget, a row per clip, a size-against-error chart
 // (inline SVG) and pictures of the worst frames (PNG in data: URIs).
 

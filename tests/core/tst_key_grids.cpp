@@ -1,4 +1,4 @@
-// Clips whose keys sit off one clean grid (README "What gets imported"): times drifting by an
+// Clips whose keys sit off one clean grid (docs/IMPORT.md "What gets imported"): times drifting by an
 // exporter's rounding are snapped to their grid, channels on grids of their own and irregular keys
 // are sampled on a grid chosen from them. Each case is compressed at the defaults and checked by the
 // independent source check at four instants a frame; bytes are compared with the same motion keyed

@@ -149,7 +149,7 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
   }
   if (start > end) start = end = 0;
   const core::RawClip& clip = asset.clips[clipIndex];
-  // The rule of README "What gets imported", applied here on Assimp's own keys: a key list whose
+  // The rule of docs/IMPORT.md "What gets imported", applied here on Assimp's own keys: a key list whose
   // keys all lie within 1 % of a step of the clip's frame grid has the grid's times.
   start = clip.startTime * tps;
   const double step = tps / clip.sampleRate;

@@ -38,7 +38,7 @@ GltfScene singleTakeRig(int frames, const std::string& clipName = "Take 001");
 /// Writes `scene` to `path`, creating its folders; false on I/O failure.
 bool writeSceneAt(const GltfScene& scene, const std::filesystem::path& path);
 
-/// How keyTimingRig places its keys (the cases of README "What gets imported").
+/// How keyTimingRig places its keys (the cases of docs/IMPORT.md "What gets imported").
 enum class KeyTiming {
   Regular,    ///< every channel at k / 30 s
   Drifting,   ///< k / 30.0006 s plus a jitter of up to 0.4 % of a step (an exporter's float rounding)

@@ -1,5 +1,5 @@
 #pragma once
-// The lead's view of a pack (README "For leads"): totals of every clip's current result against the
+// The lead's view of a pack (docs/LEADS.md "For leads"): totals of every clip's current result against the
 // project's budget, and, over budget, a background suggestion of the clips that would save most at
 // twice their precision, with the bytes each saves and the error it would cost.
 
