@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/anim/curves.h"
 #include "core/compress/error_table.h"
 #include "widgets/format.h"
 
@@ -20,15 +21,6 @@ namespace {
 
 const QColor kComponentColors[4] = {QColor(220, 50, 47), QColor(40, 160, 60), QColor(38, 110, 210), QColor(150, 90, 180)};
 const Qt::PenStyle kJointStyles[4] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
-
-/// Euler XYZ angles in degrees of a unit quaternion.
-std::array<double, 3> eulerDegrees(const core::Quat& q) {
-  const double x = q.x, y = q.y, z = q.z, w = q.w;
-  const double sinp = std::clamp(2.0 * (w * y - z * x), -1.0, 1.0);
-  const double rad = 180.0 / M_PI;
-  return {std::atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y)) * rad, std::asin(sinp) * rad,
-          std::atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z)) * rad};
-}
 
 }  // namespace
 
@@ -173,20 +165,11 @@ void CurveView::rebuild() {
 
   const int channel = m_view == ChannelView::Translation ? 1 : m_view == ChannelView::Scale ? 2 : 0;
   const int components = m_view == ChannelView::Quaternion ? 4 : 3;
-  const double unit = m_view == ChannelView::Translation ? asset.unitToCm : 1.0;
+  const core::CurveChannel curve = m_view == ChannelView::Quaternion ? core::CurveChannel::Quaternion
+                                   : m_view == ChannelView::Euler    ? core::CurveChannel::Euler
+                                   : m_view == ChannelView::Translation ? core::CurveChannel::Translation
+                                                                        : core::CurveChannel::Scale;
   static const char* componentNames[4] = {"x", "y", "z", "w"};
-  auto values = [&](const core::Transform& t) -> std::array<double, 4> {
-    switch (m_view) {
-      case ChannelView::Quaternion: return {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};
-      case ChannelView::Euler: {
-        const auto e = eulerDegrees(t.rotation);
-        return {e[0], e[1], e[2], 0};
-      }
-      case ChannelView::Translation: return {t.translation.x * unit, t.translation.y * unit, t.translation.z * unit, 0};
-      case ChannelView::Scale: return {t.scale.x, t.scale.y, t.scale.z, 0};
-    }
-    return {};
-  };
   QVector<double> frames(int(raw.frameCount));
   for (int f = 0; f < int(raw.frameCount); ++f) frames[f] = f;
 
@@ -195,23 +178,16 @@ void CurveView::rebuild() {
   for (std::size_t ji = 0; ji < joints.size(); ++ji) {
     const int joint = joints[ji];
     const QString jointName = QString::fromStdString(asset.skeleton.names[std::size_t(joint)]);
-    // Quaternion signs follow the original so the compressed curve overlays it.
-    std::vector<std::array<double, 4>> original(raw.frameCount), compressed(raw.frameCount);
+    // The curves come from core (core/anim/curves.h): Euler angles unwrapped, the decoded
+    // quaternion's sign following the original's so the two overlay.
+    std::vector<core::Transform> source(raw.frameCount), decodedFrames(decoded ? raw.frameCount : 0);
     for (std::uint32_t f = 0; f < raw.frameCount; ++f) {
-      original[f] = values(raw.at(std::uint32_t(joint), f));
-      if (decoded) {
-        core::Transform t = decoded->frame(f)[std::size_t(joint)];
-        if (m_view == ChannelView::Quaternion && runtime::dot(t.rotation, raw.at(std::uint32_t(joint), f).rotation) < 0.f)
-          t.rotation = runtime::negated(t.rotation);
-        compressed[f] = values(t);
-      }
+      source[f] = raw.at(std::uint32_t(joint), f);
+      if (decoded) decodedFrames[f] = decoded->frame(f)[std::size_t(joint)];
     }
-    if (m_view == ChannelView::Euler) {  // unwrap so angles do not jump by 360
-      for (auto* track : {&original, &compressed})
-        for (std::size_t f = 1; f < track->size(); ++f)
-          for (int c = 0; c < 3; ++c)
-            while ((*track)[f][std::size_t(c)] - (*track)[f - 1][std::size_t(c)] > 180) (*track)[f][std::size_t(c)] -= 360;
-    }
+    const auto original = core::jointCurve(curve, source, asset.unitToCm);
+    auto compressed = core::jointCurve(curve, decodedFrames, asset.unitToCm, source);
+    compressed.resize(raw.frameCount);
     const std::vector<int> kept = decoded ? decoded->keptFrames(joint, channel) : std::vector<int>{};
     for (int c = 0; c < components; ++c) {
       if (!m_visible[c]) continue;

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -95,6 +94,43 @@ bool hasHeading(const fs::path& file, const std::string& section) {
   return false;
 }
 
+/// Markdown link targets: what stands between "](" and ")", without blanks.
+std::vector<std::string> linkTargets(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t p = text.find("]("); p != std::string::npos; p = text.find("](", p + 2)) {
+    const std::size_t end = text.find(')', p + 2);
+    if (end == std::string::npos) break;
+    const std::string target = text.substr(p + 2, end - p - 2);
+    if (!target.empty() && target.find_first_of(" \t\n") == std::string::npos) out.push_back(target);
+  }
+  return out;
+}
+
+/// (FILE, Section) of every reference written README "Section", docs/X.md "Section",
+/// FORMAT.md, "Section" or docs/X.md section "Section" (quotes may be escaped in C++ strings).
+std::vector<std::pair<std::string, std::string>> sectionReferences(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t q = text.find('"'); q != std::string::npos; q = text.find('"', q + 1)) {
+    std::size_t p = q;
+    if (p > 0 && text[p - 1] == '\\') --p;
+    if (p > 0 && text[p - 1] == ' ') --p;
+    if (p > 0 && text[p - 1] == ',') --p;
+    else if (p >= 8 && text.compare(p - 8, 8, " section") == 0) p -= 8;
+    std::size_t b = p;
+    while (b > 0 && (std::isalnum(static_cast<unsigned char>(text[b - 1])) || std::string_view("_./-").find(text[b - 1]) != std::string_view::npos)) --b;
+    const std::string file = text.substr(b, p - b);
+    if (file != "README" && !(file.size() > 3 && file.ends_with(".md"))) continue;
+    const std::size_t end = text.find('"', q + 1);
+    if (end == std::string::npos) break;
+    std::string section = text.substr(q + 1, end - q - 1);
+    if (!section.empty() && section.back() == '\\') section.pop_back();
+    if (section.size() < 3 || section.size() > 80 || section.find_first_of("\n\\") != std::string::npos) continue;
+    out.emplace_back(file, section);
+    q = end;
+  }
+  return out;
+}
+
 }  // namespace
 
 class TestDocLinks : public QObject {
@@ -103,14 +139,12 @@ class TestDocLinks : public QObject {
  private slots:
   void markdownLinksResolve() {
     const std::vector<fs::path> all = sourceFiles();
-    const std::regex link("\\]\\(([^)\\s]+)\\)");
     std::vector<std::string> broken;
     int checked = 0;
     for (const fs::path& file : all) {
       if (file.extension() != ".md") continue;
-      const std::string text = readText(file);
-      for (auto m = std::sregex_iterator(text.begin(), text.end(), link); m != std::sregex_iterator(); ++m) {
-        std::string target = (*m)[1];
+      for (std::string target : linkTargets(readText(file))) {
+        const std::string written = target;
         if (target.find("://") != std::string::npos || target.starts_with("mailto:")) continue;
         std::string anchor;
         if (const std::size_t hash = target.find('#'); hash != std::string::npos) {
@@ -119,7 +153,7 @@ class TestDocLinks : public QObject {
         }
         ++checked;
         const fs::path resolved = target.empty() ? file : file.parent_path() / target;
-        const std::string where = fs::relative(file, kRoot).string() + ": (" + (*m)[1].str() + ")";
+        const std::string where = fs::relative(file, kRoot).string() + ": (" + written + ")";
         if (!fs::exists(resolved)) {
           broken.push_back(where + " does not exist");
           continue;
@@ -139,17 +173,14 @@ class TestDocLinks : public QObject {
     const std::vector<fs::path> all = sourceFiles();
     // README "Section", docs/X.md "Section", FORMAT.md, "Section", docs/X.md section "Section"
     // (quotes may be escaped inside C++ strings).
-    const std::regex reference("(README|[A-Za-z0-9_./-]+\\.md)(?:,| section)? ?\\\\?\"([^\"\\\\\n]{3,80})\\\\?\"");
     std::vector<std::string> broken;
     int checked = 0;
     for (const fs::path& file : all) {
       if (file.filename() == "tst_doc_links.cpp") continue;  // its own examples
-      const std::string text = readText(file);
-      for (auto m = std::sregex_iterator(text.begin(), text.end(), reference); m != std::sregex_iterator(); ++m) {
-        const std::string name = (*m)[1], section = (*m)[2];
+      for (const auto& [name, section] : sectionReferences(readText(file))) {
         if (name.starts_with("../") || name.find("shared/") != std::string::npos) continue;  // outside the repository
         ++checked;
-        const std::string where = fs::relative(file, kRoot).string() + ": " + m->str();
+        const std::string where = fs::relative(file, kRoot).string() + ": " + name + " \"" + section + "\"";
         const auto target = resolveFile(name, file, all);
         if (!target) broken.push_back(where + ": no such file");
         else if (!hasHeading(*target, section)) broken.push_back(where + ": no such heading");
@@ -166,6 +197,12 @@ class TestDocLinks : public QObject {
     QVERIFY(!hasHeading(kRoot / "README.md", "A heading nobody wrote"));
     QVERIFY(!resolveFile("docs/NOWHERE.md", kRoot / "README.md", sourceFiles()));
     QCOMPARE(anchorOf("What gets imported (the contract)"), std::string("what-gets-imported-the-contract"));
+    const auto refs = sectionReferences(R"(see docs/IMPORT.md "Clips", FORMAT.md, "Loops" and README \"Command line\"; "x.md" "no")");
+    QCOMPARE(refs.size(), std::size_t(3));
+    QCOMPARE(refs[0], (std::pair<std::string, std::string>{"docs/IMPORT.md", "Clips"}));
+    QCOMPARE(refs[1], (std::pair<std::string, std::string>{"FORMAT.md", "Loops"}));
+    QCOMPARE(refs[2], (std::pair<std::string, std::string>{"README", "Command line"}));
+    QCOMPARE(linkTargets("[a](docs/A.md#b) [c](not a link) [d](e)"), (std::vector<std::string>{"docs/A.md#b", "e"}));
   }
 };
 
