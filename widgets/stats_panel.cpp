@@ -12,6 +12,7 @@
 
 #include "core/compress/clip_sizes.h"
 #include "core/compress/settings.h"
+#include "widgets/document/clip_job.h"
 #include "widgets/format.h"
 
 namespace animpack::widgets {
@@ -181,10 +182,11 @@ void StatsPanel::startSweep() {
   m_watcher.waitForFinished();
   m_cancel = std::make_shared<std::atomic<bool>>(false);
   m_sweepButton->setEnabled(false);
-  auto asset = m_document->asset();
-  const core::CompressionSettings base = m_document->settings();
+  const ClipJob job = clipJob(*m_document, clip);
   auto cancel = m_cancel;
-  m_watcher.setFuture(QtConcurrent::run([asset, clip, base, cancel] { return core::precisionSweep(*asset, std::size_t(clip), base, cancel.get()); }));
+  m_watcher.setFuture(QtConcurrent::run([job, cancel] {
+    return core::precisionSweep(*job.asset, job.raw(), job.name, job.settings, job.additive(cancel.get()), cancel.get());
+  }));
 }
 
 void StatsPanel::plotSweep() {

@@ -11,6 +11,7 @@
 
 #include "core/batch/additive_links.h"
 #include "core/batch/clip_names.h"
+#include "core/compress/compress_setup.h"
 #include "core/compress/vertex_error.h"
 #include "core/runtime/hash.h"
 #include "core/runtime/pack.h"
@@ -124,12 +125,12 @@ void measureSkin(const ImportedAsset& asset, const RawClip& raw, double unitToCm
 /// Compresses one clip of an imported file into `out` (its record, data and report, or its error).
 void compressClip(const BatchOptions& options, const CompressionSettings& settings, const ImportOptions& importOptions,
                   const ImportedAsset& asset, const RawClip& source, const std::filesystem::path& path, BatchClip& out,
-                  const std::atomic<bool>* cancel, const std::optional<AdditiveBase>& base) {
+                  const std::atomic<bool>* cancel, AdditiveSetup additive) {
   const EffectiveSettings effective = resolve(settings, asset.skeleton, out.name, asset.meshes, asset.unitToCm);
   // A clip override of the sample rate or unit needs the file imported with it.
   std::optional<ImportedAsset> reimported;
+  const ImportedAsset* file = &asset;
   const RawClip* raw = &source;
-  double unitToCm = asset.unitToCm;
   if ((effective.sampleRate && *effective.sampleRate != raw->sampleRate) ||
       (effective.unitToCm && *effective.unitToCm != asset.unitToCm)) {
     ImportOptions clipOptions = importOptions;
@@ -141,24 +142,21 @@ void compressClip(const BatchOptions& options, const CompressionSettings& settin
       return;
     }
     reimported = std::move(again.value());
+    file = &*reimported;
     raw = &reimported->clips[raw->clipIndex];
-    unitToCm = reimported->unitToCm;
   }
-  CompressJob job(asset.skeleton, *raw, unitToCm, effective);
-  job.setMeshes(asset.meshes);
-  job.setUpAxis(objectUpAxis(asset.sceneRootTransform, UpAxis::AsImported));
-  if (base) job.setAdditiveBase(*base, out.meta.additive);
-  auto compressed = job.run(nullptr, cancel);
+  const bool absolute = !additive.ref.additive();
+  auto compressed = makeCompressJob(*file, *raw, effective, std::move(additive)).run(nullptr, cancel);
   if (!compressed) {
     out.error = compressed.message();
     return;
   }
-  if (!base) measureSkin(asset, *raw, unitToCm, *compressed);
+  if (absolute) measureSkin(*file, *raw, file->unitToCm, *compressed);
   compressed->name = out.name;
-  const AdditiveRef additive = out.meta.additive;
+  const AdditiveRef ref = out.meta.additive;
   out.meta = clipRecord(*compressed, path.filename().string(), asset.sourceHash);
   out.meta.sourceClip = out.sourceClip;
-  out.meta.additive = additive;
+  out.meta.additive = ref;
   out.meta.data = {};
   out.data = compressed->data;
   out.report = makeClipReport(*compressed, asset.skeleton, path.string(), 0);
@@ -250,19 +248,17 @@ void keepAdditiveBases(std::vector<BatchFile>& files, bool perFile, std::vector<
     }
 }
 
-/// The decoded base of `clip` (nullopt when it is absolute), or why it has none.
-Expected<std::optional<AdditiveBase>> additiveBaseOf(std::vector<BatchFile>& files, bool perFile, std::size_t file, const BatchClip& clip,
-                                                     const AdditiveLink& link, const ImportedAsset& asset) {
-  if (!link.error.empty()) return Error{link.error};
+/// The additive setup of `clip`: none when it is absolute, the rest pose, or its base clip (compressed
+/// in the first wave) as it decodes; or why it has none.
+AdditiveSetup additiveBaseOf(std::vector<BatchFile>& files, bool perFile, std::size_t file, const BatchClip& clip,
+                             const AdditiveLink& link, const ImportedAsset& asset) {
   const AdditiveRef& ref = clip.meta.additive;
-  if (ref.kind == AdditiveRef::Kind::None) return std::optional<AdditiveBase>();
-  if (ref.kind == AdditiveRef::Kind::Rest) return std::optional<AdditiveBase>(AdditiveBase::rest(asset.skeleton.restLocal));
+  if (!link.error.empty()) return {ref, {}, link.error};
+  if (ref.kind != AdditiveRef::Kind::Clip) return additiveSetup(ref, asset, std::span<const std::uint8_t>());
   const BatchClip* base = findInGroup(files, perFile, file, ref.clip);
   if (!base || !base->error.empty() || base->data.empty())
-    return Error{"its additive base '" + ref.clip + "' failed" + (base && !base->error.empty() ? ": " + base->error : "")};
-  auto decoded = AdditiveBase::clip(base->data, asset.skeleton.restLocal, ref.frame);
-  if (!decoded) return Error{"additive base '" + ref.clip + "': " + decoded.message()};
-  return std::optional<AdditiveBase>(std::move(decoded.value()));
+    return {ref, {}, "its additive base '" + ref.clip + "' failed" + (base && !base->error.empty() ? ": " + base->error : "")};
+  return additiveSetup(ref, asset, base->data);
 }
 
 }  // namespace
@@ -420,15 +416,15 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
       BatchFile& file = result[job.file];
       BatchClip& out = file.clips[job.clip];
       const ImportedAsset& asset = *assets[job.file];
-      Expected<std::optional<AdditiveBase>> base = additiveBaseOf(result, options.namesPerFile, job.file, out, links[job.file][job.clip], asset);
+      AdditiveSetup additive = additiveBaseOf(result, options.namesPerFile, job.file, out, links[job.file][job.clip], asset);
       if (cancel && cancel->load()) {
         out.error = "cancelled";
-      } else if (!base) {
-        out.error = base.message();
+      } else if (!additive.error.empty()) {
+        out.error = additive.error;
       } else {
         const PackClipName name{out.name, out.renamedBy};
         compressClip(options, settingsForPackName(fileSettingsOf(options, job.file), name), importOptions, asset,
-                     *job.raw, file.path, out, cancel, *base);
+                     *job.raw, file.path, out, cancel, std::move(additive));
       }
       report(1, file.path.filename().string() + ": " + out.name);
     });

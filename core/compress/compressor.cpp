@@ -75,6 +75,7 @@ CompressJob::CompressJob(const Skeleton& skeleton, const RawClip& clip, double u
     : m_skeleton(skeleton), m_clip(clip), m_unitToCm(unitToCm), m_settings(std::move(settings)) {}
 
 Status CompressJob::validate() const {
+  if (!m_setupError.empty()) return Error{m_setupError};
   if (auto st = m_skeleton.validate(); !st) return st;
   if (auto st = m_clip.validate(m_skeleton); !st) return st;
   if (!(m_unitToCm > 0) || !std::isfinite(m_unitToCm)) return Error{"unit_to_cm must be a positive number"};

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/anim/imported_asset.h"
 #include "core/anim/raw_clip.h"
 #include "core/anim/skeleton.h"
 #include "core/anim/skinned_mesh.h"
@@ -106,26 +107,20 @@ class CompressorContext {
   std::unique_ptr<State> state;
 };
 
+struct AdditiveSetup;
+class CompressJob;
+CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings, AdditiveSetup additive);
+
+/// Made only by makeCompressJob (core/compress/compress_setup.h), so every compression of a clip
+/// gets the same inputs: its skeleton and units, the file's meshes (the report then gives the
+/// skinned-vertex error, and with mesh-derived shells, EffectiveSettings::verifySkin, the
+/// verification loop keeps every vertex within 1.5 x the precision at and between frames), the
+/// object-space up axis root motion is extracted about, and an additive clip's base (stored as
+/// deltas from the *decoded* base, so errors do not stack, and verified as base + delta against
+/// the source; its skinned-vertex error is measured on the base).
 class CompressJob {
  public:
-  /// `unitToCm` converts the clip's lengths to centimetres (ImportedAsset::unitToCm).
-  CompressJob(const Skeleton& skeleton, const RawClip& clip, double unitToCm, EffectiveSettings settings);
-
-  /// The file's meshes (optional, kept by reference): the report then gives the skinned-vertex
-  /// error, and with mesh-derived shells (EffectiveSettings::verifySkin) the verification loop
-  /// also keeps every vertex within 1.5 x the precision at and between frames.
-  void setMeshes(std::span<const SkinnedMesh> meshes) { m_meshes = meshes; }
-  /// The object-space up axis root motion is extracted about (0 x, 1 y (default), 2 z; objectUpAxis()).
-  void setUpAxis(std::uint8_t axis) { m_upAxis = axis; }
-  /// Makes the clip additive: it is stored as deltas from `base` (the decoded base, so errors do
-  /// not stack) and verified as base + delta against the source; `ref` names the base in the pack.
-  /// The skinned-vertex error is not measured for additive clips.
-  void setAdditiveBase(AdditiveBase base, AdditiveRef ref) {
-    m_base = std::move(base);
-    m_additive = std::move(ref);
-  }
-
-  /// Checks the inputs (skeleton, clip, settings) and names what is wrong.
+  /// Checks the inputs (skeleton, clip, settings, additive base) and names what is wrong.
   Status validate() const;
   /// Compresses. `context` (optional) makes repeated runs on the same clip incremental; `cancel`
   /// (optional) is polled between passes.
@@ -136,6 +131,10 @@ class CompressJob {
   static constexpr double kAggressiveness = 6.0;
 
  private:
+  friend CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings, AdditiveSetup additive);
+  /// `unitToCm` converts the clip's lengths to centimetres (ImportedAsset::unitToCm).
+  CompressJob(const Skeleton& skeleton, const RawClip& clip, double unitToCm, EffectiveSettings settings);
+
   /// Per joint, the jump from the clip's last frame to its first on the shell (cm).
   std::vector<float> seamErrors(const RawClip& clip, std::span<const float> shells) const;
   /// The pipeline for one layout of the clip (`clip` is m_clip, or its in-place form with root
@@ -152,6 +151,7 @@ class CompressJob {
   std::uint8_t m_upAxis = 1;
   std::optional<AdditiveBase> m_base;
   AdditiveRef m_additive;
+  std::string m_setupError;  ///< why the job cannot run (an additive base that could not be made)
 };
 
 

@@ -1,7 +1,7 @@
 #include "core/compress/sweep.h"
 
 #include "core/compress/clip_sizes.h"
-#include "core/compress/compressor.h"
+#include "core/compress/compress_setup.h"
 
 namespace animpack::core {
 
@@ -11,20 +11,16 @@ std::vector<float> sweepPrecisions(float currentCm) {
   return out;
 }
 
-std::vector<SweepPoint> precisionSweep(const ImportedAsset& asset, std::size_t clip, const CompressionSettings& base,
+std::vector<SweepPoint> precisionSweep(const ImportedAsset& asset, const RawClip& raw, std::string_view name,
+                                       const CompressionSettings& base, const AdditiveSetup& additive,
                                        const std::atomic<bool>* cancel) {
   std::vector<SweepPoint> points;
-  if (clip >= asset.clips.size()) return points;
-  const RawClip& raw = asset.clips[clip];
   // A point replaces the top-level value: per-joint and per-clip rules keep their own.
   for (float precision : sweepPrecisions(base.precisionCm.value_or(kDefaultPrecisionCm))) {
     if (cancel && cancel->load()) break;
     CompressionSettings s = base;
     s.precisionCm = precision;
-    CompressJob job(asset.skeleton, raw, asset.unitToCm, resolve(s, asset.skeleton, raw.name, asset.meshes, asset.unitToCm));
-    job.setUpAxis(objectUpAxis(asset.sceneRootTransform, UpAxis::AsImported));
-    job.setMeshes(asset.meshes);  // the skin check, as export runs it
-    auto c = job.run(nullptr, cancel);
+    auto c = makeCompressJob(asset, raw, resolve(s, asset.skeleton, name, asset.meshes, asset.unitToCm), additive).run(nullptr, cancel);
     if (c) points.push_back({double(precision), packedClipBytes(*c), double(c->stats.maxErrorCm)});
   }
   return points;

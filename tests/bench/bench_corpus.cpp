@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/batch/batch.h"
+#include "core/compress/compress_setup.h"
 #include "core/io/pack_writer.h"
 #include "core/runtime/pack.h"
 
@@ -169,11 +170,11 @@ int main(int argc, char** argv) {
       if (clip.frameCount < 200 || clip.frameCount > 900) continue;
       core::CompressorContext context;
       core::CompressionSettings s;
-      auto first = core::CompressJob(asset->skeleton, clip, asset->unitToCm, core::resolve(s, asset->skeleton, clip.name)).run(&context);
+      auto first = core::makeCompressJob(*asset, clip, core::resolve(s, asset->skeleton, clip.name)).run(&context);
       const std::string joint = asset->skeleton.names[asset->skeleton.jointCount() / 2];
       s.joints.emplace_back(joint, core::JointOverride{0.005f, {}, {}});
       const auto t0 = std::chrono::steady_clock::now();
-      auto again = core::CompressJob(asset->skeleton, clip, asset->unitToCm, core::resolve(s, asset->skeleton, clip.name)).run(&context);
+      auto again = core::makeCompressJob(*asset, clip, core::resolve(s, asset->skeleton, clip.name)).run(&context);
       const double incremental = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       std::printf("recompress of %s '%s' (%zu joints, %u frames) after '%s' changed to 0.005 cm: %.1f ms (full compress %.1f ms)\n",
                   f.path.filename().c_str(), clip.name.c_str(), asset->skeleton.jointCount(), clip.frameCount, joint.c_str(),

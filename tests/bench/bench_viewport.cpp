@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <random>
 
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/io/asset_importer.h"
 #include "core/runtime/player.h"
@@ -170,7 +171,7 @@ void frameTable(int frames, QSize size) {
   if (!QTest::qWaitForWindowExposed(&view)) qFatal("the viewport window was not exposed (no X display?)");
   for (const char* file : {"X/BCN_Epileptic.X", "X/Testwuson.X"}) {
     const auto a = load(file);
-    core::CompressJob job(a->skeleton, a->clips[0], a->unitToCm, core::resolve({}, a->skeleton, a->clips[0].name));
+    auto job = core::makeCompressJob(*a, a->clips[0], core::resolve({}, a->skeleton, a->clips[0].name));
     auto c = job.run();
     if (!c) qFatal("%s", c.message().c_str());
     auto clipView = runtime::ClipView::open(c->data, a->skeleton.restLocal);

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "core/compress/clip_sizes.h"
+#include "core/compress/compress_setup.h"
 #include "core/compress/decoded_clip.h"
 #include "core/compress/error_table.h"
 #include "core/compress/sweep.h"
@@ -28,8 +29,7 @@ std::shared_ptr<const CompressedClip> compressed(const CompressionSettings& sett
   const auto asset = wuson();
   const RawClip& raw = asset->clips[0];
   // As export sets it up: shells and the skin check from the file's skinned mesh.
-  CompressJob job(asset->skeleton, raw, asset->unitToCm, resolve(settings, asset->skeleton, raw.name, asset->meshes, asset->unitToCm));
-  job.setMeshes(asset->meshes);
+  auto job = makeCompressJob(*asset, raw, resolve(settings, asset->skeleton, raw.name, asset->meshes, asset->unitToCm));
   auto c = job.run();
   if (!c) qFatal("%s", c.message().c_str());
   return std::make_shared<const CompressedClip>(std::move(c.value()));
@@ -96,7 +96,7 @@ class TestClipModel : public QObject {
     QCOMPARE(precisions.size(), std::size_t(7));
     QCOMPARE(precisions[2], 0.02f);
     QVERIFY(std::is_sorted(precisions.begin(), precisions.end()));
-    const std::vector<SweepPoint> points = precisionSweep(*wuson(), 0, base);
+    const std::vector<SweepPoint> points = precisionSweep(*wuson(), wuson()->clips[0], wuson()->clips[0].name, base);
     QCOMPARE(points.size(), precisions.size());
     for (std::size_t i = 0; i < points.size(); ++i) {
       QCOMPARE(points[i].precisionCm, double(precisions[i]));
@@ -105,8 +105,7 @@ class TestClipModel : public QObject {
     QVERIFY(points.back().bytes < points.front().bytes);  // 64 times looser costs fewer bytes
     QCOMPARE(points[2].bytes, packedClipBytes(*compressed(base)));
     std::atomic<bool> cancel{true};
-    QVERIFY(precisionSweep(*wuson(), 0, base, &cancel).empty());
-    QVERIFY(precisionSweep(*wuson(), 99, base).empty());
+    QVERIFY(precisionSweep(*wuson(), wuson()->clips[0], wuson()->clips[0].name, base, {}, &cancel).empty());
   }
 };
 

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/base/assert.h"
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/compress/error_metric.h"
 #include "core/compress/report.h"
@@ -28,7 +29,7 @@ ImportedAsset load(const std::filesystem::path& path) {
 
 CompressedClip compress(const ImportedAsset& a, std::size_t clip, const CompressionSettings& settings = {},
                         CompressorContext* context = nullptr) {
-  CompressJob job(a.skeleton, a.clips[clip], a.unitToCm, resolve(settings, a.skeleton, a.clips[clip].name));
+  auto job = makeCompressJob(a, a.clips[clip], resolve(settings, a.skeleton, a.clips[clip].name));
   auto r = job.run(context);
   if (!r) qFatal("%s", r.message().c_str());
   return std::move(r.value());
@@ -206,7 +207,7 @@ class TestCompressor : public QObject {
     EffectiveSettings e = resolve({}, a.skeleton, a.clips[0].name);
     e.joints[1].precisionCm = precision;
     e.joints[1].shellCm = shell;
-    CompressJob job(a.skeleton, a.clips[0], a.unitToCm, e);
+    auto job = makeCompressJob(a, a.clips[0], e);
     const Status st = job.validate();
     QVERIFY(!st);
     QVERIFY2(QString::fromStdString(st.message()).contains(fragment), st.message().c_str());

@@ -2,6 +2,7 @@
 // independent decode. Labelled slow: skipped in the sanitizer pass.
 #include <QtTest>
 
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/compress/error_metric.h"
 #include "core/io/asset_importer.h"
@@ -27,7 +28,7 @@ class TestCompressorCorpus : public QObject {
     QVERIFY(a);
     const RawClip& raw = a->clips[0];
     const EffectiveSettings e = resolve({}, a->skeleton, raw.name);
-    auto c = CompressJob(a->skeleton, raw, a->unitToCm, e).run();
+    auto c = makeCompressJob(*a, raw, e).run();
     QVERIFY(c);
     auto view = runtime::ClipView::open(c->data, a->skeleton.restLocal);
     QVERIFY(view);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/io/asset_importer.h"
 #include "core/runtime/lanes.h"
@@ -33,7 +34,7 @@ struct Case {
 Case compressCase(const std::string& name, const ImportedAsset& a, const RawClip& clip, float precisionCm) {
   CompressionSettings s;
   s.precisionCm = precisionCm;
-  auto c = CompressJob(a.skeleton, clip, a.unitToCm, resolve(s, a.skeleton, clip.name)).run();
+  auto c = makeCompressJob(a, clip, resolve(s, a.skeleton, clip.name)).run();
   if (!c) qFatal("%s: %s", name.c_str(), c.message().c_str());
   Case r{name, std::move(c.value().data), a.skeleton.restLocal, {}};
   auto view = runtime::ClipView::open(r.bytes, r.rest);

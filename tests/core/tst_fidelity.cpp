@@ -3,6 +3,7 @@
 // the source file), at any rig scale, and a tighter precision never gives a larger error.
 #include <QtTest>
 
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/compress/error_metric.h"
 #include "core/io/asset_importer.h"
@@ -24,7 +25,7 @@ struct Compressed {
 Compressed compressClip(const ImportedAsset& a, std::uint32_t c, double precisionCm) {
   CompressionSettings s;
   s.precisionCm = static_cast<float>(precisionCm);
-  auto out = CompressJob(a.skeleton, a.clips[c], a.unitToCm, resolve(s, a.skeleton, a.clips[c].name)).run();
+  auto out = makeCompressJob(a, a.clips[c], resolve(s, a.skeleton, a.clips[c].name)).run();
   if (!out) qFatal("%s", out.message().c_str());
   Compressed r{std::move(out.value()), {}};
   auto view = runtime::ClipView::open(r.clip.data, a.skeleton.restLocal);
@@ -167,8 +168,7 @@ class TestFidelity : public QObject {
       const bool mesh = !shell || *shell == kShellFromMesh;
       const EffectiveSettings e = resolve(s, a->skeleton, a->clips[0].name, a->meshes, a->unitToCm);
       QCOMPARE(e.verifySkin, mesh);
-      CompressJob job(a->skeleton, a->clips[0], a->unitToCm, e);
-      job.setMeshes(a->meshes);
+      auto job = makeCompressJob(*a, a->clips[0], e);
       const auto c = job.run();
       QVERIFY(c);
       QVERIFY(c->stats.maxVertexErrorCm >= 0.f);

@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include "core/compress/clip_sizes.h"
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/io/asset_importer.h"
 #include "core/io/asset_json.h"
@@ -37,7 +38,7 @@ Measured measure(test::KeyTiming timing, const std::string& name) {
   m.rate = raw.sampleRate;
   m.inspect = inspectJson(asset);
   const EffectiveSettings settings = resolve({}, asset.skeleton, raw.name);
-  auto compressed = CompressJob(asset.skeleton, raw, asset.unitToCm, settings).run();
+  auto compressed = makeCompressJob(asset, raw, settings).run();
   if (!compressed) qFatal("%s", compressed.message().c_str());
   m.bytes = packedClipBytes(*compressed);
   m.reportedWithin = compressed->stats.withinPrecision;

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/compress/report.h"
 #include "core/io/asset_importer.h"
@@ -32,7 +33,7 @@ CompressionSettings loopSettings(const char* json) {
 }
 
 CompressedClip compress(const ImportedAsset& a, std::size_t clip, const CompressionSettings& settings) {
-  auto r = CompressJob(a.skeleton, a.clips[clip], a.unitToCm, resolve(settings, a.skeleton, a.clips[clip].name)).run();
+  auto r = makeCompressJob(a, a.clips[clip], resolve(settings, a.skeleton, a.clips[clip].name)).run();
   if (!r) qFatal("%s", r.message().c_str());
   return std::move(r.value());
 }

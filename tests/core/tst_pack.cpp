@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/base/assert.h"
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/io/asset_importer.h"
 #include "core/io/pack_writer.h"
@@ -37,7 +38,7 @@ Built buildPack(const std::filesystem::path& path) {
   b.asset = std::move(a.value());
   std::vector<PackClipRecord> records;
   for (const RawClip& clip : b.asset.clips) {
-    auto c = CompressJob(b.asset.skeleton, clip, b.asset.unitToCm, resolve({}, b.asset.skeleton, clip.name)).run();
+    auto c = makeCompressJob(b.asset, clip, resolve({}, b.asset.skeleton, clip.name)).run();
     if (!c) qFatal("%s", c.message().c_str());
     b.clips.push_back(std::move(c.value()));
   }

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/compress/report.h"
 #include "core/io/decoded_json.h"
@@ -36,8 +37,7 @@ CompressionSettings settingsOf(const char* json) {
 }
 
 Expected<CompressedClip> compress(const ImportedAsset& a, std::size_t clip, const char* json) {
-  CompressJob job(a.skeleton, a.clips[clip], a.unitToCm, resolve(settingsOf(json), a.skeleton, a.clips[clip].name));
-  job.setUpAxis(objectUpAxis(a.sceneRootTransform, UpAxis::AsImported));
+  auto job = makeCompressJob(a, a.clips[clip], resolve(settingsOf(json), a.skeleton, a.clips[clip].name));
   return job.run();
 }
 

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "app/cli/alloc_count.h"
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/io/asset_importer.h"
 #include "core/io/pack_writer.h"
@@ -28,7 +29,7 @@ std::vector<std::uint8_t> packOf(const std::filesystem::path& path) {
   std::vector<CompressedClip> clips;
   std::vector<PackClipRecord> records;
   for (const RawClip& clip : asset.clips) {
-    auto c = CompressJob(asset.skeleton, clip, asset.unitToCm, resolve({}, asset.skeleton, clip.name)).run();
+    auto c = makeCompressJob(asset, clip, resolve({}, asset.skeleton, clip.name)).run();
     if (!c) qFatal("%s", c.message().c_str());
     clips.push_back(std::move(c.value()));
   }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/anim/raw_sampler.h"
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/compress/vertex_error.h"
 #include "core/runtime/player.h"
@@ -116,7 +117,7 @@ class TestVertexErrorMetric : public QObject {
     const RawClip& walk = a.clips[0];
     CompressionSettings coarse;
     coarse.precisionCm = 0.5f;  // loose enough that the skin visibly moves
-    auto c = CompressJob(a.skeleton, walk, a.unitToCm, resolve(coarse, a.skeleton, walk.name)).run();
+    auto c = makeCompressJob(a, walk, resolve(coarse, a.skeleton, walk.name)).run();
     QVERIFY2(c, c ? "" : c.message().c_str());
     auto view = runtime::ClipView::open(c->data, a.skeleton.restLocal);
     QVERIFY(view);

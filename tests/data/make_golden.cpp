@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/io/asset_importer.h"
 #include "core/io/pack_writer.h"
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
     core::CompressionSettings settings;
     if (raw.clipIndex == 1) settings.precisionCm = 1e-8f;
     if (raw.clipIndex == 0) settings.loop = core::LoopPolicy::On;  // version 3: a clip that wraps
-    auto c = core::CompressJob(asset->skeleton, raw, asset->unitToCm, core::resolve(settings, asset->skeleton, raw.name)).run();
+    auto c = core::makeCompressJob(*asset, raw, core::resolve(settings, asset->skeleton, raw.name)).run();
     if (!c) return std::fprintf(stderr, "%s\n", c.message().c_str()), 1;
     clips.push_back(std::move(c.value()));
   }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/runtime/additive.h"
 #include "core/runtime/player.h"
@@ -261,7 +262,7 @@ std::string compressAndCheck(const std::filesystem::path& file, int subSteps, do
   for (std::uint32_t c = 0; c < asset->clips.size(); ++c) {
     const core::RawClip& raw = asset->clips[c];
     const core::EffectiveSettings settings = core::resolve({}, asset->skeleton, raw.name);
-    auto compressed = core::CompressJob(asset->skeleton, raw, asset->unitToCm, settings).run();
+    auto compressed = core::makeCompressJob(*asset, raw, settings).run();
     if (!compressed) return raw.name + ": " + compressed.message();
     auto view = runtime::ClipView::open(compressed->data, asset->skeleton.restLocal);
     if (!view) return raw.name + ": " + view.message();

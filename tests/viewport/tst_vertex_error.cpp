@@ -4,6 +4,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/io/asset_importer.h"
 #include "core/runtime/player.h"
@@ -32,7 +33,7 @@ std::vector<core::Vec3> skin(const core::ImportedAsset& a, std::span<const core:
 float maxDisplacementAtWorstFrame(const core::ImportedAsset& a, std::size_t clip, float precisionCm) {
   core::CompressionSettings settings;
   settings.precisionCm = precisionCm;
-  core::CompressJob job(a.skeleton, a.clips[clip], a.unitToCm, core::resolve(settings, a.skeleton, a.clips[clip].name));
+  auto job = core::makeCompressJob(a, a.clips[clip], core::resolve(settings, a.skeleton, a.clips[clip].name));
   auto c = job.run();
   if (!c) qFatal("%s", c.message().c_str());
   const auto worst = std::max_element(c->stats.errors.begin(), c->stats.errors.end()) - c->stats.errors.begin();

@@ -10,6 +10,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/io/asset_importer.h"
 #include "core/runtime/player.h"
@@ -32,7 +33,7 @@ std::shared_ptr<const core::ImportedAsset> load(const std::string& file) {
 core::CompressedClip compress(const core::ImportedAsset& a, std::size_t clip, float precisionCm) {
   core::CompressionSettings settings;
   settings.precisionCm = precisionCm;
-  core::CompressJob job(a.skeleton, a.clips[clip], a.unitToCm, core::resolve(settings, a.skeleton, a.clips[clip].name));
+  auto job = core::makeCompressJob(a, a.clips[clip], core::resolve(settings, a.skeleton, a.clips[clip].name));
   auto r = job.run();
   if (!r) qFatal("%s", r.message().c_str());
   return std::move(r.value());

@@ -192,29 +192,53 @@ class TstClipDocument : public QObject {
     QCOMPARE(doc.asset()->unitToCm, 100.0);
   }
 
-  void aFailedReimportInRedoChangesNothing() {
-    // The file goes away between undo and redo of a unit change: the redo cannot import it again,
-    // so the settings must keep describing the asset on screen, and the step leaves the stack.
+  void undoAndRedoOfAUnitChangeNeverImport() {
+    // The files are imported once, before the step is pushed; undo and redo swap the two imports,
+    // so they work with the source gone and never drop a step.
     QTemporaryDir dir;
     const QString source = test::rigCopy(dir, "gone.gltf");
     QVERIFY(!source.isEmpty());
     ClipDocument doc;
     QVERIFY(doc.open(source));
+    const auto metres = doc.asset();
     doc.setUnitToCm(2.54);
-    QCOMPARE(doc.asset()->unitToCm, 2.54);
-    doc.undoStack()->undo();
-    QCOMPARE(doc.asset()->unitToCm, 100.0);
-    QVERIFY(!doc.settings().unitToCm);
+    const auto inches = doc.asset();
+    QCOMPARE(inches->unitToCm, 2.54);
+    QVERIFY(QFile::remove(source));
+    QSignalSpy failed(&doc, &ClipDocument::importFailed);
+    QSignalSpy assets(&doc, &ClipDocument::assetChanged);
+    for (int round = 0; round < 2; ++round) {
+      doc.undoStack()->undo();
+      QCOMPARE(doc.asset(), metres);  // the very asset shown before the step
+      QVERIFY(!doc.settings().unitToCm);
+      doc.undoStack()->redo();
+      QCOMPARE(doc.asset(), inches);
+      QCOMPARE(*doc.settings().unitToCm, 2.54);
+    }
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(assets.count(), 4);
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.clipCount(), 2);
+  }
+
+  void aUnitChangeThatCannotImportIsNoStep() {
+    // The file went away before the change: it cannot be imported again, so the change is refused
+    // with the file named, and the settings keep describing the asset on screen.
+    QTemporaryDir dir;
+    const QString source = test::rigCopy(dir, "gone.gltf");
+    QVERIFY(!source.isEmpty());
+    ClipDocument doc;
+    QVERIFY(doc.open(source));
     QVERIFY(QFile::remove(source));
     QSignalSpy failed(&doc, &ClipDocument::importFailed);
     QSignalSpy settings(&doc, &ClipDocument::settingsChanged);
-    doc.undoStack()->redo();
+    doc.setUnitToCm(2.54);
     QCOMPARE(failed.count(), 1);
     QVERIFY2(failed.first().first().toString().contains("gone.gltf"), qPrintable(failed.first().first().toString()));
     QCOMPARE(settings.count(), 0);
-    QVERIFY(!doc.settings().unitToCm);           // the unit of the asset still shown...
-    QCOMPARE(doc.asset()->unitToCm, 100.0);      // ...which was not replaced
-    QCOMPARE(doc.undoStack()->count(), 0);       // the step that could not be made is gone
+    QVERIFY(!doc.settings().unitToCm);
+    QCOMPARE(doc.asset()->unitToCm, 100.0);
+    QCOMPARE(doc.undoStack()->count(), 0);
     QVERIFY(!doc.isModified());
   }
 

@@ -17,6 +17,7 @@
 #include "tests/widgets/fixture.h"
 #include "widgets/clip_list.h"
 #include "widgets/document/project_file.h"
+#include "widgets/stats_panel.h"
 
 using namespace animpack;
 using namespace animpack::widgets;
@@ -53,6 +54,26 @@ QStringList shownNames(const ClipListPanel& panel) {
       names << panel.proxy()->index(row, ClipListModel::Name, parent).data().toString();
   }
   return names;
+}
+
+int clipNamed(const ClipDocument& doc, const QString& name) {
+  for (int c = 0; c < doc.clipCount(); ++c)
+    if (doc.clipName(c) == name) return c;
+  return -1;
+}
+
+/// What `animpack compress FILE --settings` writes for the document's file and `settings`, per clip.
+std::map<std::string, core::ClipReport> exported(const QString& path, const core::CompressionSettings& settings) {
+  QTemporaryDir dir;
+  core::ExportOptions options;
+  options.batch.settings = settings;
+  options.output = dir.filePath("out.anpk").toStdString();
+  auto written = core::exportPacks({path.toStdString()}, options);
+  std::map<std::string, core::ClipReport> out;
+  if (!written) qWarning("%s", written.status().message().c_str());
+  else
+    for (const core::ClipReport& r : written->rows) out[r.clip] = r;
+  return out;
 }
 
 }  // namespace
@@ -240,6 +261,55 @@ class TestLeadView : public QObject {
     doc.setBudgetKib(1e6);
     QVERIFY(panel.suggestionBox()->isHidden());
     QVERIFY(panel.advisor()->suggestions().empty());
+  }
+
+  // The sweep, the advisor and export set a compression up in one place (core/compress/
+  // compress_setup.h): a sweep point at the current precision and an advisor estimate are what
+  // export writes, for a skinned clip (the skin check) and an additive one (its base).
+  void sweepAndAdvisorAgreeWithExport() {
+    const QString path = QString::fromStdString(test::writeScene(test::layeredRig(60, 25.f), "agree_layered.gltf").string());
+    Measured m;
+    QVERIFY(m.open(path));
+    auto& [doc, rc, panel] = m;
+    const int walk = clipNamed(doc, "Walk"), upper = clipNamed(doc, "Upper");
+    QVERIFY(walk >= 0 && upper >= 0);
+    doc.setAdditiveBase(upper, "Idle");
+    rc.compressAll();
+    QVERIFY(waitForAll(rc, doc));
+    QVERIFY(!doc.asset()->meshes.empty());
+    QVERIFY(doc.effectiveSettings(walk).verifySkin);
+    const auto now = exported(path, doc.settings());
+    QCOMPARE(now.at("Upper").additiveBase, std::string("Idle"));
+    QVERIFY(now.at("Walk").maxVertexErrorCm >= 0);
+
+    StatsPanel stats(&doc, &rc);
+    for (int clip : {walk, upper}) {
+      doc.setCurrentClip(clip);
+      QSignalSpy finished(&stats, &StatsPanel::sweepFinished);
+      stats.startSweep();
+      QVERIFY(finished.wait(120000));
+      const std::vector<core::SweepPoint>& points = stats.sweep();
+      QCOMPARE(points.size(), std::size_t(7));
+      const core::ClipReport& row = now.at(doc.clipName(clip).toStdString());
+      QCOMPARE(points[2].bytes, row.compressedBytes);  // the current precision
+      QCOMPARE(float(points[2].maxErrorCm), row.maxErrorCm);
+    }
+
+    doc.setBudgetKib(0.1);
+    QVERIFY(QTest::qWaitFor([&] { return !panel.advisor()->busy() && !panel.advisor()->suggestions().empty(); }, 120000));
+    const std::vector<BudgetSuggestion> suggestions = panel.advisor()->suggestions();
+    int checked = 0;
+    for (const BudgetSuggestion& s : suggestions) {
+      if (s.clip != walk && s.clip != upper) continue;
+      doc.scaleClipPrecision({s.clip}, BudgetAdvisor::kFactor);
+      const auto then = exported(path, doc.settings());
+      doc.undoStack()->undo();
+      const core::ClipReport& row = then.at(s.name.toStdString());
+      QCOMPARE(s.bytesThen, row.compressedBytes);
+      QCOMPARE(s.errorThenCm, row.maxErrorCm);
+      ++checked;
+    }
+    QCOMPARE(checked, 2);
   }
 };
 

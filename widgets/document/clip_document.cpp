@@ -260,34 +260,46 @@ void ClipDocument::nameClips() {
   }
 }
 
-bool ClipDocument::replaceSettings(const core::CompressionSettings& settings) {
-  const bool reimport = settings.unitToCm != m_settings.unitToCm || settings.sampleRate != m_settings.sampleRate;
-  if (reimport && hasAsset()) {
-    // Units and sample rates change what the clips are: import the files again, keep the rest. The
-    // settings change only once the imports worked, so they always describe the assets shown.
-    QString error;
-    if (!importAll(m_files, settings, &error)) {
-      emit importFailed(error);
-      return false;
+ClipDocument::Imports ClipDocument::importsOf(const std::vector<SourceFile>& files) {
+  Imports out;
+  for (const SourceFile& f : files) {
+    out.paths.push_back(f.path);
+    out.assets.push_back(f.asset);
+    out.errors.push_back(f.importError);
+  }
+  return out;
+}
+
+void ClipDocument::replaceSettings(const core::CompressionSettings& settings, const std::optional<Imports>& imports) {
+  m_settings = settings;
+  if (imports) {
+    // The undo stack is linear, so the files are those the imports were made for; a file that is
+    // not (by position and path) keeps what it has.
+    for (std::size_t f = 0; f < m_files.size() && f < imports->paths.size(); ++f) {
+      SourceFile& file = m_files[f];
+      if (file.path != imports->paths[f]) continue;
+      file.asset = imports->assets[f];
+      file.importError = imports->errors[f];
+      if (file.asset) file.approvals.resize(file.asset->clips.size());
     }
-    m_settings = settings;
     layout();
     clampCurrentClip();
     emit assetChanged();
   } else {
-    m_settings = settings;
     layout();
   }
   emit settingsChanged();
-  return true;
+}
+
+core::CompressionSettings ClipDocument::clipSettings(int clip) const {
+  if (clip < 0 || clip >= clipCount()) return {};
+  return core::settingsForPackName(fileSettings(fileOfClip(clip)), m_packNames[std::size_t(clip)]);
 }
 
 core::EffectiveSettings ClipDocument::effectiveSettings(int clip) const {
   if (clip < 0 || clip >= clipCount()) return {};
-  const core::PackClipName& name = m_packNames[std::size_t(clip)];
   const core::ImportedAsset& asset = *assetOf(clip);
-  return core::resolve(core::settingsForPackName(fileSettings(fileOfClip(clip)), name), asset.skeleton, name.name, asset.meshes,
-                       asset.unitToCm);
+  return core::resolve(clipSettings(clip), asset.skeleton, m_packNames[std::size_t(clip)].name, asset.meshes, asset.unitToCm);
 }
 
 std::uint64_t ClipDocument::effectiveHash(int clip) const {
@@ -423,7 +435,21 @@ std::vector<std::string> ClipDocument::jointNames(const std::vector<int>& joints
 
 void ClipDocument::pushSettings(const QString& text, core::CompressionSettings after, quint64 mergeKey) {
   if (!hasAsset() || after == m_settings) return;
-  m_undo.push(new SettingsCommand(this, text, std::move(after), mergeKey));
+  std::optional<Imports> before, imported;
+  if (after.unitToCm != m_settings.unitToCm || after.sampleRate != m_settings.sampleRate) {
+    // Units and sample rates change what the clips are: every file is imported again before the
+    // step is pushed (a file that was readable must stay so, else nothing changes), and the step
+    // swaps the two imports.
+    std::vector<SourceFile> files = m_files;
+    QString error;
+    if (!importAll(files, after, &error)) {
+      emit importFailed(error);
+      return;
+    }
+    before = importsOf(m_files);
+    imported = importsOf(files);
+  }
+  m_undo.push(new SettingsCommand(this, text, std::move(after), mergeKey, std::move(before), std::move(imported)));
 }
 
 void ClipDocument::setJointValue(EditScope scope, const std::vector<int>& joints, JointField field, float value, quint64 mergeKey) {

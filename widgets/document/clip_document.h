@@ -122,6 +122,9 @@ class ClipDocument : public QObject {
   QString sourceClipName(int clip) const;
 
   const core::CompressionSettings& settings() const { return m_settings; }
+  /// The settings the clip resolves under its pack name: its file's, with a `clips` entry that
+  /// renamed it applied as if keyed by the pack name (core::settingsForPackName, as `build` does).
+  core::CompressionSettings clipSettings(int clip) const;
   /// The clip's settings resolved against the skeleton.
   core::EffectiveSettings effectiveSettings(int clip) const;
   /// Identity of what a clip's compression depends on: effective settings and the source bytes
@@ -218,7 +221,7 @@ class ClipDocument : public QObject {
   void currentClipChanged(int clip);
   void selectedJointsChanged();
   void currentTimeChanged(double seconds);
-  /// The asset could not be imported again with new unit or sample-rate settings.
+  /// The asset could not be imported again with new unit or sample-rate settings (the change was refused).
   void importFailed(const QString& message);
 
  private:
@@ -229,9 +232,17 @@ class ClipDocument : public QObject {
   friend class BudgetCommand;
   friend class BudgetKindCommand;
   friend class FilesCommand;
-  /// Replaces the settings, importing again when unit or sample rate change. False (and nothing
-  /// changed) when that import fails.
-  bool replaceSettings(const core::CompressionSettings& settings);
+  /// What each file's import gave (asset or error), by position and path: what a settings step that
+  /// changes the unit or sample rate swaps.
+  struct Imports {
+    std::vector<QString> paths;
+    std::vector<std::shared_ptr<const core::ImportedAsset>> assets;
+    std::vector<QString> errors;
+  };
+  static Imports importsOf(const std::vector<SourceFile>& files);
+  /// Replaces the settings and, given `imports` (made for these settings before the step was pushed),
+  /// the files' assets. Never imports, so undo and redo cannot fail.
+  void replaceSettings(const core::CompressionSettings& settings, const std::optional<Imports>& imports);
   void replaceApproval(int clip, const ClipApproval& approval);
   void replaceUpAxis(UpAxis axis);
   void replaceBudget(std::optional<double> kib);

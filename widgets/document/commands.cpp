@@ -2,21 +2,25 @@
 
 namespace animpack::widgets {
 
-SettingsCommand::SettingsCommand(ClipDocument* document, const QString& text, core::CompressionSettings after, quint64 mergeKey)
-    : QUndoCommand(text), m_document(document), m_before(document->settings()), m_after(std::move(after)), m_mergeKey(mergeKey) {}
+SettingsCommand::SettingsCommand(ClipDocument* document, const QString& text, core::CompressionSettings after, quint64 mergeKey,
+                                 std::optional<ClipDocument::Imports> before, std::optional<ClipDocument::Imports> imported)
+    : QUndoCommand(text), m_document(document), m_before(document->settings()), m_after(std::move(after)), m_mergeKey(mergeKey),
+      m_importsBefore(std::move(before)), m_importsAfter(std::move(imported)) {}
 
-void SettingsCommand::undo() {
-  if (!m_document->replaceSettings(m_before)) setObsolete(true);
-}
+void SettingsCommand::undo() { m_document->replaceSettings(m_before, m_importsBefore); }
 
-void SettingsCommand::redo() {
-  if (!m_document->replaceSettings(m_after)) setObsolete(true);
-}
+void SettingsCommand::redo() { m_document->replaceSettings(m_after, m_importsAfter); }
 
 bool SettingsCommand::mergeWith(const QUndoCommand* other) {
   const auto* o = dynamic_cast<const SettingsCommand*>(other);
   if (!o || o->m_mergeKey != m_mergeKey || m_mergeKey == 0) return false;
   m_after = o->m_after;
+  if (o->m_importsAfter) {
+    // The later step imported again: its "after" files are the merged step's; its "before" files are
+    // this step's when this one imported none.
+    if (!m_importsBefore) m_importsBefore = o->m_importsBefore;
+    m_importsAfter = o->m_importsAfter;
+  }
   return true;
 }
 

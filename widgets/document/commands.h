@@ -1,8 +1,8 @@
 #pragma once
 // The undo commands of the studio: value swaps on the ClipDocument, built only by its edit API
 // (clip_document.h). Consecutive settings edits with the same merge key (a spin box drag) merge
-// into one undo step. A command whose swap cannot be made (a failed re-import) becomes obsolete,
-// and the stack drops it.
+// into one undo step. A swap never imports: a unit or sample-rate change carries the files imported
+// before and after it, so undo and redo cannot fail.
 
 #include <QUndoCommand>
 #include <utility>
@@ -16,7 +16,10 @@ namespace animpack::widgets {
 class SettingsCommand : public QUndoCommand {
  public:
   /// `mergeKey` 0: never merges; otherwise merges with the previous command of the same key.
-  SettingsCommand(ClipDocument* document, const QString& text, core::CompressionSettings after, quint64 mergeKey = 0);
+  /// `before`/`after` imports: the files' assets before and for `after` when the unit or sample rate
+  /// changes (imported by the document before it pushes the step).
+  SettingsCommand(ClipDocument* document, const QString& text, core::CompressionSettings after, quint64 mergeKey = 0,
+                  std::optional<ClipDocument::Imports> before = {}, std::optional<ClipDocument::Imports> imported = {});
   void undo() override;
   void redo() override;
   int id() const override { return m_mergeKey ? 0x5e77 : -1; }
@@ -26,6 +29,7 @@ class SettingsCommand : public QUndoCommand {
   ClipDocument* m_document;
   core::CompressionSettings m_before, m_after;
   quint64 m_mergeKey;
+  std::optional<ClipDocument::Imports> m_importsBefore, m_importsAfter;
 };
 
 /// Replaces the approvals of some clips.

@@ -12,6 +12,7 @@
 #include "core/compress/settings_edit.h"
 #include "core/io/pack_writer.h"
 #include "core/runtime/hash.h"
+#include "widgets/document/clip_job.h"
 
 namespace animpack::widgets {
 
@@ -118,16 +119,12 @@ void BudgetAdvisor::refresh() {
   m_running = true;
   m_cancel = std::make_shared<std::atomic<bool>>(false);
   const quint64 generation = ++m_generation;
-  // Per clip: its file and the settings its file's clips resolve against.
-  std::vector<std::shared_ptr<const core::ImportedAsset>> assets;
-  std::vector<int> indices;
-  std::vector<core::CompressionSettings> settings;
+  // Per clip: its job as export runs it (file, settings under its pack name, meshes, additive base).
+  std::vector<ClipJob> jobs;
   std::vector<QString> names;
   for (int c = 0; c < totals.clips; ++c) {
     names.push_back(m_document->clipName(c));
-    assets.push_back(m_document->assetOf(c));
-    indices.push_back(int(m_document->rawClip(c).clipIndex));
-    settings.push_back(m_document->fileSettings(m_document->fileOfClip(c)));
+    jobs.push_back(clipJob(*m_document, c));
   }
   auto cancel = m_cancel;
   using Result = std::vector<BudgetSuggestion>;
@@ -140,18 +137,16 @@ void BudgetAdvisor::refresh() {
     emit changed();
   });
   emit changed();
-  watcher->setFuture(QtConcurrent::run([assets, indices, settings, names, results, cancel]() -> Result {
+  watcher->setFuture(QtConcurrent::run([jobs, names, results, cancel]() -> Result {
     Result out;
     for (std::size_t c = 0; c < results.size() && !cancel->load(); ++c) {
-      const std::string name = names[c].toStdString();
-      const core::ImportedAsset* asset = assets[c].get();
+      const ClipJob& job = jobs[c];
       const core::CompressionSettings scaled =
-          core::withClipPrecisionScaled(settings[c], name, asset->skeleton, kFactor, asset->meshes, asset->unitToCm);
-      core::CompressJob job(asset->skeleton, asset->clips[std::size_t(indices[c])], asset->unitToCm,
-                            core::resolve(scaled, asset->skeleton, name, asset->meshes, asset->unitToCm));
-      job.setMeshes(asset->meshes);
-      job.setUpAxis(core::objectUpAxis(asset->sceneRootTransform, core::UpAxis::AsImported));
-      auto trial = job.run(nullptr, cancel.get());
+          core::withClipPrecisionScaled(job.settings, job.name, job.asset->skeleton, kFactor, job.asset->meshes, job.asset->unitToCm);
+      // An additive clip's base as the studio compressed it (the base keeps its own precision).
+      const std::span<const std::uint8_t> base =
+          job.baseClip >= 0 ? std::span<const std::uint8_t>(results[std::size_t(job.baseClip)]->compressed->data) : std::span<const std::uint8_t>();
+      auto trial = job.run(job.resolve(scaled), job.additive(base), nullptr, cancel.get());
       if (!trial) continue;
       BudgetSuggestion s;
       s.clip = int(c);

@@ -2,6 +2,8 @@
 
 #include <QtConcurrent>
 
+#include "widgets/document/clip_job.h"
+
 namespace animpack::widgets {
 
 namespace {
@@ -118,48 +120,6 @@ void Recompressor::cancel() {
   }
 }
 
-namespace {
-
-/// What an additive clip's job needs of its base, read on the GUI thread.
-struct AdditiveJob {
-  core::AdditiveLink link;
-  int baseClip = -1;
-  std::shared_ptr<const core::ImportedAsset> baseAsset;  ///< the base clip's file (any file of the project)
-  std::uint32_t baseIndex = 0;                           ///< the base clip's index in its file
-  core::EffectiveSettings baseSettings;
-};
-
-AdditiveJob additiveJob(const ClipDocument& document, int clip) {
-  AdditiveJob a;
-  a.link = document.additiveLink(clip);
-  a.baseClip = document.additiveBaseClip(clip);
-  if (a.baseClip >= 0) {
-    a.baseSettings = document.effectiveSettings(a.baseClip);
-    a.baseAsset = document.assetOf(a.baseClip);
-    a.baseIndex = document.rawClip(a.baseClip).clipIndex;
-  }
-  return a;
-}
-
-/// Makes `job` additive: the base clip is compressed first (in this job: the deltas are taken from
-/// the base as it decodes), or the rest pose is the base.
-Status setAdditiveBase(core::CompressJob& job, const core::ImportedAsset& asset, const AdditiveJob& additive, const std::atomic<bool>* cancel) {
-  if (!additive.link.error.empty()) return Error{additive.link.error};
-  if (additive.link.ref.kind == core::AdditiveRef::Kind::Rest) job.setAdditiveBase(core::AdditiveBase::rest(asset.skeleton.restLocal), additive.link.ref);
-  if (additive.link.ref.kind != core::AdditiveRef::Kind::Clip || additive.baseClip < 0 || !additive.baseAsset) return Status::ok();
-  const core::ImportedAsset& b = *additive.baseAsset;
-  core::CompressJob baseJob(b.skeleton, b.clips[additive.baseIndex], b.unitToCm, additive.baseSettings);
-  baseJob.setUpAxis(core::objectUpAxis(b.sceneRootTransform, core::UpAxis::AsImported));
-  auto base = baseJob.run(nullptr, cancel);
-  if (!base) return Error{"its additive base '" + additive.link.ref.clip + "' failed: " + base.message()};
-  auto decoded = core::AdditiveBase::clip(std::move(base->data), asset.skeleton.restLocal, additive.link.ref.frame);
-  if (!decoded) return Error{decoded.message()};
-  job.setAdditiveBase(std::move(decoded.value()), additive.link.ref);
-  return Status::ok();
-}
-
-}  // namespace
-
 void Recompressor::launch(int clip) {
   ClipState& state = *m_clips[std::size_t(clip)];
   if (state.running) {
@@ -175,13 +135,11 @@ void Recompressor::launch(int clip) {
   state.pending = false;
   state.cancel = std::make_shared<std::atomic<bool>>(false);
   const quint64 generation = state.generation;
-  auto asset = m_document->assetOf(clip);
-  const int index = int(m_document->rawClip(clip).clipIndex);
+  const ClipJob job = clipJob(*m_document, clip);
   const core::EffectiveSettings settings = m_document->effectiveSettings(clip);
   const std::uint64_t key = m_document->compressionKey(clip);
   auto context = state.context;
   auto cancelFlag = state.cancel;
-  const AdditiveJob additive = additiveJob(*m_document, clip);
   auto* watcher = new QFutureWatcher<std::shared_ptr<const CompressionResult>>(this);
   m_watchers.push_back(watcher);
   connect(watcher, &QFutureWatcher<std::shared_ptr<const CompressionResult>>::finished, this, [this, watcher, clip, generation] {
@@ -195,19 +153,12 @@ void Recompressor::launch(int clip) {
   ++m_jobsStarted;
   if (m_running == 1) emit busyChanged(true);
   emit jobStarted(clip);
-  watcher->setFuture(QtConcurrent::run([asset, clip, index, settings, key, context, cancelFlag, additive]() -> std::shared_ptr<const CompressionResult> {
+  watcher->setFuture(QtConcurrent::run([job, clip, settings, key, context, cancelFlag]() -> std::shared_ptr<const CompressionResult> {
     auto r = std::make_shared<CompressionResult>();
     r->clip = clip;
     r->key = key;
-    r->asset = asset;
-    core::CompressJob job(asset->skeleton, asset->clips[std::size_t(index)], asset->unitToCm, settings);
-    job.setMeshes(asset->meshes);
-    job.setUpAxis(core::objectUpAxis(asset->sceneRootTransform, core::UpAxis::AsImported));
-    if (auto st = setAdditiveBase(job, *asset, additive, cancelFlag.get()); !st) {
-      r->error = QString::fromStdString(st.message());
-      return r;
-    }
-    auto compressed = job.run(context.get(), cancelFlag.get());
+    r->asset = job.asset;
+    auto compressed = job.run(settings, job.additive(cancelFlag.get()), context.get(), cancelFlag.get());
     if (compressed) r->compressed = std::make_shared<const core::CompressedClip>(std::move(compressed.value()));
     else r->error = QString::fromStdString(compressed.message());
     return r;

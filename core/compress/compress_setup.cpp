@@ -1,0 +1,51 @@
+#include "core/compress/compress_setup.h"
+
+#include <vector>
+
+namespace animpack::core {
+
+CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings, AdditiveSetup additive) {
+  CompressJob job(asset.skeleton, clip, asset.unitToCm, std::move(settings));
+  job.m_meshes = asset.meshes;
+  job.m_upAxis = objectUpAxis(asset.sceneRootTransform, UpAxis::AsImported);
+  job.m_setupError = std::move(additive.error);
+  if (additive.ref.additive() && job.m_setupError.empty()) {
+    if (additive.base) {
+      job.m_base = std::move(additive.base);
+      job.m_additive = std::move(additive.ref);
+    } else {
+      job.m_setupError = "additive clip '" + clip.name + "' has no base pose";
+    }
+  }
+  return job;
+}
+
+namespace {
+
+AdditiveSetup decoded(const AdditiveRef& ref, const ImportedAsset& asset, std::vector<std::uint8_t> block) {
+  AdditiveSetup out{ref, {}, {}};
+  auto base = AdditiveBase::clip(std::move(block), asset.skeleton.restLocal, ref.frame);
+  if (base) out.base = std::move(base.value());
+  else out.error = "additive base '" + ref.clip + "': " + base.message();
+  return out;
+}
+
+}  // namespace
+
+AdditiveSetup additiveSetup(const AdditiveRef& ref, const ImportedAsset& asset, const BaseClip& base, const std::atomic<bool>* cancel) {
+  if (ref.kind == AdditiveRef::Kind::None) return {};
+  if (ref.kind == AdditiveRef::Kind::Rest) return {ref, AdditiveBase::rest(asset.skeleton.restLocal), {}};
+  if (!base.asset || !base.clip) return {ref, {}, "its additive base '" + ref.clip + "' is not in the project"};
+  auto compressed = makeCompressJob(*base.asset, *base.clip, base.settings).run(nullptr, cancel);
+  if (!compressed) return {ref, {}, "its additive base '" + ref.clip + "' failed: " + compressed.message()};
+  return decoded(ref, asset, std::move(compressed->data));
+}
+
+AdditiveSetup additiveSetup(const AdditiveRef& ref, const ImportedAsset& asset, std::span<const std::uint8_t> baseBlock) {
+  if (ref.kind == AdditiveRef::Kind::None) return {};
+  if (ref.kind == AdditiveRef::Kind::Rest) return {ref, AdditiveBase::rest(asset.skeleton.restLocal), {}};
+  if (baseBlock.empty()) return {ref, {}, "its additive base '" + ref.clip + "' failed"};
+  return decoded(ref, asset, {baseBlock.begin(), baseBlock.end()});
+}
+
+}  // namespace animpack::core
