@@ -202,7 +202,7 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
   const std::uint64_t rawBytes = core::rawClipBytes(raw);
   const std::uint64_t packed = c ? core::packedClipBytes(*c) : 0;
   const bool resultColumn = column >= CompressedBytes && column <= MaxError;
-  const Approval approval = m_document->approval(clip);
+  const core::ApprovalState approval = m_document->approval(clip);
   if (role == Qt::DisplayRole) {
     switch (column) {
       case Name: return m_document->clipName(clip);
@@ -215,7 +215,7 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
       case File: return QFileInfo(m_document->file(m_document->fileOfClip(clip)).path).fileName();
       case Base: return additiveText(m_document->additiveLink(clip));
       case Status: {
-        QString s = approval == Approval::Approved ? "approved" : approval == Approval::Rejected ? "rejected" : "needs review";
+        QString s = approval == core::ApprovalState::Approved ? "approved" : approval == core::ApprovalState::Rejected ? "rejected" : "needs review";
         if (const QString why = m_document->approvalResetReason(clip); why.startsWith("the default shells")) s += " · shells now follow the skin";
         if (c && !c->stats.withinPrecision) s += " · over precision";
         return s;
@@ -230,7 +230,7 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
   if (role == Qt::ForegroundRole && column == MaxError && c)
     return QBrush(c->stats.withinPrecision ? QColor(30, 130, 50) : QColor(200, 40, 30));
   if (role == Qt::ForegroundRole && column == Status)
-    return QBrush(approval == Approval::Approved ? QColor(30, 130, 50) : approval == Approval::Rejected ? QColor(200, 40, 30) : QColor(150, 110, 0));
+    return QBrush(approval == core::ApprovalState::Approved ? QColor(30, 130, 50) : approval == core::ApprovalState::Rejected ? QColor(200, 40, 30) : QColor(150, 110, 0));
   if (role == ApprovalRole) return int(approval);
   if ((role == Qt::ForegroundRole || role == Qt::ToolTipRole) && column == Base && !m_document->additiveLink(clip).error.empty())
     return role == Qt::ForegroundRole ? QVariant(QBrush(QColor(200, 40, 30))) : QVariant(QString::fromStdString(m_document->additiveLink(clip).error));
@@ -242,7 +242,7 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
   if (role == Qt::TextAlignmentRole && column != Name && column != Status && column != File && column != Base)
     return int(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && column == Status)
-    if (const QString why = m_document->approvalResetReason(clip); !why.isEmpty()) return "Approval reset: " + why + ".";
+    if (const QString why = m_document->approvalResetReason(clip); !why.isEmpty()) return "core::ApprovalState reset: " + why + ".";
   if (role == Qt::ToolTipRole && column == Rate) return keyGridText(raw.grid);
   if (role == Qt::UserRole) {  // sort keys
     switch (column) {
@@ -258,7 +258,7 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
   return {};
 }
 
-void ClipFilterProxy::setApprovalFilter(std::optional<Approval> state) {
+void ClipFilterProxy::setApprovalFilter(std::optional<core::ApprovalState> state) {
   m_approval = state;
   invalidateFilter();
 }
@@ -289,12 +289,12 @@ ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor,
   connect(m_filter, &QLineEdit::textChanged, m_proxy,
           [this](const QString& text) { m_proxy->setFilterRegularExpression(QRegularExpression(text)); });
   m_approvalFilter->addItem("All clips");
-  m_approvalFilter->addItem("Needs review", int(Approval::NeedsReview));
-  m_approvalFilter->addItem("Approved", int(Approval::Approved));
-  m_approvalFilter->addItem("Rejected", int(Approval::Rejected));
+  m_approvalFilter->addItem("Needs review", int(core::ApprovalState::NeedsReview));
+  m_approvalFilter->addItem("Approved", int(core::ApprovalState::Approved));
+  m_approvalFilter->addItem("Rejected", int(core::ApprovalState::Rejected));
   connect(m_approvalFilter, &QComboBox::currentIndexChanged, this, [this](int i) {
     const QVariant v = m_approvalFilter->itemData(i);
-    m_proxy->setApprovalFilter(v.isValid() ? std::optional<Approval>(Approval(v.toInt())) : std::nullopt);
+    m_proxy->setApprovalFilter(v.isValid() ? std::optional<core::ApprovalState>(core::ApprovalState(v.toInt())) : std::nullopt);
   });
   m_table->setModel(m_proxy);
   m_table->setSortingEnabled(true);
@@ -524,10 +524,10 @@ void ClipListPanel::showContextMenu(const QPoint& pos) {
   menu.exec(m_table->viewport()->mapToGlobal(pos));
 }
 
-void ClipListPanel::setSelectedApproval(Approval state) { m_document->setApproval(selectedClips(), state); }
+void ClipListPanel::setSelectedApproval(core::ApprovalState state) { m_document->setApproval(selectedClips(), state); }
 
-void ClipListPanel::approveSelected() { setSelectedApproval(Approval::Approved); }
-void ClipListPanel::rejectSelected() { setSelectedApproval(Approval::Rejected); }
-void ClipListPanel::reopenSelected() { setSelectedApproval(Approval::NeedsReview); }
+void ClipListPanel::approveSelected() { setSelectedApproval(core::ApprovalState::Approved); }
+void ClipListPanel::rejectSelected() { setSelectedApproval(core::ApprovalState::Rejected); }
+void ClipListPanel::reopenSelected() { setSelectedApproval(core::ApprovalState::NeedsReview); }
 
 }  // namespace animpack::widgets

@@ -31,7 +31,7 @@ class ClipListModel : public QAbstractItemModel {
   Q_OBJECT
  public:
   enum Column { Name, Frames, Rate, RawBytes, CompressedBytes, Ratio, MaxError, Status, File, Base, ColumnCount };
-  /// The role of the approval (an Approval as int) the filter reads; invalid on file rows.
+  /// The role of the approval (an core::ApprovalState as int) the filter reads; invalid on file rows.
   static constexpr int ApprovalRole = Qt::UserRole + 1;
   ClipListModel(ClipDocument* document, Recompressor* recompressor, QObject* parent = nullptr);
 
@@ -69,13 +69,13 @@ class ClipFilterProxy : public QSortFilterProxyModel {
  public:
   using QSortFilterProxyModel::QSortFilterProxyModel;
   /// Only clips in this state; nullopt: every state.
-  void setApprovalFilter(std::optional<Approval> state);
+  void setApprovalFilter(std::optional<core::ApprovalState> state);
 
  protected:
   bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
 
  private:
-  std::optional<Approval> m_approval;
+  std::optional<core::ApprovalState> m_approval;
 };
 
 class ClipListPanel : public QWidget {
@@ -110,7 +110,7 @@ class ClipListPanel : public QWidget {
   void removeSelectedFiles();
 
  private:
-  void setSelectedApproval(Approval state);
+  void setSelectedApproval(core::ApprovalState state);
   QWidget* buildPackBar();
   void updateTotals();
   void updateSuggestion();

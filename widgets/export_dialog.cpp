@@ -34,7 +34,7 @@ std::optional<core::ExportOptions> askExportOptions(QWidget* parent, const ClipD
   std::vector<std::string> all, approved, selected;
   for (int c = 0; c < document.clipCount(); ++c) {
     all.push_back(document.clipName(c).toStdString());
-    if (document.approval(c) == Approval::Approved) approved.push_back(all.back());
+    if (document.approval(c) == core::ApprovalState::Approved) approved.push_back(all.back());
   }
   for (int c : selectedClips) selected.push_back(document.clipName(c).toStdString());
   auto* which = new QComboBox;

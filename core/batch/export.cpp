@@ -153,27 +153,26 @@ Status writePacks(const std::vector<BatchFile>& batch, const std::vector<std::ve
     }
     return Status::ok();
   }
+  std::vector<PackCandidate> candidates;
+  for (const BatchFile& file : batch) candidates.push_back({file.path.string(), file.skeleton ? &*file.skeleton : nullptr});
+  const std::vector<std::string> leftOut = filesLeftOut(candidates);
   std::optional<std::size_t> first;
   std::vector<const BatchClip*> clips;
   std::vector<ClipReport*> rows;
   for (std::size_t f = 0; f < batch.size(); ++f) {
     if (!batch[f].skeleton) continue;
-    if (!first) {
-      first = f;
-    } else if (auto st = sameSkeleton(*batch[*first].skeleton, *batch[f].skeleton); !st) {
-      if (options.leaveOutOtherSkeletons) {
-        // Its rows become failures in place (rows already point into result.rows).
-        const std::string why = "left out of the pack: its skeleton differs from that of '" + batch[*first].path.string() +
-                                "': " + skeletonDifferences(*batch[*first].skeleton, *batch[f].skeleton);
-        for (std::size_t row : rowOfClip[f])
-          if (row != std::size_t(-1)) {
-            result.rows[row].error = why;
-            ++result.failures;
-          }
-        continue;
-      }
-      return Error{"'" + batch[f].path.string() + "' cannot share a pack with '" + batch[*first].path.string() + "': " +
-                   st.message() + " (use --pack-per-file)"};
+    if (!first) first = f;
+    if (!leftOut[f].empty()) {
+      if (!options.leaveOutOtherSkeletons)
+        return Error{"'" + batch[f].path.string() + "' cannot share a pack with '" + batch[*first].path.string() + "': " +
+                     sameSkeleton(*batch[*first].skeleton, *batch[f].skeleton).message() + " (use --pack-per-file)"};
+      // Its rows become failures in place (rows already point into result.rows).
+      for (std::size_t row : rowOfClip[f])
+        if (row != std::size_t(-1)) {
+          result.rows[row].error = leftOut[f];
+          ++result.failures;
+        }
+      continue;
     }
     collect(f, clips, rows);
   }
@@ -185,6 +184,21 @@ Status writePacks(const std::vector<BatchFile>& batch, const std::vector<std::ve
 }
 
 }  // namespace
+
+std::vector<std::string> filesLeftOut(const std::vector<PackCandidate>& files) {
+  std::vector<std::string> out(files.size());
+  const PackCandidate* first = nullptr;
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    if (!files[f].skeleton) continue;
+    if (!first) {
+      first = &files[f];
+    } else if (!sameSkeleton(*first->skeleton, *files[f].skeleton)) {
+      out[f] = "left out of the pack: its skeleton differs from that of '" + first->path + "': " +
+               skeletonDifferences(*first->skeleton, *files[f].skeleton);
+    }
+  }
+  return out;
+}
 
 Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& files, const ExportOptions& options,
                                    const BatchProgress& progress, const std::atomic<bool>* cancel) {

@@ -50,6 +50,17 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
 /// left-out file's failure says it.
 std::string skeletonDifferences(const PackSkeletonRecord& a, const PackSkeletonRecord& b);
 
+/// A file offered to one pack: its path as messages name it and its skeleton (null: not imported).
+struct PackCandidate {
+  std::string path;
+  const PackSkeletonRecord* skeleton = nullptr;
+};
+/// Which files share one pack, the rule `build`, `compress --leave-out` and the studio apply: the
+/// first file with a skeleton sets the pack's; a later file whose skeleton differs is left out. Per
+/// file, why it is left out ("left out of the pack: its skeleton differs from that of 'FIRST': ...,"
+/// with skeletonDifferences), or "" (in the pack, or not imported).
+std::vector<std::string> filesLeftOut(const std::vector<PackCandidate>& files);
+
 /// Merges packs built elsewhere into one (every pack must have the same skeleton). Refuses only a
 /// true duplicate (the same source bytes and clip index in two packs), naming it; different clips
 /// that share a name become `PACKSTEM/NAME`. Writes `output` atomically and returns its size.

@@ -226,21 +226,32 @@ std::optional<ApprovalState> approvalStateFromName(std::string_view name) {
   return std::nullopt;
 }
 
+std::string approvalOutdated(const ClipApprovalRecord& a, std::uint64_t settingsHash, std::uint64_t sourceHash) {
+  if (a.state == ApprovalState::NeedsReview) return "";
+  const char* decision = a.state == ApprovalState::Approved ? "approved" : "rejected";
+  if (a.settingsHash != settingsHash) return std::string("its settings changed since it was ") + decision;
+  if (a.sourceHash != sourceHash) return std::string("its source file changed since it was ") + decision;
+  return "";
+}
+
 std::string approvalMismatch(const ClipApprovalRecord& a, std::uint64_t settingsHash, std::uint64_t sourceHash, float maxErrorCm) {
   if (a.state == ApprovalState::NeedsReview) return "not approved";
   if (a.state == ApprovalState::Rejected) return "rejected";
-  if (a.settingsHash != settingsHash) return "its settings changed since it was approved";
-  if (a.sourceHash != sourceHash) return "its source file changed since it was approved";
+  if (auto why = approvalOutdated(a, settingsHash, sourceHash); !why.empty()) return why;
   // A float written as JSON and read back is the same float; allow its last digit anyway.
   if (a.maxErrorCm && maxErrorCm > *a.maxErrorCm * (1.f + 1e-6f))
     return "its max error " + std::to_string(maxErrorCm) + " cm is above the approved " + std::to_string(*a.maxErrorCm) + " cm";
   return "";
 }
 
-CompressionSettings Project::settingsFor(std::size_t index) const {
-  CompressionSettings s = settings;
-  if (index < sources.size() && sources[index].settings) s.merge(*sources[index].settings);
+CompressionSettings stackedSettings(const CompressionSettings& project, const std::optional<CompressionSettings>& own) {
+  CompressionSettings s = project;
+  if (own) s.merge(*own);
   return s;
+}
+
+CompressionSettings Project::settingsFor(std::size_t index) const {
+  return stackedSettings(settings, index < sources.size() ? sources[index].settings : std::nullopt);
 }
 
 const ClipApprovalRecord* Project::approval(const std::string& packName, const std::string& sourceClip) const {

@@ -36,6 +36,10 @@ struct ClipApprovalRecord {
   bool operator==(const ClipApprovalRecord&) const = default;
 };
 
+/// Why a decision (approved or rejected) was made for other settings or another source than the
+/// clip's now; empty when it was made for these (or none was made). The studio shows such a clip as
+/// needing review.
+std::string approvalOutdated(const ClipApprovalRecord& approval, std::uint64_t settingsHash, std::uint64_t sourceHash);
 /// Why an approval no longer holds for a clip as it is now; empty when it holds.
 std::string approvalMismatch(const ClipApprovalRecord& approval, std::uint64_t settingsHash, std::uint64_t sourceHash,
                              float maxErrorCm);
@@ -45,6 +49,9 @@ struct ProjectSource {
   std::optional<CompressionSettings> settings;  ///< stacked on the project's settings for this file only
   bool operator==(const ProjectSource&) const = default;
 };
+
+/// A file's settings: the project's, with the file's own stacked on top.
+CompressionSettings stackedSettings(const CompressionSettings& project, const std::optional<CompressionSettings>& own);
 
 struct Project {
   std::vector<ProjectSource> sources;

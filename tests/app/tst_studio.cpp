@@ -218,7 +218,7 @@ class TstStudio : public QObject {
     app::MainWindow w;
     w.show();
     QVERIFY(w.openPath(rig(), true));
-    w.document()->setApproval({0}, widgets::Approval::Approved);
+    w.document()->setApproval({0}, core::ApprovalState::Approved);
     w.document()->setBudgetKib(0.5);
     QSignalSpy finished(&w, &app::MainWindow::exportFinished);
     const QString out = dir.filePath("rig-review.html");

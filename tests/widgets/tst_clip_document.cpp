@@ -27,7 +27,7 @@ class TstClipDocument : public QObject {
     QCOMPARE(doc.clipName(1), QString("Wave"));
     QCOMPARE(doc.currentClip(), 0);
     QVERIFY(!doc.isModified());
-    QCOMPARE(doc.approval(0), Approval::NeedsReview);
+    QCOMPARE(doc.approval(0), core::ApprovalState::NeedsReview);
   }
 
   void aFailedOpenLeavesTheDocumentAlone() {
@@ -139,29 +139,29 @@ class TstClipDocument : public QObject {
     ClipDocument doc;
     QVERIFY(doc.open(test::rigPath()));
     QSignalSpy approvals(&doc, &ClipDocument::approvalChanged);
-    doc.setApproval({0}, Approval::Approved);
+    doc.setApproval({0}, core::ApprovalState::Approved);
     QCOMPARE(approvals.count(), 1);
     QCOMPARE(approvals.first().first().toInt(), 0);
-    QCOMPARE(doc.approval(0), Approval::Approved);
-    QCOMPARE(doc.approval(1), Approval::NeedsReview);
+    QCOMPARE(doc.approval(0), core::ApprovalState::Approved);
+    QCOMPARE(doc.approval(1), core::ApprovalState::NeedsReview);
 
     // An edit that changes clip 0's settings sends it back to review; undoing the edit restores it.
     doc.setJointValue(EditScope::AllClips, {test::joint(doc, "Hips")}, JointField::Precision, 0.5f);
-    QCOMPARE(doc.approval(0), Approval::NeedsReview);
-    QCOMPARE(doc.storedApproval(0).state, Approval::Approved);
+    QCOMPARE(doc.approval(0), core::ApprovalState::NeedsReview);
+    QCOMPARE(doc.storedApproval(0).state, core::ApprovalState::Approved);
     doc.undoStack()->undo();
-    QCOMPARE(doc.approval(0), Approval::Approved);
+    QCOMPARE(doc.approval(0), core::ApprovalState::Approved);
 
     // An edit scoped to the other clip leaves this approval alone.
     doc.setCurrentClip(1);
     doc.setJointValue(EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Precision, 0.5f);
-    QCOMPARE(doc.approval(0), Approval::Approved);
+    QCOMPARE(doc.approval(0), core::ApprovalState::Approved);
 
-    doc.setApproval({1}, Approval::Rejected);
-    QCOMPARE(doc.approval(1), Approval::Rejected);
+    doc.setApproval({1}, core::ApprovalState::Rejected);
+    QCOMPARE(doc.approval(1), core::ApprovalState::Rejected);
     QCOMPARE(doc.undoStack()->undoText(), QString("Reject 'Wave'"));
     doc.undoStack()->undo();
-    QCOMPARE(doc.approval(1), Approval::NeedsReview);
+    QCOMPARE(doc.approval(1), core::ApprovalState::NeedsReview);
   }
 
   void upAxisCommand() {
@@ -265,10 +265,10 @@ class TstClipDocument : public QObject {
     QVERIFY(doc.settings().precisionCm.has_value());
     QCOMPARE(*doc.settings().precisionCm, 0.05f);
     QVERIFY(!doc.applyPreset("no-such-preset"));
-    doc.setApproval({0, 1}, Approval::Approved);
+    doc.setApproval({0, 1}, core::ApprovalState::Approved);
     oneStep("approve two clips");
     QCOMPARE(doc.undoStack()->undoText(), QString("Approve 2 clips"));
-    QCOMPARE(doc.approval(1), Approval::Approved);
+    QCOMPARE(doc.approval(1), core::ApprovalState::Approved);
     doc.setUpAxis(UpAxis::XUp);
     oneStep("up axis");
     doc.importSettings(core::CompressionSettings{}, "empty.json");
@@ -281,7 +281,7 @@ class TstClipDocument : public QObject {
     while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
     QVERIFY(doc.settings().joints.empty());
     QCOMPARE(doc.upAxis(), UpAxis::AsImported);
-    QCOMPARE(doc.approval(1), Approval::NeedsReview);
+    QCOMPARE(doc.approval(1), core::ApprovalState::NeedsReview);
   }
 
   void selectionAndTimeAreViewState() {

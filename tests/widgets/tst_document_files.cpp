@@ -124,22 +124,22 @@ class TstDocumentFiles : public QObject {
     ClipDocument doc;
     QVERIFY(doc.open(singleClip(dir.filePath("a.gltf"), "Take 001", 20)));
     QCOMPARE(doc.addFiles({singleClip(dir.filePath("b.gltf"), "Take 001", 22), singleClip(dir.filePath("c.gltf"), "Take 001", 24)}), 2);
-    doc.setApproval({1}, Approval::Approved);
-    doc.setApproval({2}, Approval::Rejected);
+    doc.setApproval({1}, core::ApprovalState::Approved);
+    doc.setApproval({2}, core::ApprovalState::Rejected);
     doc.setCurrentClip(2);
     doc.undoStack()->setClean();
     doc.removeFiles({1});
     QCOMPARE(doc.fileCount(), 2);
     QCOMPARE(doc.clipName(1), QString("c"));
-    QCOMPARE(doc.approval(1), Approval::Rejected);
+    QCOMPARE(doc.approval(1), core::ApprovalState::Rejected);
     QCOMPARE(doc.currentClip(), 1);  // still c's clip
     QVERIFY(doc.isModified());
     QCOMPARE(doc.undoStack()->text(doc.undoStack()->index() - 1), QString("Remove b.gltf"));
     doc.undoStack()->undo();
     QCOMPARE(doc.fileCount(), 3);
     QCOMPARE(doc.clipName(1), QString("b"));
-    QCOMPARE(doc.approval(1), Approval::Approved);
-    QCOMPARE(doc.approval(2), Approval::Rejected);
+    QCOMPARE(doc.approval(1), core::ApprovalState::Approved);
+    QCOMPARE(doc.approval(2), core::ApprovalState::Rejected);
     QVERIFY(!doc.isModified());
     // The project keeps a file: removing every one does nothing.
     doc.removeFiles({0, 1, 2});
@@ -183,7 +183,7 @@ class TstDocumentFiles : public QObject {
     QCOMPARE(pack.clips, 3);
     QCOMPARE(pack.compressedBytes, hero.compressedBytes + fileTotals(doc, rc, 1).compressedBytes);
     // Approvals count per file; selecting a file row stands for its clips.
-    doc.setApproval({2}, Approval::Approved);
+    doc.setApproval({2}, core::ApprovalState::Approved);
     QCOMPARE(model.fileIndex(1, ClipListModel::Status).data().toString(), QString("1 of 1 approved"));
     panel.table()->selectionModel()->select(panel.proxy()->mapFromSource(model.fileIndex(0)),
                                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
@@ -246,7 +246,7 @@ class TstDocumentFiles : public QObject {
                            otherSkeleton(dir.filePath("chars/hero/odd.gltf"))}), 2);
     doc.setCurrentClip(1);
     doc.setJointValue(EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Precision, 0.05f);
-    doc.setApproval({0}, Approval::Approved);
+    doc.setApproval({0}, core::ApprovalState::Approved);
     const QString project = dir.filePath("chars/hero.anproj");
     QVERIFY(saveProject(doc, project));
     QFile f(project);
@@ -277,7 +277,7 @@ class TstDocumentFiles : public QObject {
     QCOMPARE(loaded.clipCount(), 2);
     QVERIFY(!loaded.fileProblem(2).isEmpty());
     QCOMPARE(loaded.clipName(1), QString("walk"));
-    QCOMPARE(loaded.approval(0), Approval::Approved);
+    QCOMPARE(loaded.approval(0), core::ApprovalState::Approved);
     QCOMPARE(loaded.effectiveSettings(1).joints[std::size_t(test::joint(loaded, "Head"))].precisionCm, 0.05f);
     QCOMPARE(loaded.effectiveSettings(1).joints[std::size_t(test::joint(loaded, "Spine"))].precisionCm, 0.02f);
     QCOMPARE(loaded.effectiveSettings(0).joints[std::size_t(test::joint(loaded, "Spine"))].precisionCm, 0.01f);

@@ -198,17 +198,17 @@ class TstItemModels : public QObject {
     core::CompressionSettings old = doc.settings();
     old.shellCm = core::kDefaultShellCm;
     const core::ImportedAsset& asset = *doc.asset();
-    ClipApproval a = doc.approvalNow(0, Approval::Approved);
+    core::ClipApprovalRecord a = doc.approvalNow(0, core::ApprovalState::Approved);
     a.settingsHash = core::resolve(old, asset.skeleton, doc.clipName(0).toStdString(), asset.meshes, asset.unitToCm).hash();
     doc.restore({{doc.clipName(0), a}}, doc.upAxis());
-    QCOMPARE(doc.approval(0), Approval::NeedsReview);
+    QCOMPARE(doc.approval(0), core::ApprovalState::NeedsReview);
     QVERIFY2(doc.approvalResetReason(0).startsWith("the default shells now follow the skin"), qPrintable(doc.approvalResetReason(0)));
     // Any other settings: the plain reason; a fresh approval: none.
     a.settingsHash ^= 1;
     doc.restore({{doc.clipName(0), a}}, doc.upAxis());
     QCOMPARE(doc.approvalResetReason(0), QString("the settings changed since it was given"));
-    doc.restore({{doc.clipName(0), doc.approvalNow(0, Approval::Approved)}}, doc.upAxis());
-    QCOMPARE(doc.approval(0), Approval::Approved);
+    doc.restore({{doc.clipName(0), doc.approvalNow(0, core::ApprovalState::Approved)}}, doc.upAxis());
+    QCOMPARE(doc.approval(0), core::ApprovalState::Approved);
     QVERIFY(doc.approvalResetReason(0).isEmpty());
   }
 
@@ -238,7 +238,7 @@ class TstItemModels : public QObject {
 
     ClipListPanel panel(&doc, &rc);
     QCOMPARE(panel.model()->rowCount(panel.model()->fileIndex(0)), 2);
-    doc.setApproval({0}, Approval::Approved);
+    doc.setApproval({0}, core::ApprovalState::Approved);
     QCOMPARE(model.clipIndex(0, ClipListModel::Status).data().toString(), QString("approved"));
     QCOMPARE(model.fileIndex(0, ClipListModel::Status).data().toString(), QString("1 of 2 approved"));
   }

@@ -179,11 +179,11 @@ class TestLeadView : public QObject {
     QVERIFY(m.open(test::rigPath()));
     ClipDocument& doc = m.doc;
     ClipListPanel& panel = m.panel;
-    doc.setApproval({1}, Approval::Approved);
+    doc.setApproval({1}, core::ApprovalState::Approved);
     QCOMPARE(shownNames(panel), QStringList({"Walk", "Wave"}));
-    panel.approvalFilter()->setCurrentIndex(panel.approvalFilter()->findData(int(Approval::Approved)));
+    panel.approvalFilter()->setCurrentIndex(panel.approvalFilter()->findData(int(core::ApprovalState::Approved)));
     QCOMPARE(shownNames(panel), QStringList({"Wave"}));
-    panel.approvalFilter()->setCurrentIndex(panel.approvalFilter()->findData(int(Approval::NeedsReview)));
+    panel.approvalFilter()->setCurrentIndex(panel.approvalFilter()->findData(int(core::ApprovalState::NeedsReview)));
     QCOMPARE(shownNames(panel), QStringList({"Walk"}));
     panel.approvalFilter()->setCurrentIndex(0);
     auto* text = panel.findChild<QLineEdit*>();
@@ -215,14 +215,14 @@ class TestLeadView : public QObject {
     QCOMPARE(panel.selectedClips(), (std::vector<int>{0, 1}));
     panel.approveSelected();
     QCOMPARE(doc.undoStack()->count(), 1);
-    QCOMPARE(doc.approval(0), Approval::Approved);
-    QCOMPARE(doc.approval(1), Approval::Approved);
+    QCOMPARE(doc.approval(0), core::ApprovalState::Approved);
+    QCOMPARE(doc.approval(1), core::ApprovalState::Approved);
     panel.rejectSelected();
     QCOMPARE(doc.undoStack()->count(), 2);
     doc.undoStack()->undo();
     doc.undoStack()->undo();
-    QCOMPARE(doc.approval(0), Approval::NeedsReview);
-    QCOMPARE(doc.approval(1), Approval::NeedsReview);
+    QCOMPARE(doc.approval(0), core::ApprovalState::NeedsReview);
+    QCOMPARE(doc.approval(1), core::ApprovalState::NeedsReview);
     // With nothing selected, the clips the filters show.
     panel.table()->clearSelection();
     panel.findChild<QLineEdit*>()->setText("Wave");

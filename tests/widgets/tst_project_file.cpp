@@ -42,8 +42,8 @@ class TstProjectFile : public QObject {
     doc.setCurrentClip(1);
     doc.setJointValue(EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Pinned, 1.f);
     doc.setUpAxis(UpAxis::ZUp);
-    doc.setApproval({0}, Approval::Approved);
-    doc.setApproval({1}, Approval::Rejected);
+    doc.setApproval({0}, core::ApprovalState::Approved);
+    doc.setApproval({1}, core::ApprovalState::Rejected);
 
     const QString project = dir.filePath("hero.anproj");
     QVERIFY(saveProject(doc, project));
@@ -62,8 +62,8 @@ class TstProjectFile : public QObject {
     QCOMPARE(loaded.sourcePath(), source);
     QCOMPARE(loaded.settings().toJson(), doc.settings().toJson());
     QCOMPARE(loaded.upAxis(), UpAxis::ZUp);
-    QCOMPARE(loaded.approval(0), Approval::Approved);
-    QCOMPARE(loaded.approval(1), Approval::Rejected);
+    QCOMPARE(loaded.approval(0), core::ApprovalState::Approved);
+    QCOMPARE(loaded.approval(1), core::ApprovalState::Rejected);
     QCOMPARE(loaded.effectiveSettings(1).joints[std::size_t(test::joint(loaded, "Head"))].pinned, true);
     QVERIFY(!loaded.isModified());
     QCOMPARE(loaded.undoStack()->count(), 0);
@@ -75,7 +75,7 @@ class TstProjectFile : public QObject {
     ClipDocument moved;
     QVERIFY(loadProject(moved, other.filePath("hero.anproj")));
     QCOMPARE(moved.sourcePath(), other.filePath("hero.gltf"));
-    QCOMPARE(moved.approval(0), Approval::Approved);
+    QCOMPARE(moved.approval(0), core::ApprovalState::Approved);
   }
 
   void exportWritesWhatBuildWrites() {
@@ -161,7 +161,7 @@ class TstProjectFile : public QObject {
     QVERIFY(!source.isEmpty());
     ClipDocument doc;
     QVERIFY(doc.open(source));
-    doc.setApproval({0}, Approval::Approved);
+    doc.setApproval({0}, core::ApprovalState::Approved);
     const QString project = dir.filePath("walk.anproj");
     QVERIFY(saveProject(doc, project));
 
@@ -170,8 +170,8 @@ class TstProjectFile : public QObject {
     QVERIFY(QFile::copy(test::rigPath("walk-v2.gltf", 30), source));
     ClipDocument loaded;
     QVERIFY(loadProject(loaded, project));
-    QCOMPARE(loaded.storedApproval(0).state, Approval::Approved);
-    QCOMPARE(loaded.approval(0), Approval::NeedsReview);
+    QCOMPARE(loaded.storedApproval(0).state, core::ApprovalState::Approved);
+    QCOMPARE(loaded.approval(0), core::ApprovalState::NeedsReview);
   }
 
   void badProjectsAreRefused() {

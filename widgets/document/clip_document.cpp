@@ -19,22 +19,6 @@
 
 namespace animpack::widgets {
 
-const char* approvalName(Approval a) {
-  switch (a) {
-    case Approval::NeedsReview: return "needs_review";
-    case Approval::Approved: return "approved";
-    case Approval::Rejected: return "rejected";
-  }
-  return "needs_review";
-}
-
-std::optional<Approval> approvalFromName(const QString& name) {
-  if (name == "needs_review") return Approval::NeedsReview;
-  if (name == "approved") return Approval::Approved;
-  if (name == "rejected") return Approval::Rejected;
-  return std::nullopt;
-}
-
 ClipDocument::ClipDocument(QObject* parent) : QObject(parent) {}
 
 Expected<std::shared_ptr<const core::ImportedAsset>> ClipDocument::import(const QString& path,
@@ -49,11 +33,6 @@ Expected<std::shared_ptr<const core::ImportedAsset>> ClipDocument::import(const 
 
 namespace {
 
-core::CompressionSettings stacked(const core::CompressionSettings& project, const std::optional<core::CompressionSettings>& own) {
-  core::CompressionSettings s = project;
-  if (own) s.merge(*own);
-  return s;
-}
 
 QString absolutePath(const QString& path) { return QFileInfo(path).absoluteFilePath(); }
 
@@ -66,7 +45,7 @@ void ClipDocument::importEach(std::vector<SourceFile>& files, const core::Compre
     core::CompressionSettings settings;
   };
   std::vector<Job> jobs;
-  for (SourceFile& f : files) jobs.push_back({&f, stacked(settings, f.settings)});
+  for (SourceFile& f : files) jobs.push_back({&f, core::stackedSettings(settings, f.settings)});
   QtConcurrent::blockingMap(jobs, [this](Job& job) {
     auto asset = import(job.file->path, job.settings);
     if (!asset) {
@@ -143,26 +122,20 @@ void ClipDocument::layout() {
   m_fileSettings.clear();
   m_leftOut.assign(m_files.size(), QString());
   m_clips.clear();
-  const SourceFile* first = nullptr;
+  // The pack's skeleton is the first file's: the same rule and words as `animpack build`.
+  std::vector<core::PackSkeletonRecord> skeletons;
+  skeletons.reserve(m_files.size());
+  std::vector<core::PackCandidate> candidates;
+  for (const SourceFile& file : m_files) {
+    if (file.asset) skeletons.push_back(core::skeletonRecord(file.asset->skeleton, file.asset->unitToCm));
+    candidates.push_back({file.path.toStdString(), file.asset ? &skeletons.back() : nullptr});
+  }
+  const std::vector<std::string> leftOut = core::filesLeftOut(candidates);
   for (std::size_t f = 0; f < m_files.size(); ++f) {
     const SourceFile& file = m_files[f];
-    m_fileSettings.push_back(stacked(m_settings, file.settings));
-    if (!file.asset) {
-      m_leftOut[f] = file.importError;
-      continue;
-    }
-    if (!first) {
-      first = &file;
-    } else {
-      // The pack's skeleton is the first file's; the same test and words as `animpack build`.
-      const auto a = core::skeletonRecord(first->asset->skeleton, first->asset->unitToCm);
-      const auto b = core::skeletonRecord(file.asset->skeleton, file.asset->unitToCm);
-      if (!core::sameSkeleton(a, b)) {
-        m_leftOut[f] = QString("left out of the pack: its skeleton differs from that of '%1': %2")
-                           .arg(first->path, QString::fromStdString(core::skeletonDifferences(a, b)));
-        continue;
-      }
-    }
+    m_fileSettings.push_back(core::stackedSettings(m_settings, file.settings));
+    m_leftOut[f] = file.asset ? QString::fromStdString(leftOut[f]) : file.importError;
+    if (!file.asset || !leftOut[f].empty()) continue;
     for (std::size_t c = 0; c < file.asset->clips.size(); ++c) m_clips.push_back({int(f), int(c)});
   }
   m_effectiveHashes.assign(m_clips.size(), std::nullopt);
@@ -323,23 +296,22 @@ std::uint64_t ClipDocument::compressionKey(int clip) const {
   return runtime::fnv1a64Value(asset.unitToCm, h);
 }
 
-ClipApproval ClipDocument::storedApproval(int clip) const {
+core::ClipApprovalRecord ClipDocument::storedApproval(int clip) const {
   if (clip < 0 || clip >= clipCount()) return {};
   const ClipRef& ref = m_clips[std::size_t(clip)];
   return m_files[std::size_t(ref.file)].approvals[std::size_t(ref.index)];
 }
 
-Approval ClipDocument::approval(int clip) const {
-  const ClipApproval a = storedApproval(clip);
-  if (a.state == Approval::NeedsReview) return Approval::NeedsReview;
+core::ApprovalState ClipDocument::approval(int clip) const {
+  const core::ClipApprovalRecord a = storedApproval(clip);
   // A decision holds only for the settings and the source it was made for.
-  if (a.settingsHash != effectiveHash(clip) || a.sourceHash != assetOf(clip)->sourceHash) return Approval::NeedsReview;
+  if (!core::approvalOutdated(a, effectiveHash(clip), assetOf(clip)->sourceHash).empty()) return core::ApprovalState::NeedsReview;
   return a.state;
 }
 
 QString ClipDocument::approvalResetReason(int clip) const {
-  const ClipApproval a = storedApproval(clip);
-  if (a.state == Approval::NeedsReview || approval(clip) != Approval::NeedsReview) return {};
+  const core::ClipApprovalRecord a = storedApproval(clip);
+  if (a.state == core::ApprovalState::NeedsReview || approval(clip) != core::ApprovalState::NeedsReview) return {};
   const core::ImportedAsset& asset = *assetOf(clip);
   if (a.sourceHash != asset.sourceHash) return "the source file changed since it was given";
   // The settings as they resolved before shells followed the skin by default: 3 cm where none is set.
@@ -353,10 +325,10 @@ QString ClipDocument::approvalResetReason(int clip) const {
   return "the settings changed since it was given";
 }
 
-ClipApproval ClipDocument::approvalNow(int clip, Approval state) const {
-  ClipApproval a;
+core::ClipApprovalRecord ClipDocument::approvalNow(int clip, core::ApprovalState state) const {
+  core::ClipApprovalRecord a;
   a.state = state;
-  if (state != Approval::NeedsReview && clip >= 0 && clip < clipCount()) {
+  if (state != core::ApprovalState::NeedsReview && clip >= 0 && clip < clipCount()) {
     a.settingsHash = effectiveHash(clip);
     a.sourceHash = assetOf(clip)->sourceHash;
     a.who = core::currentUserName();
@@ -365,7 +337,7 @@ ClipApproval ClipDocument::approvalNow(int clip, Approval state) const {
   return a;
 }
 
-void ClipDocument::replaceApproval(int clip, const ClipApproval& approval) {
+void ClipDocument::replaceApproval(int clip, const core::ClipApprovalRecord& approval) {
   if (clip < 0 || clip >= clipCount()) return;
   const ClipRef& ref = m_clips[std::size_t(clip)];
   m_files[std::size_t(ref.file)].approvals[std::size_t(ref.index)] = approval;
@@ -390,7 +362,7 @@ void ClipDocument::replaceUpAxis(UpAxis axis) {
   emit upAxisChanged(axis);
 }
 
-void ClipDocument::restore(const std::vector<std::pair<QString, ClipApproval>>& approvals, UpAxis axis) {
+void ClipDocument::restore(const std::vector<std::pair<QString, core::ClipApprovalRecord>>& approvals, UpAxis axis) {
   for (const auto& [name, approval] : approvals)
     for (int c = 0; c < clipCount(); ++c)
       if (clipName(c) == name) replaceApproval(c, approval);
@@ -522,8 +494,8 @@ void ClipDocument::setUpAxis(UpAxis axis) {
   if (hasAsset() && axis != m_upAxis) m_undo.push(new UpAxisCommand(this, axis));
 }
 
-void ClipDocument::setApproval(const std::vector<int>& clips, Approval state) {
-  std::vector<std::pair<int, ClipApproval>> changes;
+void ClipDocument::setApproval(const std::vector<int>& clips, core::ApprovalState state) {
+  std::vector<std::pair<int, core::ClipApprovalRecord>> changes;
   for (int c : clips)
     if (c >= 0 && c < clipCount()) changes.emplace_back(c, approvalNow(c, state));
   if (!changes.empty()) m_undo.push(new ApprovalCommand(this, std::move(changes)));

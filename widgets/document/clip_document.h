@@ -23,6 +23,7 @@
 #include "core/io/asset_importer.h"
 #include "core/io/isolated_import.h"
 #include "core/compress/settings_edit.h"
+#include "core/project/project.h"
 #include "core/batch/additive_links.h"
 #include "core/batch/clip_names.h"
 
@@ -32,28 +33,13 @@ using core::EditScope;
 using core::JointField;
 using core::UpAxis;
 
-enum class Approval { NeedsReview, Approved, Rejected };
-const char* approvalName(Approval a);
-std::optional<Approval> approvalFromName(const QString& name);
-
-/// A lead's decision on a clip, tied to what it was made for.
-struct ClipApproval {
-  Approval state = Approval::NeedsReview;
-  std::uint64_t settingsHash = 0;  ///< the clip's effective settings when approved
-  std::uint64_t sourceHash = 0;    ///< the source file's bytes when approved
-  std::string who;                 ///< OS user name of the decision
-  std::string when;                ///< UTC ISO 8601 time of the decision
-  std::optional<float> maxErrorCm; ///< cm, the clip's measured max error when decided (set by who measured it)
-  bool operator==(const ClipApproval&) const = default;
-};
-
 /// One source file of the document: what the project lists and what its import gave.
 struct SourceFile {
   QString path;                                       ///< absolute
   std::optional<core::CompressionSettings> settings;  ///< the file's own settings, stacked on the project's for it only
   std::shared_ptr<const core::ImportedAsset> asset;   ///< null when the file could not be imported
   QString importError;                                ///< why not, when asset is null
-  std::vector<ClipApproval> approvals;                ///< one per clip of the asset
+  std::vector<core::ClipApprovalRecord> approvals;                ///< one per clip of the asset
 };
 
 /// A file to open: its path and its own settings (a project's `sources[].settings`).
@@ -83,7 +69,7 @@ class ClipDocument : public QObject {
   /// How files are imported (default: importAsset() in this process; the studio runs Assimp in a child).
   void setImporter(core::ImportFunction importer) { m_importer = std::move(importer); }
   /// After open(): a saved project's approvals (by clip name) and up axis; not an undo step.
-  void restore(const std::vector<std::pair<QString, ClipApproval>>& approvals, UpAxis axis);
+  void restore(const std::vector<std::pair<QString, core::ClipApprovalRecord>>& approvals, UpAxis axis);
   bool hasAsset() const { return packAsset() != nullptr; }
   /// The current clip's file (no current clip: the pack's first file): what the joint tree, curves
   /// and viewport show.
@@ -136,14 +122,14 @@ class ClipDocument : public QObject {
   int additiveBaseClip(int clip) const;
 
   /// The clip's approval; NeedsReview when its settings or source changed since it was approved.
-  Approval approval(int clip) const;
+  core::ApprovalState approval(int clip) const;
   /// Why a decision given for the clip no longer holds ("" when it holds or none was given): the
   /// source changed, the default shells now follow the skin (the approval was given under the 3 cm
   /// default that files with a skinned mesh had before), or the settings changed.
   QString approvalResetReason(int clip) const;
-  ClipApproval storedApproval(int clip) const;
+  core::ClipApprovalRecord storedApproval(int clip) const;
   /// An approval for the clip as it is now.
-  ClipApproval approvalNow(int clip, Approval state) const;
+  core::ClipApprovalRecord approvalNow(int clip, core::ApprovalState state) const;
   UpAxis upAxis() const { return m_upAxis; }
   /// The pack's size budget in KiB (the project's `budget_kib`); none when not set.
   std::optional<double> budgetKib() const { return m_budgetKib; }
@@ -180,7 +166,7 @@ class ClipDocument : public QObject {
   /// Changes the display up axis.
   void setUpAxis(UpAxis axis);
   /// Gives every clip of `clips` the approval `state` for its settings and source as they are now.
-  void setApproval(const std::vector<int>& clips, Approval state);
+  void setApproval(const std::vector<int>& clips, core::ApprovalState state);
   /// Gives each of `clips` `factor` times the precision of every joint (core::withClipPrecisionScaled).
   void scaleClipPrecision(const std::vector<int>& clips, float factor);
   /// Sets (or with nullopt removes) the pack budget in KiB; edits with the same non-zero `mergeKey` merge.
@@ -243,7 +229,7 @@ class ClipDocument : public QObject {
   /// Replaces the settings and, given `imports` (made for these settings before the step was pushed),
   /// the files' assets. Never imports, so undo and redo cannot fail.
   void replaceSettings(const core::CompressionSettings& settings, const std::optional<Imports>& imports);
-  void replaceApproval(int clip, const ClipApproval& approval);
+  void replaceApproval(int clip, const core::ClipApprovalRecord& approval);
   void replaceUpAxis(UpAxis axis);
   void replaceBudget(std::optional<double> kib);
   void replaceBudgetKind(core::BudgetKind kind);

@@ -26,16 +26,16 @@ bool SettingsCommand::mergeWith(const QUndoCommand* other) {
 
 namespace {
 
-QString approvalText(const ClipDocument* document, const std::vector<std::pair<int, ClipApproval>>& after) {
-  const Approval state = after.empty() ? Approval::NeedsReview : after.front().second.state;
-  const char* verb = state == Approval::Approved ? "Approve" : state == Approval::Rejected ? "Reject" : "Reopen";
+QString approvalText(const ClipDocument* document, const std::vector<std::pair<int, core::ClipApprovalRecord>>& after) {
+  const core::ApprovalState state = after.empty() ? core::ApprovalState::NeedsReview : after.front().second.state;
+  const char* verb = state == core::ApprovalState::Approved ? "Approve" : state == core::ApprovalState::Rejected ? "Reject" : "Reopen";
   if (after.size() == 1) return QString("%1 '%2'").arg(verb, document->clipName(after.front().first));
   return QString("%1 %2 clips").arg(verb).arg(after.size());
 }
 
 }  // namespace
 
-ApprovalCommand::ApprovalCommand(ClipDocument* document, std::vector<std::pair<int, ClipApproval>> after)
+ApprovalCommand::ApprovalCommand(ClipDocument* document, std::vector<std::pair<int, core::ClipApprovalRecord>> after)
     : QUndoCommand(approvalText(document, after)), m_document(document), m_after(std::move(after)) {
   for (const auto& [clip, approval] : m_after) m_before.emplace_back(clip, document->storedApproval(clip));
 }

@@ -36,13 +36,13 @@ class SettingsCommand : public QUndoCommand {
 class ApprovalCommand : public QUndoCommand {
  public:
   /// `after`: each clip with its new approval.
-  ApprovalCommand(ClipDocument* document, std::vector<std::pair<int, ClipApproval>> after);
+  ApprovalCommand(ClipDocument* document, std::vector<std::pair<int, core::ClipApprovalRecord>> after);
   void undo() override;
   void redo() override;
 
  private:
   ClipDocument* m_document;
-  std::vector<std::pair<int, ClipApproval>> m_before, m_after;
+  std::vector<std::pair<int, core::ClipApprovalRecord>> m_before, m_after;
 };
 
 /// Changes the display up axis.

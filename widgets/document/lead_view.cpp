@@ -23,9 +23,9 @@ void accumulate(PackTotals& t, const ClipDocument& document, const Recompressor&
                 std::vector<core::PackClipRecord>* records) {
   for (int c : clips) {
     const ShownResult shown = recompressor.shown(c);
-    const Approval state = document.approval(c);
-    t.approved += state == Approval::Approved;
-    t.rejected += state == Approval::Rejected;
+    const core::ApprovalState state = document.approval(c);
+    t.approved += state == core::ApprovalState::Approved;
+    t.rejected += state == core::ApprovalState::Rejected;
     const core::CompressedClip* compressed = shown.compressed();
     if (!compressed) continue;
     ++t.measured;

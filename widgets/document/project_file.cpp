@@ -12,24 +12,6 @@ namespace {
 
 Error fail(const QString& path, const QString& what) { return Error{(path + ": " + what).toStdString()}; }
 
-core::ApprovalState coreState(Approval a) {
-  switch (a) {
-    case Approval::Approved: return core::ApprovalState::Approved;
-    case Approval::Rejected: return core::ApprovalState::Rejected;
-    case Approval::NeedsReview: break;
-  }
-  return core::ApprovalState::NeedsReview;
-}
-
-Approval studioState(core::ApprovalState a) {
-  switch (a) {
-    case core::ApprovalState::Approved: return Approval::Approved;
-    case core::ApprovalState::Rejected: return Approval::Rejected;
-    case core::ApprovalState::NeedsReview: break;
-  }
-  return Approval::NeedsReview;
-}
-
 }  // namespace
 
 core::Project documentProject(const ClipDocument& document) {
@@ -41,8 +23,7 @@ core::Project documentProject(const ClipDocument& document) {
   p.budgetKib = document.budgetKib();
   p.budgetKind = document.budgetKind();
   for (int c = 0; c < document.clipCount(); ++c) {
-    const ClipApproval a = document.storedApproval(c);
-    p.approvals[document.clipName(c).toStdString()] = {coreState(a.state), a.settingsHash, a.sourceHash, a.who, a.when, a.maxErrorCm};
+    p.approvals[document.clipName(c).toStdString()] = document.storedApproval(c);
   }
   return p;
 }
@@ -73,12 +54,12 @@ Status loadProject(ClipDocument& document, const QString& path) {
   if (auto st = document.open(sources, project->settings); !st)
     return fail(path, "cannot open its source: " + QString::fromStdString(st.message()));
   document.setProjectFolder(QFileInfo(path).absolutePath());
-  std::vector<std::pair<QString, ClipApproval>> approvals;
+  std::vector<std::pair<QString, core::ClipApprovalRecord>> approvals;
   for (int c = 0; c < document.clipCount(); ++c) {
     const core::ClipApprovalRecord* a =
         project->approval(document.clipName(c).toStdString(), document.sourceClipName(c).toStdString());
     if (!a) continue;
-    approvals.emplace_back(document.clipName(c), ClipApproval{studioState(a->state), a->settingsHash, a->sourceHash, a->who, a->when, a->maxErrorCm});
+    approvals.emplace_back(document.clipName(c), *a);
   }
   document.restore(approvals, core::upAxisFromName(project->upAxis).value_or(UpAxis::AsImported));
   document.restoreBudget(project->budgetKib, project->budgetKind);
