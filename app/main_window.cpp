@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "app/viewport_presenter.h"
 #include "core/compress/presets.h"
 #include "core/io/isolated_import.h"
 #include "viewport/overlay_capture.h"
@@ -274,37 +275,14 @@ void MainWindow::stepFrames(int frames) {
 }
 
 void MainWindow::connectDocument() {
+  m_presenter = new ViewportPresenter(&m_document, m_recompressor, &m_preview, m_viewport, this);
   connect(&m_document, &widgets::ClipDocument::currentClipChanged, this, &MainWindow::updateTitle);
-  connect(&m_document, &widgets::ClipDocument::selectedJointsChanged, this, [this] {
-    const auto& sel = m_document.selectedJoints();
-    m_viewport->setSelectedJoint(sel.empty() ? -1 : sel.front());
-  });
-  connect(&m_document, &widgets::ClipDocument::assetChanged, this, [this] {
-    m_viewportAsset = m_document.asset();
-    m_viewport->setAsset(m_viewportAsset);
-    m_viewport->setUpAxis(m_document.upAxis());
-    m_viewport->frameAll();
-    showPoses();
-    updateTitle();
-  });
-  // A clip of another file: the viewport shows that file (its mesh; the skeleton is the same).
-  connect(&m_document, &widgets::ClipDocument::currentClipChanged, this, [this] {
-    if (m_document.asset() == m_viewportAsset) return;
-    m_viewportAsset = m_document.asset();
-    m_viewport->setAsset(m_viewportAsset);
-    m_viewport->setUpAxis(m_document.upAxis());
-    showPoses();
-  });
+  connect(&m_document, &widgets::ClipDocument::assetChanged, this, &MainWindow::updateTitle);
   connect(&m_document, &widgets::ClipDocument::upAxisChanged, this, [this](core::UpAxis axis) {
-    m_viewport->setUpAxis(axis);
     for (QAction* a : m_upAxisGroup->actions()) a->setChecked(a->data().toInt() == int(axis));
-    m_viewport->frameAll();
   });
   connect(&m_document, &widgets::ClipDocument::importFailed, this, &MainWindow::showError);
   connect(m_document.undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
-  // The last hop of every edit: the preview's poses to the viewport.
-  connect(&m_preview, &widgets::PosePreview::changed, this, &MainWindow::showPoses);
-  connect(m_viewport, &viewport::ViewportWidget::inPlaceChanged, &m_preview, &widgets::PosePreview::setInPlace);
   connect(m_clips->additiveBar(), &widgets::AdditiveBar::weightChanged, &m_preview, &widgets::PosePreview::setAdditiveWeight);
   connect(m_blend, &widgets::BlendPanel::changed, this, [this] { m_preview.setBlend(m_blend->setup()); });
   connect(m_recompressor, &widgets::Recompressor::currentChanged, this, [this] {
@@ -318,9 +296,6 @@ void MainWindow::connectDocument() {
       m_document.setSelectedJoints({shown.compressed()->stats.worstJoint});
     m_selectWorst = false;
   });
-  connect(m_viewport, &viewport::ViewportWidget::jointClicked, this, [this](int joint) {
-    m_document.setSelectedJoints(joint < 0 ? std::vector<int>{} : std::vector<int>{joint});
-  });
   connect(m_files, &widgets::FileActions::message, m_statusLine, &widgets::StatusLine::showMessage);
   connect(m_files, &widgets::FileActions::opened, this, &MainWindow::afterOpen);
   connect(&m_export, &widgets::ExportRunner::finished, this, [this](bool ok, const QString& summary) {
@@ -328,13 +303,6 @@ void MainWindow::connectDocument() {
     emit exportFinished(ok, summary);
   });
   connect(m_files->session(), &widgets::ProjectSession::projectPathChanged, this, &MainWindow::updateTitle);
-}
-
-void MainWindow::showPoses() {
-  m_viewport->setPoses(m_preview.original(), m_preview.compressed());
-  m_viewport->setJointErrorRatios(m_preview.errorRatios());
-  m_viewport->setBlendPreview(m_preview.blendNaive(), m_preview.blendDecomposed());
-  m_viewport->setRootTrajectory(m_preview.rootTrajectory());
 }
 
 bool MainWindow::openPath(const QString& path, bool quiet) { return m_files->open(path, quiet); }

@@ -35,6 +35,8 @@ class Timeline;
 
 namespace animpack::app {
 
+class ViewportPresenter;
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
@@ -90,7 +92,6 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void applyDefaultLayout();
   void connectDocument();
-  void showPoses();
   void updateTitle();
   /// A file or project was opened: play its first clip, show its worst joint.
   void afterOpen();
@@ -122,7 +123,7 @@ class MainWindow : public QMainWindow {
   widgets::StatusLine* m_statusLine = nullptr;
   QActionGroup* m_upAxisGroup = nullptr;
   QAction* m_rootMotionAction = nullptr;
-  std::shared_ptr<const core::ImportedAsset> m_viewportAsset;  ///< the file the viewport shows
+  ViewportPresenter* m_presenter = nullptr;  ///< feeds m_viewport from the document
   bool m_selectWorst = false;  ///< select the worst joint when the first result arrives
 };
 

@@ -51,8 +51,14 @@ bool showsMaxError(const LegendState& s) {
   return !s.blendPreview && s.hasMesh && s.options.showMesh && s.options.showCompressed && s.options.showOriginal;
 }
 
+/// Said first while the compressed side is of older settings (the other panels' "updating"); the
+/// tool tip says what it means.
+constexpr const char* kUpdating = "updating\u2026";
+constexpr const char* kUpdatingTip = "The compressed pose and the error colours are those of the previous settings until the new result arrives.";
+
 QString legendText(const LegendState& s) {
   QStringList parts;
+  if (s.updating) parts << kUpdating;
   for (const Item& item : items(s))
     parts << (item.ramp ? QString("%1: %2 .. %3").arg(item.caption, item.low, item.high) : item.caption);
   if (showsMaxError(s)) parts << QString("max vertex error %1").arg(formatCm(s.maxVertexErrorCm));
@@ -75,6 +81,7 @@ QSize LegendBar::minimumSizeHint() const { return {50, sizeHint().height()}; }
 void LegendBar::setState(const LegendState& state) {
   const bool same = legendText(state) == legendText(m_state);
   m_state = state;
+  setToolTip(state.updating ? kUpdatingTip : "");
   if (!same) update();
 }
 
@@ -86,6 +93,17 @@ void LegendBar::paintEvent(QPaintEvent*) {
   const QFontMetrics fm = fontMetrics();
   const int mid = height() / 2;
   int x = kPad;
+  if (m_state.updating) {
+    QFont italic = p.font();
+    italic.setItalic(true);
+    p.save();
+    p.setFont(italic);
+    p.setPen(QColor(150, 110, 20));
+    const QString t = kUpdating;
+    p.drawText(x, mid + fm.ascent() / 2 - 1, t);
+    x += QFontMetrics(italic).horizontalAdvance(t) + kGap;
+    p.restore();
+  }
   for (const Item& item : items(m_state)) {
     if (item.swatch.isValid()) {
       p.fillRect(QRect(x, mid - kSwatch / 2, kSwatch, kSwatch), item.swatch);

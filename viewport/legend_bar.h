@@ -17,6 +17,7 @@ struct LegendState {
   bool blendPreview = false;     ///< the naive and decomposed blends are shown instead
   float vertexScaleCm = 0;       ///< the vertex colouring's red value, cm
   float maxVertexErrorCm = 0;    ///< at the current pose
+  bool updating = false;         ///< the compressed pose and its error colours are of settings the user has moved past
 };
 
 class LegendBar : public QWidget {

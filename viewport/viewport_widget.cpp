@@ -225,10 +225,23 @@ void ViewportWidget::setJointErrorRatios(std::span<const float> ratios) {
   updateLegend();
 }
 
+void ViewportWidget::setUpdating(bool updating) {
+  if (updating == m_updating) return;
+  m_updating = updating;
+  updateJointColors();
+  updateLegend();
+}
+
 void ViewportWidget::updateJointColors() {
   std::vector<Rgba> colors;
   colors.reserve(m_jointRatios.size());
-  for (const float r : m_jointRatios) colors.push_back(errorRampColor(r));
+  for (const float r : m_jointRatios) {
+    Rgba c = errorRampColor(r);
+    // Colours of an older result: halfway to grey, as the panels dim what they show while updating.
+    if (m_updating)
+      for (int k = 0; k < 3; ++k) c[std::size_t(k)] = 0.5f * c[std::size_t(k)] + 0.5f * 0.55f;
+    colors.push_back(c);
+  }
   for (const Figure f : {Original, Compressed})
     if (m_figures[f]) m_figures[f]->skeleton()->setJointColors(colors);
 }
@@ -423,6 +436,7 @@ void ViewportWidget::updateLegend() {
   s.blendPreview = m_blendActive;
   s.vertexScaleCm = vertexErrorScaleCm();
   s.maxVertexErrorCm = m_maxVertexErrorCm;
+  s.updating = m_updating;
   m_legend->setState(s);
 }
 

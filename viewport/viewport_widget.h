@@ -57,6 +57,10 @@ class ViewportWidget : public QWidget {
   /// Per joint: current error / precision (1 = at the limit) for the joint colours (green -> red);
   /// an empty span (or a wrong size) shows neutral joints.
   void setJointErrorRatios(std::span<const float> ratios);
+  /// While true the compressed pose and the error colours are of settings the user has moved past
+  /// (a new result is being computed): the joint colours are dimmed and the legend says "updating".
+  void setUpdating(bool updating);
+  bool updating() const { return m_updating; }
   /// Highlights a joint (white, twice the size); -1 or out of range: none.
   void setSelectedJoint(int joint);
   int selectedJoint() const { return m_selectedJoint; }
@@ -167,6 +171,7 @@ class ViewportWidget : public QWidget {
   UpAxis m_upAxis = UpAxis::AsImported;
   ViewOptions m_options;
   bool m_blendActive = false;
+  bool m_updating = false;
   int m_selectedJoint = -1;
   std::vector<float> m_jointRatios;
   std::vector<std::vector<float>> m_displacements;  // per displayed mesh, cm

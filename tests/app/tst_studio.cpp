@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QDropEvent>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -14,6 +15,7 @@
 #include "app/main_window.h"
 #include "core/runtime/pack.h"
 #include "tests/support/test_rigs.h"
+#include "viewport/legend_bar.h"
 #include "viewport/viewport_widget.h"
 #include "widgets/document/project_file.h"
 #include "widgets/timeline.h"
@@ -104,6 +106,32 @@ class TstStudio : public QObject {
     w.document()->undoStack()->undo();
     QCOMPARE(w.viewport()->upAxis(), viewport::UpAxis::AsImported);
     QVERIFY(!w.isWindowModified());
+  }
+
+  void theViewportSaysUpdatingWhileItsResultIsStale() {
+    // The viewport is fed by app/viewport_presenter.h: while the shown result is of older settings,
+    // its joint colours are dimmed and its legend says "updating", as every panel does.
+    app::MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openPath(rig(), true));
+    QVERIFY(waitForResult(w, 0));
+    QVERIFY(!w.viewport()->updating());
+    QVERIFY(!w.viewport()->legend()->text().contains("updating"));
+    w.recompressor()->setDebounceMs(60000);  // hold the stale state long enough to look at it
+    w.document()->setPrecision(widgets::EditScope::AllClips, 0.5f);
+    QVERIFY(w.recompressor()->current().stale);
+    QVERIFY(w.viewport()->updating());
+    QVERIFY(w.viewport()->legend()->text().startsWith("updating"));
+    if (const QByteArray dir = qgetenv("ANIMPACK_STUDIO_SHOTS"); !dir.isEmpty()) {
+      QTest::qWait(500);
+      QVERIFY(w.screen()->grabWindow(w.winId()).save(QString::fromUtf8(dir) + "/studio_updating.png"));
+    }
+    w.recompressor()->compressAll();  // the job the debounce held back
+    QVERIFY(QTest::qWaitFor([&] { return !w.viewport()->updating(); }, 30000));
+    QVERIFY(!w.recompressor()->current().stale);
+    QVERIFY(!w.viewport()->legend()->text().contains("updating"));
   }
 
   void rootMotionActionTrajectoryAndInPlace() {
