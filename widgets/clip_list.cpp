@@ -56,8 +56,12 @@ ClipListModel::ClipListModel(ClipDocument* document, Recompressor* recompressor,
     rebuild();
     endResetModel();
   });
-  connect(document, &ClipDocument::settingsChanged, this, [this] {
-    // Names, sizes, errors and approvals of every row may change.
+  connect(document, &ClipDocument::settingsChanged, this, [this](const SettingsChange& change) {
+    // Sizes, errors and approvals change with a clip's compression key; names with a rename.
+    if (!change.all && !change.renamed) {
+      for (int clip : change.clips) refreshClip(clip);
+      return;
+    }
     for (int f = 0; f < rowCount(); ++f) {
       emit dataChanged(fileIndex(f, 0), fileIndex(f, ColumnCount - 1));
       const int clips = rowCount(fileIndex(f));

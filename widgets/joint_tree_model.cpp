@@ -25,14 +25,37 @@ const char* kindName(runtime::TrackKind k) {
 
 JointTreeModel::JointTreeModel(ClipDocument* document, Recompressor* recompressor, QObject* parent)
     : QAbstractItemModel(parent), m_document(document), m_recompressor(recompressor) {
-  // The recompressor's one change signal covers a new asset, clip, settings or result.
+  // The recompressor's one change signal covers a new asset, clip, settings or result; the settings
+  // columns follow the document's typed change, row by row.
   connect(recompressor, &Recompressor::currentChanged, this, &JointTreeModel::currentChanged);
+  connect(document, &ClipDocument::settingsChanged, this, &JointTreeModel::settingsChanged);
   rebuild();
 }
 
 void JointTreeModel::currentChanged() {
-  if (m_document->asset().get() != m_builtFor) rebuild();
-  else refreshAll();
+  if (m_document->asset().get() != m_builtFor) {
+    rebuild();
+  } else if (m_document->currentClip() != m_builtClip) {
+    refreshAll();
+  } else {
+    // The same clip's result (fresh, stale or new): only the result columns.
+    emitColumns(MaxError, Storage, [](int) { return true; });
+  }
+}
+
+void JointTreeModel::settingsChanged(const SettingsChange& change) {
+  if (m_document->asset().get() != m_builtFor || m_document->currentClip() != m_builtClip) return;  // currentChanged rebuilds
+  m_effective = m_document->effectiveSettings(m_builtClip);
+  emitColumns(Precision, Pinned, [&](int joint) { return change.touchesJoint(joint); });
+}
+
+template <class Rows>
+void JointTreeModel::emitColumns(int first, int last, Rows rows) {
+  for (std::size_t j = 0; j < m_row.size(); ++j)
+    if (rows(int(j))) {
+      const QModelIndex i = indexOfJoint(int(j));
+      emit dataChanged(i.siblingAtColumn(first), i.siblingAtColumn(last));
+    }
 }
 
 void JointTreeModel::setScope(EditScope scope) {
@@ -57,13 +80,15 @@ void JointTreeModel::rebuild() {
     for (const auto& kids : m_children)
       for (std::size_t i = 0; i < kids.size(); ++i) m_row[std::size_t(kids[i])] = int(i);
   }
-  m_effective = m_document->effectiveSettings(m_document->currentClip());
+  m_builtClip = m_document->currentClip();
+  m_effective = m_document->effectiveSettings(m_builtClip);
   m_builtFor = m_document->asset().get();
   endResetModel();
 }
 
 void JointTreeModel::refreshAll() {
-  m_effective = m_document->effectiveSettings(m_document->currentClip());
+  m_builtClip = m_document->currentClip();
+  m_effective = m_document->effectiveSettings(m_builtClip);
   if (m_row.empty()) return;
   // Every row may change (inheritance): signal per parent so views and testers get valid ranges.
   std::vector<QModelIndex> parents{QModelIndex()};

@@ -39,6 +39,11 @@ class JointTreeModel : public QAbstractItemModel {
   void refreshAll();
   /// Follows the recompressor's current result: refreshAll(), or rebuild() for a new asset.
   void currentChanged();
+  /// Updates the settings columns of the joints the change touched.
+  void settingsChanged(const SettingsChange& change);
+  /// dataChanged over columns first..last of every joint row for which rows(joint) holds.
+  template <class Rows>
+  void emitColumns(int first, int last, Rows rows);
   ClipDocument* m_document;
   Recompressor* m_recompressor;
   EditScope m_scope = EditScope::AllClips;
@@ -47,6 +52,7 @@ class JointTreeModel : public QAbstractItemModel {
   std::vector<int> m_row;  ///< row of each joint under its parent
   core::EffectiveSettings m_effective;
   const core::ImportedAsset* m_builtFor = nullptr;  ///< the asset the rows were built for
+  int m_builtClip = -1;                             ///< the clip m_effective was resolved for
 };
 
 }  // namespace animpack::widgets

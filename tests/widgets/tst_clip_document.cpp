@@ -242,6 +242,37 @@ class TstClipDocument : public QObject {
     QVERIFY(!doc.isModified());
   }
 
+  void settingsChangedSaysWhatChanged() {
+    ClipDocument doc;
+    QVERIFY(doc.open(test::rigPath()));
+    const int head = test::joint(doc, "Head");
+    std::vector<SettingsChange> changes;
+    connect(&doc, &ClipDocument::settingsChanged, this, [&](const SettingsChange& c) { changes.push_back(c); });
+    auto last = [&] { return changes.empty() ? SettingsChange{} : changes.back(); };
+
+    doc.setJointValue(EditScope::AllClips, {head}, JointField::Precision, 0.3f);
+    QCOMPARE(changes.size(), std::size_t(1));
+    QCOMPARE(last().joints, std::vector<int>{head});
+    QCOMPARE(last().clips, (std::vector<int>{0, 1}));
+    QVERIFY(!last().all && !last().renamed && !last().reimported);
+    // This clip only: the other clip's compression is untouched.
+    doc.setJointValue(EditScope::CurrentClip, {head}, JointField::Shell, 5.f);
+    QCOMPARE(last().joints, std::vector<int>{head});
+    QCOMPARE(last().clips, std::vector<int>{0});
+    QVERIFY(!last().touches(1));
+    doc.undoStack()->undo();
+    QCOMPARE(last().joints, std::vector<int>{head});
+    QCOMPARE(last().clips, std::vector<int>{0});
+    // A rule of the other clip: no joint of the current clip, only that clip.
+    doc.importSettings(core::withJointValue(doc.settings(), EditScope::CurrentClip, "Wave", {"Head"}, JointField::Precision, 0.2f), "wave.json");
+    QVERIFY(last().joints.empty());
+    QCOMPARE(last().clips, std::vector<int>{1});
+    // A unit change imports again: everything.
+    doc.setUnitToCm(2.54);
+    QVERIFY(last().reimported && last().all);
+    QCOMPARE(changes.size(), std::size_t(5));
+  }
+
   void everyEditIsOneUndoStep() {
     ClipDocument doc;
     QVERIFY(doc.open(test::rigPath()));

@@ -242,6 +242,36 @@ class TstItemModels : public QObject {
     QCOMPARE(model.clipIndex(0, ClipListModel::Status).data().toString(), QString("approved"));
     QCOMPARE(model.fileIndex(0, ClipListModel::Status).data().toString(), QString("1 of 2 approved"));
   }
+
+  void jointTreeUpdatesOnlyWhatChanged() {
+    // Typed changes: an edit of one joint touches that row's settings cells; a result touches the
+    // result columns only.
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    JointTreeModel model(&doc, &rc);
+    QVERIFY(doc.open(test::rigPath()));
+    QVERIFY(test::waitForResult(rc, 0));
+    const int head = test::joint(doc, "Head");
+    std::vector<std::tuple<int, int, int, int>> ranges;  // joint of the first row, last row's joint, first and last column
+    connect(&model, &QAbstractItemModel::dataChanged, this, [&](const QModelIndex& a, const QModelIndex& b) {
+      ranges.emplace_back(a.data(JointTreeModel::JointRole).toInt(), b.data(JointTreeModel::JointRole).toInt(), a.column(), b.column());
+    });
+    doc.setJointValue(EditScope::AllClips, {head}, JointField::Precision, 0.3f);
+    int settingsRanges = 0;
+    for (const auto& [first, last, c0, c1] : ranges) {
+      const bool settingsCells = c0 <= JointTreeModel::Pinned && c1 >= JointTreeModel::Precision;
+      if (!settingsCells) {
+        QVERIFY(c0 >= JointTreeModel::MaxError);  // the result columns (now stale)
+        continue;
+      }
+      ++settingsRanges;
+      QCOMPARE(first, head);
+      QCOMPARE(last, head);
+    }
+    QCOMPARE(settingsRanges, 1);
+    QCOMPARE(model.index(0, 0).data().toString(), QString::fromStdString(doc.asset()->skeleton.names[0]));
+  }
 };
 
 QTEST_MAIN(TstItemModels)

@@ -162,6 +162,27 @@ class TstRecompressor : public QObject {
     rc.request(0);  // asking again works
     QVERIFY(test::waitForResult(rc, 0, 60000));
   }
+
+  void anEditOfAnotherClipLeavesTheResultCurrent() {
+    // The document's typed change names the clips whose compression key changed; the current clip's
+    // result stays current (not stale, no new job) when it is not among them.
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    QVERIFY(doc.open(test::rigPath()));
+    QVERIFY(test::waitForResult(rc, 0));
+    QSignalSpy current(&rc, &Recompressor::currentChanged);
+    const int jobs = rc.jobsStarted();
+    doc.importSettings(core::withJointValue(doc.settings(), EditScope::CurrentClip, "Wave", {"Head"}, JointField::Precision, 0.2f), "wave.json");
+    QCOMPARE(current.count(), 0);
+    QVERIFY(!rc.current().stale);
+    QTest::qWait(50);
+    QCOMPARE(rc.jobsStarted(), jobs);
+    // An edit of every clip does make it stale.
+    doc.setJointValue(EditScope::AllClips, {test::joint(doc, "Head")}, JointField::Precision, 0.3f);
+    QVERIFY(current.count() >= 1);
+    QVERIFY(rc.current().stale);
+  }
 };
 
 QTEST_MAIN(TstRecompressor)

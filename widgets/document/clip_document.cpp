@@ -111,7 +111,7 @@ void ClipDocument::adopt(std::vector<SourceFile> files, const core::CompressionS
   m_currentClip = m_clips.empty() ? -1 : 0;
   m_time = 0;
   emit assetChanged();
-  emit settingsChanged();
+  emit settingsChanged(everything());
   emit currentClipChanged(m_currentClip);
   emit selectedJointsChanged();
   emit currentTimeChanged(m_time);
@@ -119,7 +119,6 @@ void ClipDocument::adopt(std::vector<SourceFile> files, const core::CompressionS
 }
 
 void ClipDocument::layout() {
-  m_fileSettings.clear();
   m_leftOut.assign(m_files.size(), QString());
   m_clips.clear();
   // The pack's skeleton is the first file's: the same rule and words as `animpack build`.
@@ -133,11 +132,16 @@ void ClipDocument::layout() {
   const std::vector<std::string> leftOut = core::filesLeftOut(candidates);
   for (std::size_t f = 0; f < m_files.size(); ++f) {
     const SourceFile& file = m_files[f];
-    m_fileSettings.push_back(core::stackedSettings(m_settings, file.settings));
     m_leftOut[f] = file.asset ? QString::fromStdString(leftOut[f]) : file.importError;
     if (!file.asset || !leftOut[f].empty()) continue;
     for (std::size_t c = 0; c < file.asset->clips.size(); ++c) m_clips.push_back({int(f), int(c)});
   }
+  restack();
+}
+
+void ClipDocument::restack() {
+  m_fileSettings.clear();
+  for (const SourceFile& file : m_files) m_fileSettings.push_back(core::stackedSettings(m_settings, file.settings));
   m_effectiveHashes.assign(m_clips.size(), std::nullopt);
   nameClips();
 }
@@ -184,16 +188,12 @@ QString ClipDocument::projectFolder() const {
 void ClipDocument::setProjectFolder(const QString& folder) {
   const QString absolute = QFileInfo(folder).absoluteFilePath();
   if (absolute == projectFolder()) return;
+  const Snapshot before = snapshot();
   m_projectFolder = absolute;
-  std::vector<std::string> before;
-  for (const auto& n : m_packNames) before.push_back(n.name);
   nameClips();
-  bool renamed = before.size() != m_packNames.size();
-  for (std::size_t c = 0; !renamed && c < before.size(); ++c) renamed = before[c] != m_packNames[c].name;
-  if (renamed) {
-    m_effectiveHashes.assign(m_clips.size(), std::nullopt);
-    emit settingsChanged();  // names key the clip overrides: what each clip resolves to may change
-  }
+  m_effectiveHashes.assign(m_clips.size(), std::nullopt);
+  // Names key the clip overrides: what each renamed clip resolves to may change.
+  if (const SettingsChange change = changeSince(before); change.renamed) emit settingsChanged(change);
 }
 
 QString ClipDocument::clipName(int clip) const {
@@ -243,7 +243,50 @@ ClipDocument::Imports ClipDocument::importsOf(const std::vector<SourceFile>& fil
   return out;
 }
 
+ClipDocument::Snapshot ClipDocument::snapshot() const {
+  Snapshot s;
+  for (int c = 0; c < clipCount(); ++c) {
+    s.keys.push_back(compressionKey(c));
+    s.names.push_back(m_packNames[std::size_t(c)].name);
+  }
+  if (!hasAsset() || m_currentClip < 0) return s;
+  s.current = effectiveSettings(m_currentClip);
+  const std::string clip = currentClipName();
+  for (const std::string& joint : asset()->skeleton.names)
+    for (const JointField field : {JointField::Precision, JointField::Shell, JointField::Pinned})
+      for (const EditScope scope : {EditScope::AllClips, EditScope::CurrentClip})
+        s.overrides.push_back(core::hasOverride(m_settings, scope, clip, joint, field));
+  return s;
+}
+
+SettingsChange ClipDocument::changeSince(const Snapshot& before) const {
+  const Snapshot after = snapshot();
+  SettingsChange change;
+  change.renamed = before.names != after.names;
+  change.all = before.keys.size() != after.keys.size() || before.current.joints.size() != after.current.joints.size() ||
+               before.overrides.size() != after.overrides.size();
+  for (std::size_t c = 0; c < after.keys.size(); ++c)
+    if (change.all || before.keys[c] != after.keys[c]) change.clips.push_back(int(c));
+  const std::size_t perJoint = after.current.joints.empty() ? 0 : after.overrides.size() / after.current.joints.size();
+  for (std::size_t j = 0; j < after.current.joints.size(); ++j) {
+    bool changed = change.all || !(before.current.joints[j] == after.current.joints[j]);
+    for (std::size_t k = 0; k < perJoint && !changed; ++k) changed = before.overrides[j * perJoint + k] != after.overrides[j * perJoint + k];
+    if (changed) change.joints.push_back(int(j));
+  }
+  return change;
+}
+
+SettingsChange ClipDocument::everything() const {
+  SettingsChange change;
+  change.all = true;
+  for (int c = 0; c < clipCount(); ++c) change.clips.push_back(c);
+  if (hasAsset())
+    for (std::size_t j = 0; j < asset()->skeleton.jointCount(); ++j) change.joints.push_back(int(j));
+  return change;
+}
+
 void ClipDocument::replaceSettings(const core::CompressionSettings& settings, const std::optional<Imports>& imports) {
+  const Snapshot before = snapshot();
   m_settings = settings;
   if (imports) {
     // The undo stack is linear, so the files are those the imports were made for; a file that is
@@ -258,10 +301,13 @@ void ClipDocument::replaceSettings(const core::CompressionSettings& settings, co
     layout();
     clampCurrentClip();
     emit assetChanged();
-  } else {
-    layout();
+    SettingsChange change = everything();
+    change.reimported = true;
+    emit settingsChanged(change);
+    return;
   }
-  emit settingsChanged();
+  restack();  // nothing was imported: the files left out and the clip table stay
+  emit settingsChanged(changeSince(before));
 }
 
 core::CompressionSettings ClipDocument::clipSettings(int clip) const {
@@ -594,7 +640,7 @@ void ClipDocument::replaceFiles(std::vector<SourceFile> files) {
     if (m_files[std::size_t(m_clips[std::size_t(c)].file)].path == currentPath && m_clips[std::size_t(c)].index == index) current = c;
   m_currentClip = current;
   emit assetChanged();
-  emit settingsChanged();
+  emit settingsChanged(everything());
   emit currentClipChanged(m_currentClip);
   m_time = 0;
   emit currentTimeChanged(m_time);

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 #include <QUndoStack>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -32,6 +33,19 @@ namespace animpack::widgets {
 using core::EditScope;
 using core::JointField;
 using core::UpAxis;
+
+/// What a settings change touched (the document's typed change event): views update only that.
+struct SettingsChange {
+  std::vector<int> clips;   ///< clips whose compression key changed: their results are no longer current
+  std::vector<int> joints;  ///< joints of the current clip whose effective values or own overrides changed
+  bool renamed = false;     ///< some clip's pack name changed
+  bool reimported = false;  ///< the files were imported again (a unit or sample-rate change)
+  bool all = false;         ///< everything may differ (a file opened, added or removed)
+  /// Whether `clip` is among those whose results changed.
+  bool touches(int clip) const { return all || std::find(clips.begin(), clips.end(), clip) != clips.end(); }
+  /// Whether `joint` of the current clip is among those that changed.
+  bool touchesJoint(int joint) const { return all || std::find(joints.begin(), joints.end(), joint) != joints.end(); }
+};
 
 /// One source file of the document: what the project lists and what its import gave.
 struct SourceFile {
@@ -200,7 +214,8 @@ class ClipDocument : public QObject {
 
  signals:
   void assetChanged();  ///< the files or their clips changed: opened, added, removed, imported again
-  void settingsChanged();
+  /// The settings changed, and what that touched.
+  void settingsChanged(const animpack::widgets::SettingsChange& change);
   void approvalChanged(int clip);
   void upAxisChanged(animpack::core::UpAxis axis);
   void budgetChanged();
@@ -251,6 +266,19 @@ class ClipDocument : public QObject {
   bool importAll(std::vector<SourceFile>& files, const core::CompressionSettings& settings, QString* error) const;
   /// Recomputes the stacked settings, the clip table, the files left out, and the pack names.
   void layout();
+  /// After a settings change that imported nothing: the stacked settings and the pack names only.
+  void restack();
+  /// What the settings change touches, comparing with `before` (taken with snapshot() before it).
+  struct Snapshot {
+    std::vector<std::uint64_t> keys;  ///< compressionKey per clip
+    std::vector<std::string> names;   ///< pack name per clip
+    core::EffectiveSettings current;  ///< the current clip's effective settings
+    std::vector<bool> overrides;      ///< per joint and field of the current clip: whether it has its own value
+  };
+  Snapshot snapshot() const;
+  SettingsChange changeSince(const Snapshot& before) const;
+  /// A change of everything (a file opened, added, removed or imported again).
+  SettingsChange everything() const;
   /// effectiveSettings(clip).hash(), cached until the settings or the asset change: item models ask
   /// for it (through compressionKey and approval) for every cell they paint.
   std::uint64_t effectiveHash(int clip) const;

@@ -12,7 +12,10 @@ constexpr std::size_t kCacheSize = 64;
 
 Recompressor::Recompressor(ClipDocument* document, QObject* parent) : QObject(parent), m_document(document) {
   connect(document, &ClipDocument::assetChanged, this, [this] { changeCurrent([this] { reset(); }); });
-  connect(document, &ClipDocument::settingsChanged, this, [this] { changeCurrent([this] { request(m_document->currentClip()); }); });
+  connect(document, &ClipDocument::settingsChanged, this, [this](const SettingsChange& change) {
+    // A change that leaves the current clip's compression key alone leaves its result current.
+    if (change.touches(m_document->currentClip())) changeCurrent([this] { request(m_document->currentClip()); });
+  });
   connect(document, &ClipDocument::currentClipChanged, this, [this](int clip) { changeCurrent([this, clip] { request(clip); }); });
   reset();
 }
