@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages animpack needs (only those missing) and configures/builds a tree.
 
 ANIMPACK_PACKAGES=(
-  cmake g++ make ninja-build pkg-config
+  cmake g++ make ninja-build pkg-config clang-format
   qt6-base-dev libqt6opengl6-dev qt6-3d-dev libqcustomplot-dev
   libassimp-dev zlib1g-dev libeigen3-dev nlohmann-json3-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core imagemagick chromium

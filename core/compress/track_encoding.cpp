@@ -25,7 +25,8 @@ Quat meanRotation(std::span<const Sample> samples) {
   double sum[4] = {0, 0, 0, 0};
   const Sample& first = samples.front();
   for (const Sample& s : samples) {
-    const double d = double(s[0]) * first[0] + double(s[1]) * first[1] + double(s[2]) * first[2] + double(s[3]) * first[3];
+    const double d =
+        double(s[0]) * first[0] + double(s[1]) * first[1] + double(s[2]) * first[2] + double(s[3]) * first[3];
     const double sign = d < 0 ? -1.0 : 1.0;
     for (int c = 0; c < 4; ++c) sum[c] += sign * s[c];
   }
@@ -180,7 +181,8 @@ std::optional<TrackEncoding> encodeUniformValues(const std::vector<std::array<fl
   }
 
   u.shifts.assign(segments, 0);
-  for (std::uint32_t k = 0; k < segments && k < shifts.size(); ++k) u.shifts[k] = std::min<std::uint8_t>(shifts[k], runtime::kMaxResidualShift);
+  for (std::uint32_t k = 0; k < segments && k < shifts.size(); ++k)
+    u.shifts[k] = std::min<std::uint8_t>(shifts[k], runtime::kMaxResidualShift);
   u.bits.assign(segments, {0, 0, 0, 0});
   u.residuals.assign(frames, {0, 0, 0, 0});
   decoded.assign(frames, {0.f, 0.f, 0.f, 0.f});
@@ -192,7 +194,8 @@ std::optional<TrackEncoding> encodeUniformValues(const std::vector<std::array<fl
                                float(boundaryFrame(row[3])), float(f), w);
     const float scale = runtime::residualScale(u.shifts[k]);
     for (unsigned c = 0; c < components; ++c) {
-      const std::uint32_t q[4] = {u.boundaries[row[0]][c], u.boundaries[row[1]][c], u.boundaries[row[2]][c], u.boundaries[row[3]][c]};
+      const std::uint32_t q[4] = {u.boundaries[row[0]][c], u.boundaries[row[1]][c], u.boundaries[row[2]][c],
+                                  u.boundaries[row[3]][c]};
       const float spline = runtime::uniformSpline(w, q, u.minValue[c], u.step);
       const double rq = std::round((double(x[f][c]) - spline) / (double(u.step) * scale));
       if (!(std::fabs(rq) < double(1 << 29))) return std::nullopt;
@@ -210,8 +213,8 @@ std::optional<TrackEncoding> encodeUniformValues(const std::vector<std::array<fl
   }
   for (unsigned c = 0; c < components; ++c) e.wide = e.wide || u.width[c] > 16;
   const std::uint64_t boundaryBits = std::uint64_t(segments + 1) * (u.width[0] + u.width[1] + u.width[2] + u.width[3]);
-  e.bytes = uniformParamBytes(u) + (boundaryBits + 7) / 8 + std::size_t(segments) * runtime::kSegmentHeaderBytesPerTrack +
-            (residualBits + 7) / 8;
+  e.bytes = uniformParamBytes(u) + (boundaryBits + 7) / 8 +
+            std::size_t(segments) * runtime::kSegmentHeaderBytesPerTrack + (residualBits + 7) / 8;
   return e;
 }
 
@@ -235,9 +238,12 @@ std::optional<TrackEncoding> encodeUniform(const TrackTarget& target, std::uint3
 
   if (target.channel != Channel::Rotation) {
     for (std::size_t f = 0; f < n; ++f) x[f] = {target.samples[f][0], target.samples[f][1], target.samples[f][2], 0.f};
-    const double step = target.channel == Channel::Translation ? 2.0 * target.tolerance / std::sqrt(3.0) : 2.0 * target.tolerance;
+    const double step =
+        target.channel == Channel::Translation ? 2.0 * target.tolerance / std::sqrt(3.0) : 2.0 * target.tolerance;
     finish(encodeUniformValues(x, 3, static_cast<float>(step), segmentLength, shifts, decoded),
-           [](const std::array<float, 4>& v) { return Sample{v[0], v[1], v[2], 0.f}; });
+           [](const std::array<float, 4>& v) {
+             return Sample{v[0], v[1], v[2], 0.f};
+           });
     return best;
   }
 
@@ -280,7 +286,8 @@ std::optional<TrackEncoding> encodeUniform(const TrackTarget& target, std::uint3
   if (wMin >= 0.05f) {
     for (std::size_t f = 0; f < n; ++f) x[f] = {rel[f].x, rel[f].y, rel[f].z, 0.f};
     // angle error <= 2 |dxyz| / w and |dxyz| <= sqrt(3) * step / 2.
-    auto e = encodeUniformValues(x, 3, static_cast<float>(target.tolerance * wMin / std::sqrt(3.0)), segmentLength, shifts, decoded);
+    auto e = encodeUniformValues(x, 3, static_cast<float>(target.tolerance * wMin / std::sqrt(3.0)), segmentLength,
+                                 shifts, decoded);
     if (e) {
       e->uniform.hasReference = hasReference;
       e->uniform.reference = reference;
@@ -294,15 +301,17 @@ std::optional<TrackEncoding> encodeUniform(const TrackTarget& target, std::uint3
     // angle error <= 2 |dq| and |dq| <= sqrt(4) * step / 2.
     for (std::size_t f = 0; f < n; ++f) x[f] = target.samples[f];
     finish(encodeUniformValues(x, 4, static_cast<float>(target.tolerance / 2.0), segmentLength, shifts, decoded),
-           [](const std::array<float, 4>& v) { return fromQuat(runtime::normalized({v[0], v[1], v[2], v[3]})); });
+           [](const std::array<float, 4>& v) {
+             return fromQuat(runtime::normalized({v[0], v[1], v[2], v[3]}));
+           });
   }
   return best;
 }
 
 /// Every frame's value as a key would store it (48-bit rotations, or 16-bit components over the
 /// track's range, which it sets in `k`), and the value it decodes to.
-static void quantizeKeys(const TrackTarget& target, KeyedEncoding& k, std::vector<std::array<std::uint16_t, 3>>& payload,
-                         std::vector<Sample>& quantized) {
+static void quantizeKeys(const TrackTarget& target, KeyedEncoding& k,
+                         std::vector<std::array<std::uint16_t, 3>>& payload, std::vector<Sample>& quantized) {
   const std::size_t n = target.samples.size();
   if (target.channel == Channel::Rotation) {
     for (std::size_t f = 0; f < n; ++f) {
@@ -322,12 +331,30 @@ static void quantizeKeys(const TrackTarget& target, KeyedEncoding& k, std::vecto
   }
   for (std::size_t f = 0; f < n; ++f) {
     for (int c = 0; c < 3; ++c) {
-      payload[f][std::size_t(c)] = runtime::packUnorm16(target.samples[f][std::size_t(c)], k.rangeMin[c], k.rangeExtent[c]);
-      quantized[f][std::size_t(c)] = runtime::unpackUnorm16(payload[f][std::size_t(c)], k.rangeMin[c], k.rangeExtent[c]);
+      payload[f][std::size_t(c)] =
+          runtime::packUnorm16(target.samples[f][std::size_t(c)], k.rangeMin[c], k.rangeExtent[c]);
+      quantized[f][std::size_t(c)] =
+          runtime::unpackUnorm16(payload[f][std::size_t(c)], k.rangeMin[c], k.rangeExtent[c]);
     }
     quantized[f][3] = 0.f;
   }
 }
+
+namespace {
+
+/// The first and last frame of `n`, with keys halving every gap above `maxGap` (the largest gap
+/// bounds how far back a seek has to replay).
+std::vector<std::uint32_t> gapKeys(std::size_t n, std::uint32_t maxGap) {
+  std::vector<std::uint32_t> keys{0, static_cast<std::uint32_t>(n - 1)};
+  for (std::size_t i = 0; i + 1 < keys.size();) {
+    if (keys[i + 1] - keys[i] > maxGap)
+      keys.insert(keys.begin() + std::ptrdiff_t(i) + 1, keys[i] + (keys[i + 1] - keys[i]) / 2);
+    else ++i;
+  }
+  return keys;
+}
+
+}  // namespace
 
 std::optional<TrackEncoding> encodeKeyed(const TrackTarget& target, std::uint32_t maxGap, std::size_t budgetBytes) {
   const std::size_t n = target.samples.size();
@@ -344,12 +371,7 @@ std::optional<TrackEncoding> encodeKeyed(const TrackTarget& target, std::uint32_
   std::vector<Sample> quantized(n);
   quantizeKeys(target, k, payload, quantized);
 
-  std::vector<std::uint32_t> keys{0, static_cast<std::uint32_t>(n - 1)};
-  // Respect the largest gap first (it bounds how far back a seek has to replay).
-  for (std::size_t i = 0; i + 1 < keys.size();) {
-    if (keys[i + 1] - keys[i] > maxGap) keys.insert(keys.begin() + std::ptrdiff_t(i) + 1, keys[i] + (keys[i + 1] - keys[i]) / 2);
-    else ++i;
-  }
+  std::vector<std::uint32_t> keys = gapKeys(n, maxGap);
 
   // Decodes frame f of segment a exactly as the Player's window does.
   auto evaluate = [&](std::size_t a, std::uint32_t f) {
@@ -361,7 +383,8 @@ std::optional<TrackEncoding> encodeKeyed(const TrackTarget& target, std::uint32_
     for (int i = 0; i < 4; ++i) {
       times[i] = static_cast<float>(keys[idx[i]]);
       Sample v = quantized[keys[idx[i]]];
-      if (rotation && i > 0) v = alignTo(v, Sample{values[i - 1][0], values[i - 1][1], values[i - 1][2], values[i - 1][3]});
+      if (rotation && i > 0)
+        v = alignTo(v, Sample{values[i - 1][0], values[i - 1][1], values[i - 1][2], values[i - 1][3]});
       std::copy(v.begin(), v.end(), values[i]);
     }
     float out[4];
@@ -413,7 +436,8 @@ std::optional<TrackEncoding> encodeKeyed(const TrackTarget& target, std::uint32_
   for (std::size_t a = 0; a + 1 < keys.size(); ++a)
     for (std::uint32_t f = keys[a]; f < keys[a + 1]; ++f) e.decoded[f] = evaluate(a, f);
   e.decoded[n - 1] = rotation ? fromQuat(runtime::canonicalSign(toQuat(quantized[n - 1]))) : quantized[n - 1];
-  for (std::size_t f = 0; f < n; ++f) e.maxError = std::max(e.maxError, sampleDistance(target.channel, e.decoded[f], target.samples[f]));
+  for (std::size_t f = 0; f < n; ++f)
+    e.maxError = std::max(e.maxError, sampleDistance(target.channel, e.decoded[f], target.samples[f]));
   e.bytes = paramBytes + keys.size() * runtime::kKeySize;
   return e;
 }
