@@ -53,7 +53,8 @@ const char* const kShortcutsText =
 }  // namespace
 
 MainWindow::MainWindow()
-    : m_recompressor(new widgets::Recompressor(&m_document, this)), m_preview(&m_document, m_recompressor),
+    : m_recompressor(new widgets::Recompressor(&m_document, this)),
+      m_preview(&m_document, m_recompressor),
       m_files(new widgets::FileActions(&m_document, this)) {
   setWindowTitle("animpack studio");
   // Assimp runs in a child process of the `animpack` installed beside the studio: a file that
@@ -84,7 +85,8 @@ MainWindow::MainWindow()
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
   // Dock sizes only apply once the window has its size: lay out after the first show.
-  if (!restoreState(settings.value("window/state").toByteArray())) QTimer::singleShot(0, this, &MainWindow::applyDefaultLayout);
+  if (!restoreState(settings.value("window/state").toByteArray()))
+    QTimer::singleShot(0, this, &MainWindow::applyDefaultLayout);
   updateTitle();
 }
 
@@ -149,7 +151,8 @@ void MainWindow::buildMenus() {
 void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu("&File");
   m_files->addTo(file);
-  QAction* remove = file->addAction("Re&move selected files from the project", m_clips, &widgets::ClipListPanel::removeSelectedFiles);
+  QAction* remove =
+      file->addAction("Re&move selected files from the project", m_clips, &widgets::ClipListPanel::removeSelectedFiles);
   remove->setStatusTip("Removes the files of the rows selected in the Clips panel (undoable)");
   file->addSeparator();
   file->addAction("&Export pack...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPacks);
@@ -230,23 +233,28 @@ void MainWindow::buildClipMenu() {
   clip->addAction("Step &forward", QKeySequence(Qt::Key_Period), this, [this] { stepFrames(1); });
   clip->addAction("Step &back", QKeySequence(Qt::Key_Comma), this, [this] { stepFrames(-1); });
   clip->addSeparator();
-  clip->addAction("&Approve selected clips", QKeySequence(Qt::CTRL | Qt::Key_Return), m_clips, &widgets::ClipListPanel::approveSelected);
-  clip->addAction("&Reject selected clips", QKeySequence(Qt::CTRL | Qt::Key_Backspace), m_clips, &widgets::ClipListPanel::rejectSelected);
+  clip->addAction("&Approve selected clips", QKeySequence(Qt::CTRL | Qt::Key_Return), m_clips,
+                  &widgets::ClipListPanel::approveSelected);
+  clip->addAction("&Reject selected clips", QKeySequence(Qt::CTRL | Qt::Key_Backspace), m_clips,
+                  &widgets::ClipListPanel::rejectSelected);
   clip->addAction("Back to needs &review", m_clips, &widgets::ClipListPanel::reopenSelected);
   clip->addSeparator();
-  clip->addAction("&Compress all clips", QKeySequence(Qt::CTRL | Qt::Key_B), m_recompressor, &widgets::Recompressor::compressAll);
+  clip->addAction("&Compress all clips", QKeySequence(Qt::CTRL | Qt::Key_B), m_recompressor,
+                  &widgets::Recompressor::compressAll);
   clip->addAction("Precision &sweep", m_stats, &widgets::StatsPanel::startSweep);
   clip->addSeparator();
   // The current clip's root_motion setting (docs/SETTINGS.md), an undoable settings edit.
   m_rootMotionAction = clip->addAction("E&xtract root motion");
   m_rootMotionAction->setCheckable(true);
   m_rootMotionAction->setStatusTip("Move the root's ground motion and turn into a root-motion track (this clip)");
-  connect(m_rootMotionAction, &QAction::triggered, this,
-          [this](bool on) { m_document.setRootMotion(on ? core::RootMotionMode::Extract : core::RootMotionMode::Keep); });
+  connect(m_rootMotionAction, &QAction::triggered, this, [this](bool on) {
+    m_document.setRootMotion(on ? core::RootMotionMode::Extract : core::RootMotionMode::Keep);
+  });
   const auto sync = [this] {
     const int c = m_document.currentClip();
     m_rootMotionAction->setEnabled(m_document.hasAsset() && c >= 0);
-    m_rootMotionAction->setChecked(m_rootMotionAction->isEnabled() && m_document.effectiveSettings(c).rootMotion == core::RootMotionMode::Extract);
+    m_rootMotionAction->setChecked(m_rootMotionAction->isEnabled() &&
+                                   m_document.effectiveSettings(c).rootMotion == core::RootMotionMode::Extract);
   };
   connect(&m_document, &widgets::ClipDocument::settingsChanged, this, sync);
   connect(&m_document, &widgets::ClipDocument::currentClipChanged, this, sync);
@@ -256,12 +264,14 @@ void MainWindow::buildClipMenu() {
 
 void MainWindow::buildHelpMenu() {
   QMenu* help = menuBar()->addMenu("&Help");
-  help->addAction("&Keyboard shortcuts", this, [this] { QMessageBox::information(this, "Keyboard shortcuts", kShortcutsText); });
+  help->addAction("&Keyboard shortcuts", this,
+                  [this] { QMessageBox::information(this, "Keyboard shortcuts", kShortcutsText); });
   help->addAction("&About animpack studio", this, [this] {
-    QMessageBox::about(this, "animpack studio",
-                       QString("animpack studio %1\nSkeletal-animation compression: see each joint's curves and the fitted "
-                               "keys, tune per-bone precision and pinning, compare original and compressed, export packs.")
-                           .arg(QApplication::applicationVersion()));
+    QMessageBox::about(
+        this, "animpack studio",
+        QString("animpack studio %1\nSkeletal-animation compression: see each joint's curves and the fitted "
+                "keys, tune per-bone precision and pinning, compare original and compressed, export packs.")
+            .arg(QApplication::applicationVersion()));
   });
 }
 
@@ -283,13 +293,15 @@ void MainWindow::connectDocument() {
   });
   connect(&m_document, &widgets::ClipDocument::importFailed, this, &MainWindow::showError);
   connect(m_document.undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
-  connect(m_clips->additiveBar(), &widgets::AdditiveBar::weightChanged, &m_preview, &widgets::PosePreview::setAdditiveWeight);
+  connect(m_clips->additiveBar(), &widgets::AdditiveBar::weightChanged, &m_preview,
+          &widgets::PosePreview::setAdditiveWeight);
   connect(m_blend, &widgets::BlendPanel::changed, this, [this] { m_preview.setBlend(m_blend->setup()); });
   connect(m_recompressor, &widgets::Recompressor::currentChanged, this, [this] {
     const widgets::ShownResult shown = m_recompressor->current();
     // A clip that wraps through the interval from its last frame to its first loops one frame later.
     const core::CompressedClip* c = shown.compressed();
-    m_timeline->setCycleDuration(c && c->wrap && !c->droppedLastFrame ? double(c->frameCount) / double(c->sampleRate) : 0.0);
+    m_timeline->setCycleDuration(c && c->wrap && !c->droppedLastFrame ? double(c->frameCount) / double(c->sampleRate)
+                                                                      : 0.0);
     // A file just opened: show the curves of the joint with the largest error.
     if (!m_selectWorst || shown.stale || !shown.compressed()) return;
     if (m_document.selectedJoints().empty() && shown.compressed()->stats.worstJoint >= 0)
@@ -331,7 +343,8 @@ void MainWindow::updateTitle() {
 
 void MainWindow::exportPacks() {
   if (!m_document.hasAsset() || m_export.running()) return;
-  if (auto options = widgets::askExportOptions(this, m_document, m_clips->selectedClips(), projectPath())) startExport(std::move(*options));
+  if (auto options = widgets::askExportOptions(this, m_document, m_clips->selectedClips(), projectPath()))
+    startExport(std::move(*options));
 }
 
 bool MainWindow::startExport(core::ExportOptions options) {
@@ -342,7 +355,8 @@ bool MainWindow::startExport(core::ExportOptions options) {
 void MainWindow::exportReviewPacket() {
   if (!m_document.hasAsset() || m_export.running()) return;
   const QString base = QFileInfo(projectPath().isEmpty() ? m_document.sourcePath() : projectPath()).completeBaseName();
-  const QString path = QFileDialog::getSaveFileName(this, "Export review packet", base + "-review.html", "HTML (*.html)");
+  const QString path =
+      QFileDialog::getSaveFileName(this, "Export review packet", base + "-review.html", "HTML (*.html)");
   if (!path.isEmpty()) startReviewExport(path);
 }
 
@@ -357,8 +371,8 @@ bool MainWindow::startReviewExport(const QString& path) {
     options.rendererName = viewport::OverlayCapture::rendererName();
     options.legend = viewport::OverlayCapture::legend();
   }
-  return m_export.startReview(widgets::documentProject(m_document), widgets::reviewProjectPath(m_document, projectPath()),
-                              std::move(options), path);
+  return m_export.startReview(widgets::documentProject(m_document),
+                              widgets::reviewProjectPath(m_document, projectPath()), std::move(options), path);
 }
 
 core::ImportFunction MainWindow::importer() const {

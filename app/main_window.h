@@ -19,7 +19,7 @@ class QActionGroup;
 namespace animpack::viewport {
 class OverlayCapture;
 class ViewportWidget;
-}
+}  // namespace animpack::viewport
 
 namespace animpack::widgets {
 class BlendPanel;
@@ -124,7 +124,7 @@ class MainWindow : public QMainWindow {
   QActionGroup* m_upAxisGroup = nullptr;
   QAction* m_rootMotionAction = nullptr;
   ViewportPresenter* m_presenter = nullptr;  ///< feeds m_viewport from the document
-  bool m_selectWorst = false;  ///< select the worst joint when the first result arrives
+  bool m_selectWorst = false;                ///< select the worst joint when the first result arrives
 };
 
 }  // namespace animpack::app

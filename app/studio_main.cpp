@@ -24,14 +24,19 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription("animpack studio: see, tune and approve skeletal-animation compression.");
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument("file", "An animated rig (glTF, FBX, COLLADA, BVH, X, ...) or an .anproj project; more files or folders join its project.", "[file...]");
-  QCommandLineOption screenshot("screenshot",
-                                "Save a picture of the window to FILE after DELAY ms, then quit (docs, checks); the exit "
-                                "code is 1 when the file given did not open (the picture shows why).",
-                                "FILE");
+  parser.addPositionalArgument("file",
+                               "An animated rig (glTF, FBX, COLLADA, BVH, X, ...) or an .anproj project; more files or "
+                               "folders join its project.",
+                               "[file...]");
+  QCommandLineOption screenshot(
+      "screenshot",
+      "Save a picture of the window to FILE after DELAY ms, then quit (docs, checks); the exit "
+      "code is 1 when the file given did not open (the picture shows why).",
+      "FILE");
   QCommandLineOption delay("screenshot-delay", "Milliseconds before the screenshot (default 4000).", "DELAY", "4000");
   QCommandLineOption joint("select", "Select the joint NAME (for screenshots).", "NAME");
-  QCommandLineOption compressAll("compress-all", "Compress every clip once the files are open (Clip > Compress all clips).");
+  QCommandLineOption compressAll("compress-all",
+                                 "Compress every clip once the files are open (Clip > Compress all clips).");
   QCommandLineOption time("time", "Pause the first clip at SECONDS (for screenshots).", "SECONDS");
   parser.addOptions({screenshot, delay, joint, compressAll, time});
   parser.process(app);
@@ -53,7 +58,8 @@ int main(int argc, char** argv) {
       QByteArray png;
       QBuffer buffer(&png);
       if (!buffer.open(QIODevice::WriteOnly) || !pixels.save(&buffer, "PNG") ||
-          !animpack::core::writeFileAtomic(QFile::encodeName(path).toStdString(), std::string_view(png.constData(), png.size())))
+          !animpack::core::writeFileAtomic(QFile::encodeName(path).toStdString(),
+                                           std::string_view(png.constData(), png.size())))
         status = 2;
       shotTaken = true;
       QCoreApplication::exit(0);  // ends every event loop, a dialog's too (quit() does nothing before exec())

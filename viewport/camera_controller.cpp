@@ -122,8 +122,7 @@ bool CameraController::eventFilter(QObject* watched, QEvent* event) {
       zoom(float(e->angleDelta().y()) / 120.f);
       return true;
     }
-    default:
-      return false;
+    default: return false;
   }
 }
 

@@ -48,8 +48,8 @@ class CameraController : public QObject {
   Qt3DRender::QCamera* m_camera;
   QWindow* m_window;
   QVector3D m_center;
-  float m_distance = 300.f;  // cm
-  float m_radius = 100.f;    // cm, size of the last framed box (clip planes and zoom limits)
+  float m_distance = 300.f;            // cm
+  float m_radius = 100.f;              // cm, size of the last framed box (clip planes and zoom limits)
   float m_yaw = 25.f, m_pitch = 15.f;  // degrees
   enum class Drag { None, Orbit, Pan } m_drag = Drag::None;
   QPointF m_pressPosition, m_lastPosition;

@@ -26,8 +26,7 @@ Qt3DCore::QAttribute* makeAttribute(Qt3DCore::QBuffer* buffer, const QString& na
 
 }  // namespace
 
-DynamicGeometry::DynamicGeometry(Qt3DCore::QNode* parent, bool indexed)
-    : Qt3DCore::QGeometry(parent), m_source(this) {
+DynamicGeometry::DynamicGeometry(Qt3DCore::QNode* parent, bool indexed) : Qt3DCore::QGeometry(parent), m_source(this) {
   m_vertexBuffer = new Qt3DCore::QBuffer(this);
   bindVertexAttributes(this);
   if (indexed) addIndexAttribute();

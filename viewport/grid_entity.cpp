@@ -29,7 +29,8 @@ void GridEntity::layout(QVector3D center, float halfExtent, float y) {
     const float o = i * m_spacing;
     const Rgba c = (static_cast<int>(std::lround((cx + o) / m_spacing)) % 5 == 0) ? major : minor;
     const Rgba d = (static_cast<int>(std::lround((cz + o) / m_spacing)) % 5 == 0) ? major : minor;
-    positions.insert(positions.end(), {{cx + o, y, cz + lo}, {cx + o, y, cz + hi}, {cx + lo, y, cz + o}, {cx + hi, y, cz + o}});
+    positions.insert(positions.end(),
+                     {{cx + o, y, cz + lo}, {cx + o, y, cz + hi}, {cx + lo, y, cz + o}, {cx + hi, y, cz + o}});
     colors.insert(colors.end(), {c, c, d, d});
   }
   m_geometry->setVertices(positions, {}, colors);

@@ -14,9 +14,9 @@ namespace {
 /// One legend item: a swatch or a ramp, with a caption and optional end labels.
 struct Item {
   QString caption;
-  QColor swatch;          // valid: a swatch
-  bool ramp = false;      // a green-yellow-red ramp
-  QString low, high;      // ramp end labels
+  QColor swatch;      // valid: a swatch
+  bool ramp = false;  // a green-yellow-red ramp
+  QString low, high;  // ramp end labels
 };
 
 QString formatCm(float cm) { return QString::number(double(cm), 'g', 3) + " cm"; }
@@ -31,13 +31,15 @@ std::vector<Item> items(const LegendState& s) {
     // Without meshes the figures are told apart by their bone colours.
     const bool meshes = s.hasMesh && o.showMesh;
     if (o.showOriginal)
-      out.push_back({"original", toQColor(meshes ? SceneStyle::kOriginalMesh : SceneStyle::kOriginalBones), false, {}, {}});
+      out.push_back(
+          {"original", toQColor(meshes ? SceneStyle::kOriginalMesh : SceneStyle::kOriginalBones), false, {}, {}});
     if (o.showCompressed) {
-      const QString how = o.compareMode == CompareMode::SideBySide        ? "compressed (right)"
-                          : !meshes                                      ? "compressed"
-                          : o.ghostStyle == GhostStyle::Wireframe        ? "compressed (wireframe)"
-                                                                         : "compressed (ghost)";
-      out.push_back({how, toQColor(meshes ? SceneStyle::kCompressedMesh : SceneStyle::kCompressedBones), false, {}, {}});
+      const QString how = o.compareMode == CompareMode::SideBySide ? "compressed (right)"
+                          : !meshes                                ? "compressed"
+                          : o.ghostStyle == GhostStyle::Wireframe  ? "compressed (wireframe)"
+                                                                   : "compressed (ghost)";
+      out.push_back(
+          {how, toQColor(meshes ? SceneStyle::kCompressedMesh : SceneStyle::kCompressedBones), false, {}, {}});
     }
   }
   if (o.showSkeleton && s.hasJointErrors && !s.blendPreview)
@@ -54,7 +56,8 @@ bool showsMaxError(const LegendState& s) {
 /// Said first while the compressed side is of older settings (the other panels' "updating"); the
 /// tool tip says what it means.
 constexpr const char* kUpdating = "updating\u2026";
-constexpr const char* kUpdatingTip = "The compressed pose and the error colours are those of the previous settings until the new result arrives.";
+constexpr const char* kUpdatingTip =
+    "The compressed pose and the error colours are those of the previous settings until the new result arrives.";
 
 QString legendText(const LegendState& s) {
   QStringList parts;

@@ -12,12 +12,12 @@ namespace animpack::viewport {
 /// What the legend describes.
 struct LegendState {
   ViewOptions options;
-  bool hasMesh = false;          ///< the asset has meshes to show
-  bool hasJointErrors = false;   ///< joint error ratios were given
-  bool blendPreview = false;     ///< the naive and decomposed blends are shown instead
-  float vertexScaleCm = 0;       ///< the vertex colouring's red value, cm
-  float maxVertexErrorCm = 0;    ///< at the current pose
-  bool updating = false;         ///< the compressed pose and its error colours are of settings the user has moved past
+  bool hasMesh = false;         ///< the asset has meshes to show
+  bool hasJointErrors = false;  ///< joint error ratios were given
+  bool blendPreview = false;    ///< the naive and decomposed blends are shown instead
+  float vertexScaleCm = 0;      ///< the vertex colouring's red value, cm
+  float maxVertexErrorCm = 0;   ///< at the current pose
+  bool updating = false;        ///< the compressed pose and its error colours are of settings the user has moved past
 };
 
 class LegendBar : public QWidget {

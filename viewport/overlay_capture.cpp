@@ -32,7 +32,8 @@ bool drewSomething(const QImage& image) {
   for (int y = 0; y < image.height(); ++y)
     for (int x = 0; x < image.width(); ++x) {
       const QRgb p = image.pixel(x, y);
-      if (std::abs(qRed(p) - bg.red()) + std::abs(qGreen(p) - bg.green()) + std::abs(qBlue(p) - bg.blue()) > 60) return true;
+      if (std::abs(qRed(p) - bg.red()) + std::abs(qGreen(p) - bg.green()) + std::abs(qBlue(p) - bg.blue()) > 60)
+        return true;
     }
   return false;
 }
@@ -62,7 +63,8 @@ struct OverlayCapture::Owner {
   std::vector<std::shared_ptr<Pending>> waiting;
 };
 
-OverlayCapture::OverlayCapture(QSize size, QObject* parent) : QObject(parent), m_size(size), m_owner(std::make_shared<Owner>()) {
+OverlayCapture::OverlayCapture(QSize size, QObject* parent)
+    : QObject(parent), m_size(size), m_owner(std::make_shared<Owner>()) {
   m_owner->capture = this;
 }
 
@@ -78,14 +80,16 @@ OverlayCapture::~OverlayCapture() {
 
 bool OverlayCapture::displayAvailable() {
   const QString platform = QGuiApplication::platformName();
-  return qobject_cast<QApplication*>(QCoreApplication::instance()) && platform != "offscreen" && platform != "minimal" &&
-         platform != "vnc";
+  return qobject_cast<QApplication*>(QCoreApplication::instance()) && platform != "offscreen" &&
+         platform != "minimal" && platform != "vnc";
 }
 
 core::PictureLegend OverlayCapture::legend() {
-  return {toQColor(SceneStyle::kOriginalMesh).name().toStdString(), toQColor(SceneStyle::kCompressedMesh).name().toStdString(),
-          "the compressed pose drawn as a wireframe over the original, both skeletons shown, the worst joint highlighted "
-          "in white"};
+  return {
+      toQColor(SceneStyle::kOriginalMesh).name().toStdString(),
+      toQColor(SceneStyle::kCompressedMesh).name().toStdString(),
+      "the compressed pose drawn as a wireframe over the original, both skeletons shown, the worst joint highlighted "
+      "in white"};
 }
 
 void OverlayCapture::render(const core::PoseOverlay& overlay, std::function<void(Expected<QImage>)> done) {
@@ -181,19 +185,24 @@ core::PictureRenderer OverlayCapture::renderer(int timeoutMs) {
       OverlayCapture* capture = owner->capture;
       if (!capture) return Error{"the viewport was closed"};
       // On the viewport's own thread the wait below would block the very loop that renders.
-      if (QThread::currentThread() == capture->thread()) return Error{"the viewport's pictures are asked for from a worker thread only"};
+      if (QThread::currentThread() == capture->thread())
+        return Error{"the viewport's pictures are asked for from a worker thread only"};
       owner->waiting.push_back(pending);
-      QMetaObject::invokeMethod(capture, [capture, owner, pending, overlay] {
-        capture->render(overlay, [owner, pending](Expected<QImage> image) {
-          if (image) pending->answer(toCoreImage(*image));
-          else pending->answer(Error{image.message()});
-          const std::lock_guard done(owner->mutex);
-          std::erase(owner->waiting, pending);
-        });
-      }, Qt::QueuedConnection);
+      QMetaObject::invokeMethod(
+          capture,
+          [capture, owner, pending, overlay] {
+            capture->render(overlay, [owner, pending](Expected<QImage> image) {
+              if (image) pending->answer(toCoreImage(*image));
+              else pending->answer(Error{image.message()});
+              const std::lock_guard done(owner->mutex);
+              std::erase(owner->waiting, pending);
+            });
+          },
+          Qt::QueuedConnection);
     }
     std::unique_lock lock(pending->mutex);
-    if (!pending->ready.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] { return pending->result.has_value(); }))
+    if (!pending->ready.wait_for(lock, std::chrono::milliseconds(timeoutMs),
+                                 [&] { return pending->result.has_value(); }))
       return Error{"the viewport did not answer within " + std::to_string(timeoutMs / 1000) + " s"};
     return std::move(*pending->result);
   };
@@ -204,7 +213,8 @@ core::Image toCoreImage(const QImage& image) {
   core::Image out(rgb.width(), rgb.height(), core::Rgb{});
   for (int y = 0; y < rgb.height(); ++y) {
     const uchar* row = rgb.constScanLine(y);
-    std::copy(row, row + std::size_t(rgb.width()) * 3, out.rgb.begin() + std::ptrdiff_t(std::size_t(y) * std::size_t(rgb.width()) * 3));
+    std::copy(row, row + std::size_t(rgb.width()) * 3,
+              out.rgb.begin() + std::ptrdiff_t(std::size_t(y) * std::size_t(rgb.width()) * 3));
   }
   return out;
 }

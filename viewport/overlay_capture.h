@@ -56,10 +56,10 @@ class OverlayCapture : public QObject {
   ViewportWidget* m_view = nullptr;  // a window of its own, made on first use
   Qt3DRender::QRenderCapture* m_capture = nullptr;
   std::function<void(Expected<QImage>)> m_done;  // the request being rendered
-  QImage m_previous;                              // the last capture of the picture being rendered
-  int m_requests = 0;                             // render() calls so far
-  std::string m_broken;                           // why no frame ever came; then every request fails at once
-  std::shared_ptr<Owner> m_owner;                  // shared with the renderers handed out
+  QImage m_previous;                             // the last capture of the picture being rendered
+  int m_requests = 0;                            // render() calls so far
+  std::string m_broken;                          // why no frame ever came; then every request fails at once
+  std::shared_ptr<Owner> m_owner;                // shared with the renderers handed out
 };
 
 /// `image` as the packet's RGB picture.

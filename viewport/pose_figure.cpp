@@ -28,7 +28,8 @@ PoseFigure::PoseFigure(std::shared_ptr<const core::ImportedAsset> asset, std::sp
       m_meshRoot(new Qt3DCore::QEntity(this)) {
   addComponent(m_transform);
   for (const std::size_t m : meshes)
-    if (m < m_asset->meshes.size()) m_meshes.push_back(new SkinnedMeshEntity(m_asset->meshes[m], meshColor, m_meshRoot));
+    if (m < m_asset->meshes.size())
+      m_meshes.push_back(new SkinnedMeshEntity(m_asset->meshes[m], meshColor, m_meshRoot));
   m_skeleton = new SkeletonEntity(m_asset->skeleton, jointRadius, skeletonMaterial, boneLayer, jointLayer, this);
   const std::size_t joints = m_asset->skeleton.jointCount();
   m_object.resize(joints);

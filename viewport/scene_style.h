@@ -9,9 +9,9 @@ namespace animpack::viewport {
 
 struct SceneStyle {
   static constexpr Rgba kBackground{0.16f, 0.17f, 0.19f, 1.f};
-  static constexpr Rgba kOriginalMesh{0.72f, 0.72f, 0.7f, 1.f};    ///< light grey, opaque
-  static constexpr Rgba kCompressedMesh{0.35f, 0.6f, 1.f, 1.f};     ///< blue; the ghost uses kGhostAlpha
-  static constexpr Rgba kBlendMesh{0.85f, 0.72f, 0.5f, 1.f};        ///< sand, for the blend preview
+  static constexpr Rgba kOriginalMesh{0.72f, 0.72f, 0.7f, 1.f};  ///< light grey, opaque
+  static constexpr Rgba kCompressedMesh{0.35f, 0.6f, 1.f, 1.f};  ///< blue; the ghost uses kGhostAlpha
+  static constexpr Rgba kBlendMesh{0.85f, 0.72f, 0.5f, 1.f};     ///< sand, for the blend preview
   static constexpr Rgba kOriginalBones{0.92f, 0.92f, 0.92f, 1.f};
   static constexpr Rgba kCompressedBones{0.45f, 0.7f, 1.f, 1.f};
   static constexpr float kGhostAlpha = 0.45f;

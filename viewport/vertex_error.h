@@ -1,6 +1,6 @@
 #pragma once
-// The visual error figure (the skin counterpart of core/compress/error_metric.h): how far each skinned vertex of the compressed pose lies from
-// the same vertex of the original pose, in centimetres, and the colours that show it.
+// The visual error figure (the skin counterpart of core/compress/error_metric.h): how far each skinned vertex of the
+// compressed pose lies from the same vertex of the original pose, in centimetres, and the colours that show it.
 
 #include <span>
 

@@ -12,7 +12,8 @@ namespace animpack::viewport {
 
 void addDisplayActions(QMenu* menu, ViewportWidget* view) {
   menu->addAction("&Frame all", QKeySequence(Qt::Key_F), view, &ViewportWidget::frameAll);
-  auto toggle = [menu, view](const QString& text, bool on, void (ViewportWidget::*setter)(bool), const QKeySequence& key) {
+  auto toggle = [menu, view](const QString& text, bool on, void (ViewportWidget::*setter)(bool),
+                             const QKeySequence& key) {
     QAction* a = menu->addAction(text);
     a->setCheckable(true);
     a->setChecked(on);

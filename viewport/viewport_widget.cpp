@@ -127,9 +127,9 @@ void ViewportWidget::clearScene() {
 
 PoseFigure* ViewportWidget::makeFigure(Figure which) {
   static constexpr Rgba kMesh[kFigureCount] = {SceneStyle::kOriginalMesh, SceneStyle::kCompressedMesh,
-                                              SceneStyle::kBlendMesh, SceneStyle::kBlendMesh};
+                                               SceneStyle::kBlendMesh, SceneStyle::kBlendMesh};
   static constexpr Rgba kBones[kFigureCount] = {SceneStyle::kOriginalBones, SceneStyle::kCompressedBones,
-                                               SceneStyle::kOriginalBones, SceneStyle::kOriginalBones};
+                                                SceneStyle::kOriginalBones, SceneStyle::kOriginalBones};
   static const char* const kLabels[kFigureCount] = {"Original", "Compressed", "Naive blend", "Decomposed blend"};
   auto* f = new PoseFigure(m_asset, m_meshIndices, kMesh[which], m_jointRadius, m_vertexColorMaterial,
                            m_frameGraph->overlayLinesLayer(), m_frameGraph->overlaySolidsLayer(), m_root);
@@ -193,8 +193,9 @@ void ViewportWidget::updateVertexErrors() {
   const auto& original = m_figures[Original]->meshes();
   const auto& compressed = m_figures[Compressed]->meshes();
   for (std::size_t k = 0; k < m_displacements.size(); ++k)
-    m_maxVertexErrorCm = std::max(m_maxVertexErrorCm, vertexDisplacementsCm(original[k]->positions(), compressed[k]->positions(),
-                                                                             m_asset->unitToCm, m_displacements[k]));
+    m_maxVertexErrorCm =
+        std::max(m_maxVertexErrorCm, vertexDisplacementsCm(original[k]->positions(), compressed[k]->positions(),
+                                                           m_asset->unitToCm, m_displacements[k]));
   m_autoScaleCm = std::max(m_autoScaleCm, niceCeiling(m_maxVertexErrorCm));
   if (m_options.vertexErrorColoring) updateVertexColors();
 }
@@ -254,9 +255,10 @@ void ViewportWidget::setSelectedJoint(int joint) {
     if (f) f->skeleton()->setSelectedJoint(joint);
 }
 
-void ViewportWidget::setBlendPreview(std::span<const core::Transform> naive, std::span<const core::Transform> decomposed) {
-  const bool on = m_asset && naive.size() == m_asset->skeleton.jointCount() &&
-                  decomposed.size() == m_asset->skeleton.jointCount();
+void ViewportWidget::setBlendPreview(std::span<const core::Transform> naive,
+                                     std::span<const core::Transform> decomposed) {
+  const bool on =
+      m_asset && naive.size() == m_asset->skeleton.jointCount() && decomposed.size() == m_asset->skeleton.jointCount();
   if (on) {
     if (!m_figures[NaiveBlend]) {
       makeFigure(NaiveBlend);
@@ -314,11 +316,15 @@ void ViewportWidget::setRootTrajectory(std::span<const core::Vec3> objectPoints)
   updateTrajectory();
 }
 
-int ViewportWidget::rootTrajectorySegments() const { return m_trajectory->isEnabled() ? m_trajectory->segmentCount() : 0; }
+int ViewportWidget::rootTrajectorySegments() const {
+  return m_trajectory->isEnabled() ? m_trajectory->segmentCount() : 0;
+}
 
 void ViewportWidget::updateTrajectory() {
-  const QMatrix4x4 display = m_asset ? displayTransform(m_asset->sceneRootTransform, m_upAxis, m_asset->unitToCm) : QMatrix4x4();
-  m_trajectory->layout(m_asset ? std::span<const core::Vec3>(m_trajectoryPoints) : std::span<const core::Vec3>(), display, m_groundY);
+  const QMatrix4x4 display =
+      m_asset ? displayTransform(m_asset->sceneRootTransform, m_upAxis, m_asset->unitToCm) : QMatrix4x4();
+  m_trajectory->layout(m_asset ? std::span<const core::Vec3>(m_trajectoryPoints) : std::span<const core::Vec3>(),
+                       display, m_groundY);
   m_trajectory->setEnabled(m_options.showRootTrajectory && m_trajectory->segmentCount() > 0);
 }
 
@@ -362,9 +368,10 @@ void ViewportWidget::applyOptions() {
 void ViewportWidget::updateMaterials() {
   const bool overlay = m_options.compareMode == CompareMode::Overlay;
   const bool wire = overlay && m_options.ghostStyle == GhostStyle::Wireframe;
-  Qt3DRender::QMaterial* surface = m_options.vertexErrorColoring ? static_cast<Qt3DRender::QMaterial*>(m_vertexColorMaterial)
-                                   : overlay                     ? static_cast<Qt3DRender::QMaterial*>(m_ghostMaterial)
-                                                                 : m_compressedMaterial;
+  Qt3DRender::QMaterial* surface = m_options.vertexErrorColoring
+                                       ? static_cast<Qt3DRender::QMaterial*>(m_vertexColorMaterial)
+                                   : overlay ? static_cast<Qt3DRender::QMaterial*>(m_ghostMaterial)
+                                             : m_compressedMaterial;
   for (int i = 0; i < kFigureCount; ++i) {
     if (!m_figures[i]) continue;
     for (SkinnedMeshEntity* mesh : m_figures[i]->meshes()) {
@@ -478,7 +485,8 @@ void ViewportWidget::pickJoint(QPointF windowPosition) {
       points.insert(points.end(), joints.begin(), joints.end());
     }
   const Qt3DRender::QCamera* camera = m_window->camera();
-  const int hit = pickNearest(points, camera->projectionMatrix() * camera->viewMatrix(), m_window->size(), windowPosition);
+  const int hit =
+      pickNearest(points, camera->projectionMatrix() * camera->viewMatrix(), m_window->size(), windowPosition);
   if (hit < 0) return;
   const int joint = hit % int(m_asset->skeleton.jointCount());
   setSelectedJoint(joint);

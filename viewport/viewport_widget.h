@@ -166,8 +166,8 @@ class ViewportWidget : public QWidget {
   std::vector<std::size_t> m_meshIndices;
   std::array<PoseFigure*, kFigureCount> m_figures{};
   std::array<LabelEntity*, kFigureCount> m_labels{};
-  float m_jointRadius = 1.f;   // skeleton units
-  float m_figureWidth = 100.f; // cm, larger horizontal extent when the layout was last set
+  float m_jointRadius = 1.f;    // skeleton units
+  float m_figureWidth = 100.f;  // cm, larger horizontal extent when the layout was last set
   UpAxis m_upAxis = UpAxis::AsImported;
   ViewOptions m_options;
   bool m_blendActive = false;

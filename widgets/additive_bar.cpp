@@ -9,14 +9,22 @@
 namespace animpack::widgets {
 
 AdditiveBar::AdditiveBar(ClipDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_base(new QComboBox(this)), m_frame(new QSpinBox(this)), m_weight(new QSlider(Qt::Horizontal, this)),
-      m_weightLabel(new QLabel(this)), m_problem(new QLabel(this)) {
-  m_base->setToolTip("Store the current clip as a delta from this pose (settings \"additive_base\"): joints it leaves as the base cost nothing");
+    : QWidget(parent),
+      m_document(document),
+      m_base(new QComboBox(this)),
+      m_frame(new QSpinBox(this)),
+      m_weight(new QSlider(Qt::Horizontal, this)),
+      m_weightLabel(new QLabel(this)),
+      m_problem(new QLabel(this)) {
+  m_base->setToolTip(
+      "Store the current clip as a delta from this pose (settings \"additive_base\"): joints it leaves as the base "
+      "cost nothing");
   m_frame->setRange(-1, 0);
   m_frame->setSpecialValueText("same time");
   m_frame->setPrefix("frame ");
   m_frame->setKeyboardTracking(false);  // one edit when the number is entered, not per keystroke
-  m_frame->setToolTip("The base clip sampled at the same time as the clip, or one of its frames at every time (\"CLIP@FRAME\")");
+  m_frame->setToolTip(
+      "The base clip sampled at the same time as the clip, or one of its frames at every time (\"CLIP@FRAME\")");
   m_weight->setRange(0, 100);
   m_weight->setValue(100);
   m_weight->setToolTip("How much of the additive clip the viewport applies on its base");

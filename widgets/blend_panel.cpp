@@ -11,9 +11,15 @@
 namespace animpack::widgets {
 
 BlendPanel::BlendPanel(ClipDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_enabled(new QCheckBox("Show the blend preview", this)), m_a(new QComboBox(this)),
-      m_b(new QComboBox(this)), m_fixed(new QRadioButton("Weight", this)), m_crossfade(new QRadioButton("Crossfade over", this)),
-      m_weight(new QSlider(Qt::Horizontal, this)), m_duration(new QDoubleSpinBox(this)) {
+    : QWidget(parent),
+      m_document(document),
+      m_enabled(new QCheckBox("Show the blend preview", this)),
+      m_a(new QComboBox(this)),
+      m_b(new QComboBox(this)),
+      m_fixed(new QRadioButton("Weight", this)),
+      m_crossfade(new QRadioButton("Crossfade over", this)),
+      m_weight(new QSlider(Qt::Horizontal, this)),
+      m_duration(new QDoubleSpinBox(this)) {
   m_weight->setRange(0, 100);
   m_weight->setValue(50);
   m_fixed->setChecked(true);
@@ -26,9 +32,10 @@ BlendPanel::BlendPanel(ClipDocument* document, QWidget* parent)
   form->addRow("Clip B", m_b);
   form->addRow(m_fixed, m_weight);
   form->addRow(m_crossfade, m_duration);
-  auto* note = new QLabel("Left: naive (lerp/nlerp of each transform). Right: decomposed into revolution, stretch and spin: "
-                          "bones keep their length mid-blend.",
-                          this);
+  auto* note = new QLabel(
+      "Left: naive (lerp/nlerp of each transform). Right: decomposed into revolution, stretch and spin: "
+      "bones keep their length mid-blend.",
+      this);
   note->setWordWrap(true);
   form->addRow(note);
   for (QObject* o : {static_cast<QObject*>(m_a), static_cast<QObject*>(m_b)})

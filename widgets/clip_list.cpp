@@ -29,12 +29,15 @@ QString keyGridText(core::KeyGridKind grid) {
   switch (grid) {
     case core::KeyGridKind::Regular: return "Keys on one regular grid: sampled at its rate.";
     case core::KeyGridKind::Snapped:
-      return "Keys within 1 % of a step of one regular grid (an exporter's rounding): snapped to it, sampled at its rate.";
+      return "Keys within 1 % of a step of one regular grid (an exporter's rounding): snapped to it, sampled at its "
+             "rate.";
     case core::KeyGridKind::Mixed:
-      return "Channels keyed on grids of their own: sampled on a grid fine enough for them, at most 120 Hz; keys no grid holds are "
+      return "Channels keyed on grids of their own: sampled on a grid fine enough for them, at most 120 Hz; keys no "
+             "grid holds are "
              "followed between frames only as far as the report says.";
     case core::KeyGridKind::Irregular:
-      return "Keys on no regular grid: resampled at the smallest key spacing, at most 120 Hz; keys between frames are followed only "
+      return "Keys on no regular grid: resampled at the smallest key spacing, at most 120 Hz; keys between frames are "
+             "followed only "
              "as far as the report says.";
   }
   return {};
@@ -133,7 +136,8 @@ int ClipListModel::fileAt(const QModelIndex& index) const {
 
 QVariant ClipListModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* names[] = {"Clip", "Frames", "Rate", "Raw", "Compressed", "Ratio", "Max error", "Status", "File", "Additive on"};
+  static const char* names[] = {"Clip",  "Frames",    "Rate",   "Raw",  "Compressed",
+                                "Ratio", "Max error", "Status", "File", "Additive on"};
   return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 
@@ -141,12 +145,15 @@ QVariant ClipListModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || !m_document->hasAsset()) return {};
   const int clip = clipAt(index);
   if (clip >= 0) return clipData(clip, index.column(), role);
-  return index.internalId() == 0 && index.row() < m_document->fileCount() ? fileData(index.row(), index.column(), role) : QVariant();
+  return index.internalId() == 0 && index.row() < m_document->fileCount() ? fileData(index.row(), index.column(), role)
+                                                                          : QVariant();
 }
 
 namespace {
 
-QString ratioText(std::uint64_t raw, std::uint64_t packed) { return QString("%1:1").arg(double(raw) / double(packed), 0, 'f', 1); }
+QString ratioText(std::uint64_t raw, std::uint64_t packed) {
+  return QString("%1:1").arg(double(raw) / double(packed), 0, 'f', 1);
+}
 
 }  // namespace
 
@@ -167,7 +174,8 @@ QVariant ClipListModel::fileData(int file, int column, int role) const {
       case Ratio: return measured ? ratioText(t.rawBytes, t.compressedBytes) : QString();
       case MaxError: return measured ? formatCm(t.maxErrorCm) : QString();
       case Status:
-        if (!problem.isEmpty()) return m_document->file(file).asset ? QString("left out: skeleton differs") : QString("not imported");
+        if (!problem.isEmpty())
+          return m_document->file(file).asset ? QString("left out: skeleton differs") : QString("not imported");
         return QString("%1 of %2 approved").arg(t.approved).arg(t.clips);
       case File: {
         const QString relative = QDir(m_document->projectFolder()).relativeFilePath(m_document->file(file).path);
@@ -183,8 +191,10 @@ QVariant ClipListModel::fileData(int file, int column, int role) const {
   }
   if (role == Qt::ToolTipRole) return problem.isEmpty() ? m_document->file(file).path : problem;
   if (role == Qt::ForegroundRole && !problem.isEmpty()) return QBrush(QColor(200, 40, 30));
-  if (role == Qt::ForegroundRole && t.stale && column >= CompressedBytes && column <= MaxError) return QBrush(kStaleColor);
-  if (role == Qt::TextAlignmentRole && column != Name && column != Status && column != File) return int(Qt::AlignRight | Qt::AlignVCenter);
+  if (role == Qt::ForegroundRole && t.stale && column >= CompressedBytes && column <= MaxError)
+    return QBrush(kStaleColor);
+  if (role == Qt::TextAlignmentRole && column != Name && column != Status && column != File)
+    return int(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::UserRole) {  // sort keys: files sort by their totals
     switch (column) {
       case Frames: return t.clips;
@@ -219,8 +229,11 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
       case File: return QFileInfo(m_document->file(m_document->fileOfClip(clip)).path).fileName();
       case Base: return additiveText(m_document->additiveLink(clip));
       case Status: {
-        QString s = approval == core::ApprovalState::Approved ? "approved" : approval == core::ApprovalState::Rejected ? "rejected" : "needs review";
-        if (const QString why = m_document->approvalResetReason(clip); why.startsWith("the default shells")) s += " · shells now follow the skin";
+        QString s = approval == core::ApprovalState::Approved   ? "approved"
+                    : approval == core::ApprovalState::Rejected ? "rejected"
+                                                                : "needs review";
+        if (const QString why = m_document->approvalResetReason(clip); why.startsWith("the default shells"))
+          s += " · shells now follow the skin";
         if (c && !c->stats.withinPrecision) s += " · over precision";
         return s;
       }
@@ -234,10 +247,14 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
   if (role == Qt::ForegroundRole && column == MaxError && c)
     return QBrush(c->stats.withinPrecision ? QColor(30, 130, 50) : QColor(200, 40, 30));
   if (role == Qt::ForegroundRole && column == Status)
-    return QBrush(approval == core::ApprovalState::Approved ? QColor(30, 130, 50) : approval == core::ApprovalState::Rejected ? QColor(200, 40, 30) : QColor(150, 110, 0));
+    return QBrush(approval == core::ApprovalState::Approved   ? QColor(30, 130, 50)
+                  : approval == core::ApprovalState::Rejected ? QColor(200, 40, 30)
+                                                              : QColor(150, 110, 0));
   if (role == ApprovalRole) return int(approval);
-  if ((role == Qt::ForegroundRole || role == Qt::ToolTipRole) && column == Base && !m_document->additiveLink(clip).error.empty())
-    return role == Qt::ForegroundRole ? QVariant(QBrush(QColor(200, 40, 30))) : QVariant(QString::fromStdString(m_document->additiveLink(clip).error));
+  if ((role == Qt::ForegroundRole || role == Qt::ToolTipRole) && column == Base &&
+      !m_document->additiveLink(clip).error.empty())
+    return role == Qt::ForegroundRole ? QVariant(QBrush(QColor(200, 40, 30)))
+                                      : QVariant(QString::fromStdString(m_document->additiveLink(clip).error));
   if (role == Qt::FontRole && column == Name && m_document->additiveLink(clip).ref.additive()) {
     QFont italic;
     italic.setItalic(true);  // additive clips read as layers at a glance
@@ -246,7 +263,8 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
   if (role == Qt::TextAlignmentRole && column != Name && column != Status && column != File && column != Base)
     return int(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && column == Status)
-    if (const QString why = m_document->approvalResetReason(clip); !why.isEmpty()) return "core::ApprovalState reset: " + why + ".";
+    if (const QString why = m_document->approvalResetReason(clip); !why.isEmpty())
+      return "core::ApprovalState reset: " + why + ".";
   if (role == Qt::ToolTipRole && column == Rate) return keyGridText(raw.grid);
   if (role == Qt::UserRole) {  // sort keys
     switch (column) {
@@ -272,7 +290,8 @@ bool ClipFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
   // A file row shows by itself only without a filter; with one, it shows for the clips that match
   // (recursive filtering).
   if (!parent.isValid()) return !m_approval && text.isEmpty();
-  if (m_approval && sourceModel()->index(row, 0, parent).data(ClipListModel::ApprovalRole).toInt() != int(*m_approval)) return false;
+  if (m_approval && sourceModel()->index(row, 0, parent).data(ClipListModel::ApprovalRole).toInt() != int(*m_approval))
+    return false;
   // The text matches the clip's name or its file.
   if (text.isEmpty()) return true;
   for (int column : {int(ClipListModel::Name), int(ClipListModel::File)})
@@ -281,9 +300,15 @@ bool ClipFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
 }
 
 ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
-    : QWidget(parent), m_document(document), m_recompressor(recompressor), m_model(new ClipListModel(document, recompressor, this)),
-      m_proxy(new ClipFilterProxy(this)), m_table(new QTreeView(this)), m_filter(new QLineEdit(this)),
-      m_approvalFilter(new QComboBox(this)), m_advisor(new BudgetAdvisor(document, recompressor, this)) {
+    : QWidget(parent),
+      m_document(document),
+      m_recompressor(recompressor),
+      m_model(new ClipListModel(document, recompressor, this)),
+      m_proxy(new ClipFilterProxy(this)),
+      m_table(new QTreeView(this)),
+      m_filter(new QLineEdit(this)),
+      m_approvalFilter(new QComboBox(this)),
+      m_advisor(new BudgetAdvisor(document, recompressor, this)) {
   m_proxy->setSourceModel(m_model);
   m_proxy->setRecursiveFilteringEnabled(true);
   m_proxy->setSortRole(Qt::UserRole);
@@ -298,7 +323,8 @@ ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor,
   m_approvalFilter->addItem("Rejected", int(core::ApprovalState::Rejected));
   connect(m_approvalFilter, &QComboBox::currentIndexChanged, this, [this](int i) {
     const QVariant v = m_approvalFilter->itemData(i);
-    m_proxy->setApprovalFilter(v.isValid() ? std::optional<core::ApprovalState>(core::ApprovalState(v.toInt())) : std::nullopt);
+    m_proxy->setApprovalFilter(v.isValid() ? std::optional<core::ApprovalState>(core::ApprovalState(v.toInt()))
+                                           : std::nullopt);
   });
   m_table->setModel(m_proxy);
   m_table->setSortingEnabled(true);
@@ -352,7 +378,8 @@ ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor,
     if (clip < 0) return;
     const QModelIndex index = m_proxy->mapFromSource(m_model->clipIndex(clip, 0));
     if (index.isValid() && m_table->currentIndex().siblingAtColumn(0) != index)
-      m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+      m_table->selectionModel()->setCurrentIndex(index,
+                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   });
   // The totals follow every result and every approval; dataChanged covers both.
   connect(m_model, &QAbstractItemModel::dataChanged, this, &ClipListPanel::updateTotals);
@@ -384,11 +411,11 @@ QWidget* ClipListPanel::buildPackBar() {
   });
   m_budgetKind = new QComboBox(bar);
   m_budgetKind->addItems({"resident", "pack file"});
-  m_budgetKind->setToolTip("What the budget counts: resident = the pack and what opening it derives (what a game keeps in memory); "
-                           "pack file = the file alone (saved in the project as budget_kind)");
-  connect(m_budgetKind, &QComboBox::currentIndexChanged, this, [this](int i) {
-    m_document->setBudgetKind(i == 0 ? core::BudgetKind::Resident : core::BudgetKind::Pack);
-  });
+  m_budgetKind->setToolTip(
+      "What the budget counts: resident = the pack and what opening it derives (what a game keeps in memory); "
+      "pack file = the file alone (saved in the project as budget_kind)");
+  connect(m_budgetKind, &QComboBox::currentIndexChanged, this,
+          [this](int i) { m_document->setBudgetKind(i == 0 ? core::BudgetKind::Resident : core::BudgetKind::Pack); });
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel("Budget", bar));
   row->addWidget(m_budget);
@@ -422,14 +449,15 @@ QWidget* ClipListPanel::buildPackBar() {
 
 void ClipListPanel::updateTotals() {
   const PackTotals t = packTotals(*m_document, *m_recompressor);
-  QString text = QString("<b>%1 clips</b>: raw %2 → %3 (%4:1), max error %5, pack %6 (%9 resident once opened)%7 · %8 approved")
-                     .arg(t.clips)
-                     .arg(formatBytes(t.rawBytes), formatBytes(t.compressedBytes))
-                     .arg(t.ratio(), 0, 'f', 1)
-                     .arg(formatCm(t.maxErrorCm), formatBytes(t.packBytes))
-                     .arg(t.complete() ? QString() : QString(" (%1 of %2 measured)").arg(t.measured).arg(t.clips))
-                     .arg(t.approved)
-                     .arg(formatBytes(t.residentBytes));
+  QString text =
+      QString("<b>%1 clips</b>: raw %2 → %3 (%4:1), max error %5, pack %6 (%9 resident once opened)%7 · %8 approved")
+          .arg(t.clips)
+          .arg(formatBytes(t.rawBytes), formatBytes(t.compressedBytes))
+          .arg(t.ratio(), 0, 'f', 1)
+          .arg(formatCm(t.maxErrorCm), formatBytes(t.packBytes))
+          .arg(t.complete() ? QString() : QString(" (%1 of %2 measured)").arg(t.measured).arg(t.clips))
+          .arg(t.approved)
+          .arg(formatBytes(t.residentBytes));
   if (t.stale) text += " · " + kUpdatingText;
   m_totals->setText(text);
   {
@@ -450,7 +478,8 @@ void ClipListPanel::updateTotals() {
                            .arg(*t.budgetKib, 0, 'f', 1)
                            .arg(used / *t.budgetKib * 100, 0, 'f', 0)
                            .arg(t.budgetKind == core::BudgetKind::Resident ? "resident" : "pack file"));
-    m_meter->setStyleSheet(t.overBudget() ? "QProgressBar::chunk{background:#c8281e}" : "QProgressBar::chunk{background:#3a8f4e}");
+    m_meter->setStyleSheet(t.overBudget() ? "QProgressBar::chunk{background:#c8281e}"
+                                          : "QProgressBar::chunk{background:#3a8f4e}");
   }
   m_meter->setProperty("overBudget", t.overBudget());
   updateSuggestion();
@@ -478,8 +507,8 @@ void ClipListPanel::updateSuggestion() {
                      .arg(double(m_advisor->totalSaving()) >= overBy ? " (within budget)" : " (still over)");
   for (const BudgetSuggestion& s : list)
     text += QString("&nbsp;• <b>%1</b> saves %2 (%3 → %4), max error %5 → %6<br>")
-                .arg(s.name.toHtmlEscaped(), formatBytes(std::uint64_t(s.saves())), formatBytes(s.bytesNow), formatBytes(s.bytesThen),
-                     formatCm(s.errorNowCm), formatCm(s.errorThenCm));
+                .arg(s.name.toHtmlEscaped(), formatBytes(std::uint64_t(s.saves())), formatBytes(s.bytesNow),
+                     formatBytes(s.bytesThen), formatCm(s.errorNowCm), formatCm(s.errorThenCm));
   m_suggestion->setText(text);
 }
 
@@ -488,7 +517,8 @@ std::vector<int> ClipListPanel::selectedClips() const {
   // Every clip row the proxy shows under `parent` (a file row stands for its clips).
   const auto shownUnder = [&](const QModelIndex& parent) {
     for (int row = 0; row < m_proxy->rowCount(parent); ++row)
-      if (const int c = m_model->clipAt(m_proxy->mapToSource(m_proxy->index(row, 0, parent))); c >= 0) clips.push_back(c);
+      if (const int c = m_model->clipAt(m_proxy->mapToSource(m_proxy->index(row, 0, parent))); c >= 0)
+        clips.push_back(c);
   };
   for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) {
     const int clip = m_model->clipAt(m_proxy->mapToSource(index));
@@ -504,7 +534,8 @@ std::vector<int> ClipListPanel::selectedClips() const {
 
 std::vector<int> ClipListPanel::selectedFiles() const {
   std::vector<int> files;
-  for (const QModelIndex& index : m_table->selectionModel()->selectedRows()) files.push_back(m_model->fileAt(m_proxy->mapToSource(index)));
+  for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
+    files.push_back(m_model->fileAt(m_proxy->mapToSource(index)));
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
   return files;
@@ -520,9 +551,11 @@ void ClipListPanel::showContextMenu(const QPoint& pos) {
   menu.addAction("Needs review", this, &ClipListPanel::reopenSelected);
   menu.addSeparator();
   const std::vector<int> files = selectedFiles();
-  QAction* remove = menu.addAction(files.size() == 1 ? QString("Remove %1 from the project").arg(QFileInfo(m_document->file(files.front()).path).fileName())
-                                                     : QString("Remove %1 files from the project").arg(files.size()),
-                                   this, &ClipListPanel::removeSelectedFiles);
+  QAction* remove = menu.addAction(
+      files.size() == 1
+          ? QString("Remove %1 from the project").arg(QFileInfo(m_document->file(files.front()).path).fileName())
+          : QString("Remove %1 files from the project").arg(files.size()),
+      this, &ClipListPanel::removeSelectedFiles);
   // The project keeps at least one file.
   remove->setEnabled(!files.empty() && int(files.size()) < m_document->fileCount());
   menu.exec(m_table->viewport()->mapToGlobal(pos));

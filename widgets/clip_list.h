@@ -2,9 +2,9 @@
 // The Clips panel, the lead's view (docs/LEADS.md "For leads"): the project's files, each a row with its
 // totals (clips, frames, raw and compressed size, ratio, max error, approvals, or why it is left out
 // of the pack), and under each its clips with frames, raw and compressed size, ratio, max error and
-// approval; sortable by any column (clips within their file) and filtered by name, file and approval; the pack's totals against the budget (KiB, stored in the project) with a meter
-// that turns red over budget; approve/reject the selection in one undo step; over budget, the
-// BudgetAdvisor's suggestion, applied with one click.
+// approval; sortable by any column (clips within their file) and filtered by name, file and approval; the pack's totals
+// against the budget (KiB, stored in the project) with a meter that turns red over budget; approve/reject the selection
+// in one undo step; over budget, the BudgetAdvisor's suggestion, applied with one click.
 
 #include <QAbstractItemModel>
 #include <QSortFilterProxyModel>

@@ -19,13 +19,18 @@
 namespace animpack::widgets {
 namespace {
 
-const QColor kComponentColors[4] = {QColor(220, 50, 47), QColor(40, 160, 60), QColor(38, 110, 210), QColor(150, 90, 180)};
+const QColor kComponentColors[4] = {QColor(220, 50, 47), QColor(40, 160, 60), QColor(38, 110, 210),
+                                    QColor(150, 90, 180)};
 const Qt::PenStyle kJointStyles[4] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
 
 }  // namespace
 
 CurveView::CurveView(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
-    : QWidget(parent), m_document(document), m_recompressor(recompressor), m_plot(new QCustomPlot(this)), m_channel(new QComboBox(this)) {
+    : QWidget(parent),
+      m_document(document),
+      m_recompressor(recompressor),
+      m_plot(new QCustomPlot(this)),
+      m_channel(new QComboBox(this)) {
   m_channel->addItems({"Rotation (quaternion)", "Rotation (Euler degrees)", "Translation (cm)", "Scale"});
   connect(m_channel, &QComboBox::currentIndexChanged, this, [this](int i) { setChannelView(ChannelView(i)); });
   auto* bar = new QHBoxLayout;
@@ -80,7 +85,8 @@ CurveView::CurveView(ClipDocument* document, Recompressor* recompressor, QWidget
   auto pressPos = std::make_shared<QPoint>();
   connect(m_plot, &QCustomPlot::mousePress, this, [pressPos](QMouseEvent* e) { *pressPos = e->pos(); });
   connect(m_plot, &QCustomPlot::mouseRelease, this, [this, pressPos](QMouseEvent* e) {
-    if (e->button() != Qt::LeftButton || (e->pos() - *pressPos).manhattanLength() > 3 || !m_document->hasAsset()) return;
+    if (e->button() != Qt::LeftButton || (e->pos() - *pressPos).manhattanLength() > 3 || !m_document->hasAsset())
+      return;
     const int clip = m_document->currentClip();
     if (clip < 0) return;
     const double frame = m_plot->xAxis->pixelToCoord(e->pos().x());
@@ -165,8 +171,8 @@ void CurveView::rebuild() {
 
   const int channel = m_view == ChannelView::Translation ? 1 : m_view == ChannelView::Scale ? 2 : 0;
   const int components = m_view == ChannelView::Quaternion ? 4 : 3;
-  const core::CurveChannel curve = m_view == ChannelView::Quaternion ? core::CurveChannel::Quaternion
-                                   : m_view == ChannelView::Euler    ? core::CurveChannel::Euler
+  const core::CurveChannel curve = m_view == ChannelView::Quaternion    ? core::CurveChannel::Quaternion
+                                   : m_view == ChannelView::Euler       ? core::CurveChannel::Euler
                                    : m_view == ChannelView::Translation ? core::CurveChannel::Translation
                                                                         : core::CurveChannel::Scale;
   static const char* componentNames[4] = {"x", "y", "z", "w"};
@@ -208,7 +214,8 @@ void CurveView::rebuild() {
         QCPGraph* dg = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
         dg->setData(frames, d, true);
         dg->setPen(QPen(stale ? dimmed(color) : color, 1.6, kJointStyles[ji]));
-        dg->setName(QString("%1.%2 compressed%3").arg(jointName, componentNames[c], stale ? " (" + kUpdatingText + ")" : QString()));
+        dg->setName(QString("%1.%2 compressed%3")
+                        .arg(jointName, componentNames[c], stale ? " (" + kUpdatingText + ")" : QString()));
         if (legendShown[ji]) dg->removeFromLegend();
         legendShown[ji] = true;
         QVector<double> kx, ky;
@@ -249,13 +256,16 @@ void CurveView::rebuild() {
       pg->removeFromLegend();
     }
   }
-  m_plot->yAxis->setLabel(m_view == ChannelView::Euler ? "degrees" : m_view == ChannelView::Translation ? "cm" : "value");
+  m_plot->yAxis->setLabel(m_view == ChannelView::Euler         ? "degrees"
+                          : m_view == ChannelView::Translation ? "cm"
+                                                               : "value");
   m_plot->xAxis->setRange(0, std::max(1.0, double(raw.frameCount - 1)));
   frameAll();
   m_playhead = new QCPItemStraightLine(m_plot);
   m_errorPlayhead = new QCPItemStraightLine(m_plot);
   m_errorPlayhead->setClipAxisRect(m_errorRect);
-  for (QCPItemPosition* p : {m_errorPlayhead->point1, m_errorPlayhead->point2}) p->setAxes(m_errorRect->axis(QCPAxis::atBottom), m_errorRect->axis(QCPAxis::atLeft));
+  for (QCPItemPosition* p : {m_errorPlayhead->point1, m_errorPlayhead->point2})
+    p->setAxes(m_errorRect->axis(QCPAxis::atBottom), m_errorRect->axis(QCPAxis::atLeft));
   for (QCPItemStraightLine* line : {m_playhead, m_errorPlayhead}) line->setPen(QPen(QColor(255, 140, 0), 1.5));
   updatePlayhead();
 }

@@ -5,7 +5,8 @@
 
 namespace animpack::widgets {
 
-DiagnosticsPanel::DiagnosticsPanel(ClipDocument* document, QWidget* parent) : QListWidget(parent), m_document(document) {
+DiagnosticsPanel::DiagnosticsPanel(ClipDocument* document, QWidget* parent)
+    : QListWidget(parent), m_document(document) {
   setWordWrap(true);
   setAlternatingRowColors(true);
   connect(document, &ClipDocument::assetChanged, this, &DiagnosticsPanel::refresh);
@@ -28,12 +29,13 @@ void DiagnosticsPanel::refresh() {
       addItem(new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxCritical), prefix + problem));
     if (!file.asset) continue;
     const core::ImportedAsset& asset = *file.asset;
-    addItem(new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxInformation),
-                                prefix + QString("1 unit = %1 cm (%2)").arg(asset.unitToCm).arg(QString::fromStdString(asset.unitSource))));
+    addItem(new QListWidgetItem(
+        style()->standardIcon(QStyle::SP_MessageBoxInformation),
+        prefix + QString("1 unit = %1 cm (%2)").arg(asset.unitToCm).arg(QString::fromStdString(asset.unitSource))));
     for (const core::Diagnostic& d : asset.diagnostics) {
       const auto icon = d.severity == core::Diagnostic::Severity::Error     ? QStyle::SP_MessageBoxCritical
                         : d.severity == core::Diagnostic::Severity::Warning ? QStyle::SP_MessageBoxWarning
-                                                                             : QStyle::SP_MessageBoxInformation;
+                                                                            : QStyle::SP_MessageBoxInformation;
       addItem(new QListWidgetItem(style()->standardIcon(icon), prefix + QString::fromStdString(d.message)));
     }
   }

@@ -50,7 +50,9 @@ void ErrorMap::rebuild() {
   m_map->data()->setRange(QCPRange(0, std::max(1, frames - 1)), QCPRange(0, std::max(1, joints - 1)));
   for (int f = 0; f < frames; ++f)
     for (int j = 0; j < joints; ++j)
-      m_map->data()->setCell(f, j, core::intervalErrorCm(stats, std::size_t(joints), std::size_t(f), std::size_t(j)) / stats.joints[std::size_t(j)].precisionCm);
+      m_map->data()->setCell(f, j,
+                             core::intervalErrorCm(stats, std::size_t(joints), std::size_t(f), std::size_t(j)) /
+                                 stats.joints[std::size_t(j)].precisionCm);
   QCPColorGradient gradient;
   for (int i = 0; i <= 10; ++i) {
     const QColor c = errorColor(float(i) / 10.f * 1.25f);

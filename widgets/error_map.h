@@ -1,6 +1,7 @@
 #pragma once
 // The error map: a joints x frames heat map of error / precision (green to red, 1 = at the
-// precision); a cell is the largest error at its frame and up to the next frame. A click selects that joint and moves the playhead to that frame.
+// precision); a cell is the largest error at its frame and up to the next frame. A click selects that joint and moves
+// the playhead to that frame.
 
 #include <QWidget>
 

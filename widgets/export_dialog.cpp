@@ -65,8 +65,8 @@ std::optional<core::ExportOptions> askExportOptions(QWidget* parent, const ClipD
   buttons->button(QDialogButtonBox::Ok)->setText("Export");
   form->addRow(buttons);
   QObject::connect(browse, &QPushButton::clicked, &dialog, [&] {
-    const QString p = QFileDialog::getSaveFileName(&dialog, "Pack file", output->text(), "animpack packs (*.anpk)", nullptr,
-                                                   QFileDialog::DontConfirmOverwrite);
+    const QString p = QFileDialog::getSaveFileName(&dialog, "Pack file", output->text(), "animpack packs (*.anpk)",
+                                                   nullptr, QFileDialog::DontConfirmOverwrite);
     if (!p.isEmpty()) output->setText(p);
   });
   QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
@@ -81,7 +81,9 @@ std::optional<core::ExportOptions> askExportOptions(QWidget* parent, const ClipD
   if (dialog.exec() != QDialog::Accepted) return std::nullopt;
 
   core::ExportOptions options = documentExportOptions(document);
-  options.batch.clips = which->currentIndex() == 1 ? approved : which->currentIndex() == 2 ? selected : std::vector<std::string>{};
+  options.batch.clips = which->currentIndex() == 1   ? approved
+                        : which->currentIndex() == 2 ? selected
+                                                     : std::vector<std::string>{};
   options.output = output->text().trimmed().toStdString();
   if (budget->value() > 0) options.budgetKb = budget->value();
   options.budgetKind = budgetKind->currentIndex() == 0 ? core::BudgetKind::Resident : core::BudgetKind::Pack;

@@ -15,6 +15,7 @@ namespace animpack::widgets {
 /// cancels. `selectedClips` are the clips selected in the Clips panel; the pack is named after
 /// `projectPath` when the project is saved, else after its first source.
 std::optional<core::ExportOptions> askExportOptions(QWidget* parent, const ClipDocument& document,
-                                                    const std::vector<int>& selectedClips, const QString& projectPath = {});
+                                                    const std::vector<int>& selectedClips,
+                                                    const QString& projectPath = {});
 
 }  // namespace animpack::widgets

@@ -11,7 +11,8 @@ namespace animpack::widgets {
 namespace {
 
 const char* const kAnimationFilter =
-    "Animated rigs (*.fbx *.gltf *.glb *.dae *.bvh *.x *.md5mesh *.md5anim *.smd *.ms3d *.b3d *.ogex *.irr *.xml *.anproj);;"
+    "Animated rigs (*.fbx *.gltf *.glb *.dae *.bvh *.x *.md5mesh *.md5anim *.smd *.ms3d *.b3d *.ogex *.irr *.xml "
+    "*.anproj);;"
     "animpack projects (*.anproj);;All files (*)";
 
 }  // namespace
@@ -24,7 +25,8 @@ FileActions::FileActions(ClipDocument* document, QWidget* window)
 
 void FileActions::addTo(QMenu* menu) {
   menu->addAction("&Open...", QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(m_window, "Open an animated rig or a project", QString(), kAnimationFilter);
+    const QString path =
+        QFileDialog::getOpenFileName(m_window, "Open an animated rig or a project", QString(), kAnimationFilter);
     if (!path.isEmpty()) open(path);
   });
   m_recentMenu = menu->addMenu("Open &recent");
@@ -87,12 +89,14 @@ int FileActions::add(const QStringList& paths, bool quiet) {
 }
 
 void FileActions::askAddFiles() {
-  const QStringList paths = QFileDialog::getOpenFileNames(m_window, "Add animation files to the project", QString(), kAnimationFilter);
+  const QStringList paths =
+      QFileDialog::getOpenFileNames(m_window, "Add animation files to the project", QString(), kAnimationFilter);
   if (!paths.isEmpty()) add(paths);
 }
 
 void FileActions::askAddFolder() {
-  const QString dir = QFileDialog::getExistingDirectory(m_window, "Add every animation file in a folder (and its subfolders)");
+  const QString dir =
+      QFileDialog::getExistingDirectory(m_window, "Add every animation file in a folder (and its subfolders)");
   if (!dir.isEmpty()) add({dir});
 }
 
@@ -128,9 +132,9 @@ void FileActions::updateRecentMenu() {
 
 bool FileActions::maybeSave() {
   if (!m_document->hasAsset() || !m_document->isModified()) return true;
-  const auto answer = QMessageBox::warning(m_window, "Unsaved changes",
-                                           "The settings and approvals of this asset have changed. Save the project?",
-                                           QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  const auto answer = QMessageBox::warning(
+      m_window, "Unsaved changes", "The settings and approvals of this asset have changed. Save the project?",
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
   if (answer == QMessageBox::Cancel) return false;
   if (answer == QMessageBox::Save) return save(m_session.projectPath().isEmpty());
   m_session.discardAutosave();
@@ -141,7 +145,8 @@ bool FileActions::save(bool askForPath) {
   if (!m_document->hasAsset()) return false;
   QString path = m_session.projectPath();
   if (askForPath || path.isEmpty()) {
-    path = QFileDialog::getSaveFileName(m_window, "Save the project", m_session.suggestedProjectPath(), "animpack projects (*.anproj)");
+    path = QFileDialog::getSaveFileName(m_window, "Save the project", m_session.suggestedProjectPath(),
+                                        "animpack projects (*.anproj)");
     if (path.isEmpty()) return false;
     if (!ProjectSession::isProject(path)) path += ".anproj";
   }
@@ -160,7 +165,8 @@ bool FileActions::saveAs(const QString& path) {
 
 void FileActions::importSettings() {
   if (!m_document->hasAsset()) return;
-  const QString path = QFileDialog::getOpenFileName(m_window, "Import compression settings", QString(), "Settings (*.json);;All files (*)");
+  const QString path = QFileDialog::getOpenFileName(m_window, "Import compression settings", QString(),
+                                                    "Settings (*.json);;All files (*)");
   if (path.isEmpty()) return;
   auto loaded = core::CompressionSettings::load(path.toStdString());
   if (!loaded) return showError(QString::fromStdString(loaded.message()));
@@ -169,9 +175,9 @@ void FileActions::importSettings() {
 
 void FileActions::exportSettings() {
   if (!m_document->hasAsset()) return;
-  const QString path = QFileDialog::getSaveFileName(m_window, "Export compression settings",
-                                                    QFileInfo(m_document->sourcePath()).completeBaseName() + ".settings.json",
-                                                    "Settings (*.json)");
+  const QString path = QFileDialog::getSaveFileName(
+      m_window, "Export compression settings",
+      QFileInfo(m_document->sourcePath()).completeBaseName() + ".settings.json", "Settings (*.json)");
   if (path.isEmpty()) return;
   if (auto st = m_session.exportSettings(path); !st) return showError(QString::fromStdString(st.message()));
   emit message("Settings written to " + path + " (use with: animpack compress --settings)");
@@ -183,8 +189,9 @@ void FileActions::askUnit() {
   bool ok = false;
   const double cm = QInputDialog::getDouble(
       m_window, "File unit",
-      QString("Centimetres per file unit. The file says %1 (%2).\nPrecision is measured in centimetres, so a wrong unit "
-              "makes every tolerance wrong.")
+      QString(
+          "Centimetres per file unit. The file says %1 (%2).\nPrecision is measured in centimetres, so a wrong unit "
+          "makes every tolerance wrong.")
           .arg(asset.unitToCm)
           .arg(QString::fromStdString(asset.unitSource)),
       asset.unitToCm, 1e-4, 1e5, 4, &ok);

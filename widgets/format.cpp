@@ -32,7 +32,8 @@ QColor errorColor(float ratio) {
 QColor dimmed(const QColor& color) {
   // Halfway to a light grey: still readable, clearly not the newest value.
   const QColor grey(225, 225, 225);
-  return QColor((color.red() + grey.red()) / 2, (color.green() + grey.green()) / 2, (color.blue() + grey.blue()) / 2, color.alpha());
+  return QColor((color.red() + grey.red()) / 2, (color.green() + grey.green()) / 2, (color.blue() + grey.blue()) / 2,
+                color.alpha());
 }
 
 }  // namespace animpack::widgets

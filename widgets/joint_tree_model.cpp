@@ -44,7 +44,8 @@ void JointTreeModel::currentChanged() {
 }
 
 void JointTreeModel::settingsChanged(const SettingsChange& change) {
-  if (m_document->asset().get() != m_builtFor || m_document->currentClip() != m_builtClip) return;  // currentChanged rebuilds
+  if (m_document->asset().get() != m_builtFor || m_document->currentClip() != m_builtClip)
+    return;  // currentChanged rebuilds
   m_effective = m_document->effectiveSettings(m_builtClip);
   emitColumns(Precision, Pinned, [&](int joint) { return change.touchesJoint(joint); });
 }
@@ -135,9 +136,12 @@ int JointTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; 
 QVariant JointTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
   static const char* names[] = {"Joint", "Precision (cm)", "Shell (cm)", "Pin", "Max error", "Storage (R/T/S)"};
-  static const char* tips[] = {"", "Largest allowed object-space error on the shell (inherited values are dimmed)",
-                               "Distance of the virtual vertices the error is measured at", "Recompute against compressed ancestors",
-                               "Largest error over the clip, against the precision", "How rotation, translation and scale are stored"};
+  static const char* tips[] = {"",
+                               "Largest allowed object-space error on the shell (inherited values are dimmed)",
+                               "Distance of the virtual vertices the error is measured at",
+                               "Recompute against compressed ancestors",
+                               "Largest error over the clip, against the precision",
+                               "How rotation, translation and scale are stored"};
   if (role == Qt::DisplayRole && section >= 0 && section < ColumnCount) return QString(names[section]);
   if (role == Qt::ToolTipRole && section >= 0 && section < ColumnCount) return QString(tips[section]);
   return {};
@@ -161,10 +165,13 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
   const std::string clip = m_document->clipName(m_document->currentClip()).toStdString();
   const ShownResult shown = m_recompressor->current();
   const core::CompressedClip* compressed = shown.compressed();
-  const core::JointReport* report =
-      compressed && std::size_t(joint) < compressed->stats.joints.size() ? &compressed->stats.joints[std::size_t(joint)] : nullptr;
+  const core::JointReport* report = compressed && std::size_t(joint) < compressed->stats.joints.size()
+                                        ? &compressed->stats.joints[std::size_t(joint)]
+                                        : nullptr;
   const bool resultColumn = index.column() == MaxError || index.column() == Storage;
-  const JointField field = index.column() == Shell ? JointField::Shell : index.column() == Pinned ? JointField::Pinned : JointField::Precision;
+  const JointField field = index.column() == Shell    ? JointField::Shell
+                           : index.column() == Pinned ? JointField::Pinned
+                                                      : JointField::Precision;
   const bool own = (index.column() == Precision || index.column() == Shell || index.column() == Pinned) &&
                    core::hasOverride(m_document->settings(), m_scope, clip, name, field);
 
@@ -173,13 +180,17 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
     case Qt::EditRole:
       switch (index.column()) {
         case Name: return QString::fromStdString(name);
-        case Precision: return role == Qt::EditRole ? QVariant(double(e.precisionCm)) : QVariant(QString::number(e.precisionCm, 'g', 4));
-        case Shell: return role == Qt::EditRole ? QVariant(double(e.shellCm)) : QVariant(QString::number(e.shellCm, 'g', 4));
+        case Precision:
+          return role == Qt::EditRole ? QVariant(double(e.precisionCm))
+                                      : QVariant(QString::number(e.precisionCm, 'g', 4));
+        case Shell:
+          return role == Qt::EditRole ? QVariant(double(e.shellCm)) : QVariant(QString::number(e.shellCm, 'g', 4));
         case MaxError: return report ? formatCm(report->maxErrorCm) : QString("…");
         case Storage:
           if (!report) return {};
-          return QString("%1 / %2 / %3%4").arg(kindName(report->kinds[0]), kindName(report->kinds[1]), kindName(report->kinds[2]),
-                                               report->keys ? QString(" (%1 keys)").arg(report->keys) : QString());
+          return QString("%1 / %2 / %3%4")
+              .arg(kindName(report->kinds[0]), kindName(report->kinds[1]), kindName(report->kinds[2]),
+                   report->keys ? QString(" (%1 keys)").arg(report->keys) : QString());
         default: return {};
       }
     case Qt::CheckStateRole:
@@ -194,7 +205,8 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
     case Qt::ForegroundRole:
       if ((index.column() == Precision || index.column() == Shell) && !own) return QBrush(kInheritedColor);
       if (resultColumn && report && shown.stale) return QBrush(kStaleColor);
-      if (index.column() == MaxError && report) return QBrush(errorColor(report->maxErrorCm / report->precisionCm).darker(130));
+      if (index.column() == MaxError && report)
+        return QBrush(errorColor(report->maxErrorCm / report->precisionCm).darker(130));
       return {};
     case Qt::BackgroundRole:
       if (index.column() == MaxError && report && !shown.stale) {
@@ -205,15 +217,18 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
       return {};
     case Qt::ToolTipRole:
       if (index.column() == Precision || index.column() == Shell)
-        return own ? QString(m_scope == EditScope::AllClips ? "Set for this joint in every clip" : "Set for this joint in this clip")
+        return own ? QString(m_scope == EditScope::AllClips ? "Set for this joint in every clip"
+                                                            : "Set for this joint in this clip")
                    : QString("Inherited (from the parent joint, a wildcard rule, the clip or the defaults)");
       if (resultColumn && report && shown.stale) return kUpdatingTip;
       if (index.column() == MaxError && report)
-        return QString("%1 of %2%3").arg(formatCm(report->maxErrorCm), formatCm(report->precisionCm),
-                                         report->withinPrecision ? "" : " — the storage formats cannot reach this precision");
+        return QString("%1 of %2%3")
+            .arg(formatCm(report->maxErrorCm), formatCm(report->precisionCm),
+                 report->withinPrecision ? "" : " — the storage formats cannot reach this precision");
       return {};
     case Qt::TextAlignmentRole:
-      return index.column() == Name || index.column() == Storage ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+      return index.column() == Name || index.column() == Storage ? QVariant()
+                                                                 : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     default: return {};
   }
 }

@@ -18,9 +18,15 @@
 namespace animpack::widgets {
 
 JointTreeView::JointTreeView(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
-    : QWidget(parent), m_document(document), m_model(new JointTreeModel(document, recompressor, this)),
-      m_proxy(new QSortFilterProxyModel(this)), m_tree(new QTreeView(this)), m_search(new QLineEdit(this)),
-      m_scope(new QComboBox(this)), m_precision(new QDoubleSpinBox(this)), m_shell(new QDoubleSpinBox(this)) {
+    : QWidget(parent),
+      m_document(document),
+      m_model(new JointTreeModel(document, recompressor, this)),
+      m_proxy(new QSortFilterProxyModel(this)),
+      m_tree(new QTreeView(this)),
+      m_search(new QLineEdit(this)),
+      m_scope(new QComboBox(this)),
+      m_precision(new QDoubleSpinBox(this)),
+      m_shell(new QDoubleSpinBox(this)) {
   m_proxy->setSourceModel(m_model);
   m_proxy->setRecursiveFilteringEnabled(true);
   m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -38,7 +44,8 @@ JointTreeView::JointTreeView(ClipDocument* document, Recompressor* recompressor,
 
   m_tree->setModel(m_proxy);
   m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
-  m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
+  m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                          QAbstractItemView::SelectedClicked);
   m_tree->setUniformRowHeights(true);
   m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
   // Deep rigs make the name column wide: indent less, and show the error right after the name so it
@@ -113,7 +120,8 @@ JointTreeView::JointTreeView(ClipDocument* document, Recompressor* recompressor,
     // on the first translating joint (a ground bone, a hips joint below an IK helper).
     const std::vector<int> joints = selection();
     QAction* root = menu.addAction("Extract root motion from this joint", this, [this, joints] {
-      m_document->setRootMotionJoint(QString::fromStdString(m_document->asset()->skeleton.names[std::size_t(joints.front())]));
+      m_document->setRootMotionJoint(
+          QString::fromStdString(m_document->asset()->skeleton.names[std::size_t(joints.front())]));
     });
     root->setEnabled(joints.size() == 1 && m_document->currentClip() >= 0);
     menu.exec(m_tree->viewport()->mapToGlobal(pos));

@@ -18,8 +18,14 @@
 namespace animpack::widgets {
 
 StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
-    : QWidget(parent), m_document(document), m_recompressor(recompressor), m_text(new QLabel(this)), m_worst(new QLabel(this)), m_skin(new QLabel(this)),
-      m_plot(new QCustomPlot(this)), m_sweepButton(new QPushButton("Size vs error sweep", this)) {
+    : QWidget(parent),
+      m_document(document),
+      m_recompressor(recompressor),
+      m_text(new QLabel(this)),
+      m_worst(new QLabel(this)),
+      m_skin(new QLabel(this)),
+      m_plot(new QCustomPlot(this)),
+      m_sweepButton(new QPushButton("Size vs error sweep", this)) {
   m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_text->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   m_text->setWordWrap(true);
@@ -44,7 +50,8 @@ StatsPanel::StatsPanel(ClipDocument* document, Recompressor* recompressor, QWidg
   m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
   m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
   m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-  connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable*, int index, QMouseEvent*) { applySweepPoint(index); });
+  connect(m_plot, &QCustomPlot::plottableClick, this,
+          [this](QCPAbstractPlottable*, int index, QMouseEvent*) { applySweepPoint(index); });
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(m_text);
@@ -124,13 +131,21 @@ void StatsPanel::refresh() {
               .arg(formatBytes(s.rawBytes), formatBytes(packed))
               .arg(double(s.rawBytes) / double(packed), 0, 'f', 2)
               .arg(formatBytes(core::residentClipBytes(c)));
-  text += QString("tracks: %1 default, %2 constant, %3 keyed (%4 keys), %5 uniform<br>").arg(s.defaultTracks).arg(s.constantTracks).arg(s.keyedTracks).arg(s.keys).arg(s.uniformTracks);
-  text += QString("max error %1 · p99 %2 · %3<br>").arg(formatCm(s.maxErrorCm), formatCm(s.p99ErrorCm),
-                                                        s.withinPrecision ? "<span style='color:#1e8232'>every joint within precision</span>"
-                                                                          : "<span style='color:#c8281e'>some joints over precision</span>");
+  text += QString("tracks: %1 default, %2 constant, %3 keyed (%4 keys), %5 uniform<br>")
+              .arg(s.defaultTracks)
+              .arg(s.constantTracks)
+              .arg(s.keyedTracks)
+              .arg(s.keys)
+              .arg(s.uniformTracks);
+  text += QString("max error %1 · p99 %2 · %3<br>")
+              .arg(formatCm(s.maxErrorCm), formatCm(s.p99ErrorCm),
+                   s.withinPrecision ? "<span style='color:#1e8232'>every joint within precision</span>"
+                                     : "<span style='color:#c8281e'>some joints over precision</span>");
   text += QString("compressed in %1 ms (%2 verification passes)").arg(s.compressMs, 0, 'f', 1).arg(s.iterations);
   for (const core::PinnedReport& p : s.pinned)
-    text += QString("<br>pinned %1: drift %2 (unpinned %3)").arg(QString::fromStdString(m_document->asset()->skeleton.names[p.joint]).toHtmlEscaped(), formatCm(p.driftCm), formatCm(p.driftUnpinnedCm));
+    text += QString("<br>pinned %1: drift %2 (unpinned %3)")
+                .arg(QString::fromStdString(m_document->asset()->skeleton.names[p.joint]).toHtmlEscaped(),
+                     formatCm(p.driftCm), formatCm(p.driftUnpinnedCm));
   if (s.wideTracks > 0) text += QString("<br>%1 sub-track(s) needed more than 16 bits per component").arg(s.wideTracks);
   if (s.maxVertexErrorCm >= 0 && !s.joints.empty()) {
     // Which bound decides the clip's size: the joints' precision or the skin's (as a fraction of each).
@@ -141,14 +156,18 @@ void StatsPanel::refresh() {
     }
     const float bound = core::kSkinBoundFactor * strictest;
     text += QString("<br>skinned vertices move up to %1 of %2 allowed (at and between frames) · limited by the %3")
-                .arg(formatCm(s.maxVertexErrorCm), formatCm(bound), s.maxVertexErrorCm / bound > jointShare ? "skin" : "joints");
+                .arg(formatCm(s.maxVertexErrorCm), formatCm(bound),
+                     s.maxVertexErrorCm / bound > jointShare ? "skin" : "joints");
   }
   m_text->setText(text);
   setStale(m_text, shown.stale);
   setStale(m_worst, shown.stale);
   if (s.worstJoint >= 0)
-    m_worst->setText(QString("worst: <a href='%1:%2'>%3 at frame %2</a>").arg(s.worstJoint).arg(s.worstFrame)
-                         .arg(QString::fromStdString(m_document->asset()->skeleton.names[std::size_t(s.worstJoint)]).toHtmlEscaped()));
+    m_worst->setText(QString("worst: <a href='%1:%2'>%3 at frame %2</a>")
+                         .arg(s.worstJoint)
+                         .arg(s.worstFrame)
+                         .arg(QString::fromStdString(m_document->asset()->skeleton.names[std::size_t(s.worstJoint)])
+                                  .toHtmlEscaped()));
   // Joints can all pass while the skin they carry far from them does not: say so, and where the
   // shells are not the skin's yet, offer them.
   float strictest = std::numeric_limits<float>::infinity();
@@ -156,9 +175,12 @@ void StatsPanel::refresh() {
   const float bound = core::kSkinBoundFactor * strictest;
   const bool skinOver = s.maxVertexErrorCm > bound && !m_document->asset()->meshes.empty();
   const bool meshShells = m_document->effectiveSettings(clip).verifySkin;
-  const QString fix = meshShells ? QString(" The shells already follow the skin: tighten the precision of the joints near the worst vertex.")
-                                 : QString(" <a href='derive'>Derive shells from the mesh</a>");
-  m_skin->setText(skinOver ? QString("<span style='color:#c8281e'>The skin moves %1, more than its bound of %2 (%3 x the strictest precision).</span>%4")
+  const QString fix =
+      meshShells
+          ? QString(" The shells already follow the skin: tighten the precision of the joints near the worst vertex.")
+          : QString(" <a href='derive'>Derive shells from the mesh</a>");
+  m_skin->setText(skinOver ? QString("<span style='color:#c8281e'>The skin moves %1, more than its bound of %2 (%3 x "
+                                     "the strictest precision).</span>%4")
                                  .arg(formatCm(s.maxVertexErrorCm), formatCm(bound))
                                  .arg(double(core::kSkinBoundFactor), 0, 'g', 2)
                                  .arg(fix)
@@ -185,7 +207,8 @@ void StatsPanel::startSweep() {
   const ClipJob job = clipJob(*m_document, clip);
   auto cancel = m_cancel;
   m_watcher.setFuture(QtConcurrent::run([job, cancel] {
-    return core::precisionSweep(*job.asset, job.raw(), job.name, job.settings, job.additive(cancel.get()), cancel.get());
+    return core::precisionSweep(*job.asset, job.raw(), job.name, job.settings, job.additive(cancel.get()),
+                                cancel.get());
   }));
 }
 

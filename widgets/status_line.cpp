@@ -9,8 +9,12 @@
 namespace animpack::widgets {
 
 StatusLine::StatusLine(QStatusBar* bar, ClipDocument* document, Recompressor* recompressor, ExportRunner* exporter)
-    : QObject(bar), m_document(document), m_exporter(exporter), m_status(new QLabel("Open an animated rig (File > Open, or drop a file here).", bar)),
-      m_progress(new QProgressBar(bar)), m_cancel(new QToolButton(bar)) {
+    : QObject(bar),
+      m_document(document),
+      m_exporter(exporter),
+      m_status(new QLabel("Open an animated rig (File > Open, or drop a file here).", bar)),
+      m_progress(new QProgressBar(bar)),
+      m_cancel(new QToolButton(bar)) {
   m_progress->setMaximumWidth(220);
   m_progress->setVisible(false);
   m_cancel->setText("Cancel");
@@ -35,8 +39,9 @@ StatusLine::StatusLine(QStatusBar* bar, ClipDocument* document, Recompressor* re
     showMessage(m_readyText);
   });
   // An export owns the bar while it runs; compression shows only when no export does.
-  connect(recompressor, &Recompressor::failed, this,
-          [this](int clip, const QString& message) { showMessage(QString("%1: %2").arg(m_document->clipName(clip), message)); });
+  connect(recompressor, &Recompressor::failed, this, [this](int clip, const QString& message) {
+    showMessage(QString("%1: %2").arg(m_document->clipName(clip), message));
+  });
   connect(recompressor, &Recompressor::busyChanged, this, [this](bool busy) {
     if (m_exporter->running()) return;
     setBusy("Compressing...", busy);

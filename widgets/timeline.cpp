@@ -12,8 +12,13 @@
 namespace animpack::widgets {
 
 Timeline::Timeline(ClipDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_play(new QToolButton(this)), m_slider(new QSlider(Qt::Horizontal, this)),
-      m_label(new QLabel(this)), m_loop(new QCheckBox("Loop", this)), m_speedBox(new QComboBox(this)) {
+    : QWidget(parent),
+      m_document(document),
+      m_play(new QToolButton(this)),
+      m_slider(new QSlider(Qt::Horizontal, this)),
+      m_label(new QLabel(this)),
+      m_loop(new QCheckBox("Loop", this)),
+      m_speedBox(new QComboBox(this)) {
   m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   m_play->setToolTip("Play / pause (Space)");
   m_loop->setChecked(true);
@@ -30,7 +35,8 @@ Timeline::Timeline(ClipDocument* document, QWidget* parent)
   layout->addWidget(m_loop);
   layout->addWidget(m_speedBox);
   connect(m_play, &QToolButton::clicked, this, &Timeline::togglePlay);
-  connect(m_speedBox, &QComboBox::currentIndexChanged, this, [this](int i) { m_speed = m_speedBox->itemData(i).toDouble(); });
+  connect(m_speedBox, &QComboBox::currentIndexChanged, this,
+          [this](int i) { m_speed = m_speedBox->itemData(i).toDouble(); });
   connect(m_slider, &QSlider::valueChanged, this, [this](int frame) {
     if (m_updating || m_document->currentClip() < 0) return;
     const auto& raw = m_document->rawClip(m_document->currentClip());
@@ -53,7 +59,9 @@ void Timeline::setLooping(bool loop) { m_loop->setChecked(loop); }
 void Timeline::setSpeed(double speed) {
   int best = 0;
   for (int i = 0; i < m_speedBox->count(); ++i)
-    if (std::fabs(m_speedBox->itemData(i).toDouble() - speed) < std::fabs(m_speedBox->itemData(best).toDouble() - speed)) best = i;
+    if (std::fabs(m_speedBox->itemData(i).toDouble() - speed) <
+        std::fabs(m_speedBox->itemData(best).toDouble() - speed))
+      best = i;
   m_speedBox->setCurrentIndex(best);
   m_speed = std::clamp(speed, 0.1, 2.0);
 }
@@ -99,7 +107,10 @@ void Timeline::syncFromDocument() {
     m_slider->setRange(0, int(raw.frameCount) - 1);
     const double frame = m_document->currentTime() * raw.sampleRate;
     m_slider->setValue(int(std::lround(frame)));
-    m_label->setText(QString("%1 s / %2 s  frame %3").arg(m_document->currentTime(), 0, 'f', 2).arg(raw.duration(), 0, 'f', 2).arg(frame, 0, 'f', 1));
+    m_label->setText(QString("%1 s / %2 s  frame %3")
+                         .arg(m_document->currentTime(), 0, 'f', 2)
+                         .arg(raw.duration(), 0, 'f', 2)
+                         .arg(frame, 0, 'f', 1));
   }
   m_updating = false;
 }

@@ -69,8 +69,12 @@ void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return al
 void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return allocate(size, 0, true); }
 void* operator new(std::size_t size, std::align_val_t align) { return allocate(size, std::size_t(align), false); }
 void* operator new[](std::size_t size, std::align_val_t align) { return allocate(size, std::size_t(align), false); }
-void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept { return allocate(size, std::size_t(align), true); }
-void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept { return allocate(size, std::size_t(align), true); }
+void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return allocate(size, std::size_t(align), true);
+}
+void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return allocate(size, std::size_t(align), true);
+}
 void operator delete(void* p) noexcept { release(p); }
 void operator delete[](void* p) noexcept { release(p); }
 void operator delete(void* p, std::size_t) noexcept { release(p); }

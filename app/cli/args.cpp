@@ -9,7 +9,9 @@
 namespace animpack::cli {
 
 Args::Args(std::string command, std::string synopsis, std::string description, std::vector<Option> options)
-    : m_command(std::move(command)), m_synopsis(std::move(synopsis)), m_description(std::move(description)),
+    : m_command(std::move(command)),
+      m_synopsis(std::move(synopsis)),
+      m_description(std::move(description)),
       m_options(std::move(options)) {}
 
 const Option* Args::find(const std::string& name) const {
@@ -142,7 +144,8 @@ int failure(const std::string& message) {
 }
 
 int usageError(const std::string& command, const std::string& message) {
-  std::fprintf(stderr, "animpack %s: %s\n(see 'animpack %s --help')\n", command.c_str(), message.c_str(), command.c_str());
+  std::fprintf(stderr, "animpack %s: %s\n(see 'animpack %s --help')\n", command.c_str(), message.c_str(),
+               command.c_str());
   return kExitUsage;
 }
 

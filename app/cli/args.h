@@ -19,7 +19,7 @@ struct Option {
   std::string valueName;  ///< empty for a flag
   std::string help;
   bool repeatable = false;
-  char shortName = 0;     ///< e.g. 'o' for -o
+  char shortName = 0;  ///< e.g. 'o' for -o
 };
 
 class Args {

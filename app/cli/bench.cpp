@@ -54,8 +54,8 @@ std::vector<float> timesAt(const runtime::ClipView& view, double hz) {
 
 /// What an opened pack costs in memory (docs/RUNTIME.md "Runtime": what the runtime keeps).
 struct MemoryFigures {
-  std::int64_t derivedBytes = 0;   // Pack::open and a first sample of every clip, counted, plus sizeof(Pack)
-  std::int64_t playerBytes = 0;    // a fresh Player after the forward, backward and random passes
+  std::int64_t derivedBytes = 0;      // Pack::open and a first sample of every clip, counted, plus sizeof(Pack)
+  std::int64_t playerBytes = 0;       // a fresh Player after the forward, backward and random passes
   std::int64_t blendPlayerBytes = 0;  // the same Player after the blend pass
 };
 
@@ -80,16 +80,20 @@ Expected<runtime::Pack> openCounted(std::vector<std::uint8_t> bytes, MemoryFigur
 }  // namespace
 
 int benchCommand(int argc, char** argv, int first) {
-  std::vector<Option> flags = {{"source", "FILE", "source file: adds the raw float clip for comparison", true},
-                               {"clip", "NAME", "the bench clip: its pack name, its source animation's name, a wildcard or #N (default: the first)"},
-                               {"scalar", "", "decode with the portable lanes instead of SIMD (every path gives identical poses)"},
-                               {"sse2", "", "decode with SSE2 even on a CPU with AVX2 (identical poses)"},
-                               {"json", "", "print one JSON object"},
-                               {"scenario", "", "a game-sized run over every PACK given: many characters, a blend of two clips each"},
-                               {"characters", "N", "--scenario: characters (64)"},
-                               {"seconds", "S", "--scenario: seconds of play at 60 Hz (10)"}};
+  std::vector<Option> flags = {
+      {"source", "FILE", "source file: adds the raw float clip for comparison", true},
+      {"clip", "NAME",
+       "the bench clip: its pack name, its source animation's name, a wildcard or #N (default: the first)"},
+      {"scalar", "", "decode with the portable lanes instead of SIMD (every path gives identical poses)"},
+      {"sse2", "", "decode with SSE2 even on a CPU with AVX2 (identical poses)"},
+      {"json", "", "print one JSON object"},
+      {"scenario", "", "a game-sized run over every PACK given: many characters, a blend of two clips each"},
+      {"characters", "N", "--scenario: characters (64)"},
+      {"seconds", "S", "--scenario: seconds of play at 60 Hz (10)"}};
   for (Option& o : importOptions()) flags.push_back(std::move(o));
-  Args args("bench", "PACK [--source FILE]... [--clip NAME] [--scalar|--sse2] [--json] | --scenario PACK... [--characters N] [--seconds S]",
+  Args args("bench",
+            "PACK [--source FILE]... [--clip NAME] [--scalar|--sse2] [--json] | --scenario PACK... [--characters N] "
+            "[--seconds S]",
             "Times decoding with the runtime: median ns per pose (and per joint) over 7 runs. forward = playback\n"
             "at times k/60 s (k = 0 .. duration x 60) through Player::sample (fwd 30Hz: k/30 s); random = the same\n"
             "60 Hz times in a fixed permutation; backward = the same times in reverse; blend = the 60 Hz times\n"
@@ -108,15 +112,18 @@ int benchCommand(int argc, char** argv, int first) {
   if (args.has("scenario")) {
     std::optional<double> characters, seconds;
     std::string error;
-    if (!args.number("characters", characters, error) || !args.number("seconds", seconds, error)) return usageError("bench", error);
+    if (!args.number("characters", characters, error) || !args.number("seconds", seconds, error))
+      return usageError("bench", error);
     if (characters && !(*characters >= 1 && *characters <= 100000 && *characters == double(int(*characters))))
       return usageError("bench", "--characters must be a whole number from 1 to 100000");
     if (seconds && !(*seconds > 0 && *seconds <= 3600)) return usageError("bench", "--seconds must be in (0, 3600]");
     if (args.positional().empty()) return usageError("bench", "--scenario needs at least one PACK");
-    return benchScenario(args.positional(), characters ? unsigned(*characters) : 64u, seconds.value_or(10.0), args.has("json"));
+    return benchScenario(args.positional(), characters ? unsigned(*characters) : 64u, seconds.value_or(10.0),
+                         args.has("json"));
   }
   if (args.positional().size() != 1) return usageError("bench", "expected exactly one PACK");
-  if (args.has("scalar") && args.has("sse2")) return usageError("bench", "--scalar and --sse2 pick two different decoders: give one");
+  if (args.has("scalar") && args.has("sse2"))
+    return usageError("bench", "--scalar and --sse2 pick two different decoders: give one");
   core::ImportFunction importer;
   if (auto exit = readImporter(args, "bench", importer)) return *exit;
   const std::string path = args.positional()[0];
@@ -146,7 +153,9 @@ int benchCommand(int argc, char** argv, int first) {
     std::vector<core::ClipChoice> choices;
     for (std::size_t i = 0; i < pack->clips().size(); ++i) {
       const runtime::PackClip& c = pack->clips()[i];
-      choices.push_back({std::string(c.name()), !c.sourceClip().empty() ? std::string(c.sourceClip()) : sources.clips[i] ? sources.clips[i]->name : std::string()});
+      choices.push_back({std::string(c.name()), !c.sourceClip().empty() ? std::string(c.sourceClip())
+                                                : sources.clips[i]      ? sources.clips[i]->name
+                                                                        : std::string()});
     }
     auto index = core::matchOneClip(*spec, choices);
     if (!index) return failure("'" + path + "': " + index.message());
@@ -247,24 +256,28 @@ int benchCommand(int argc, char** argv, int first) {
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;
   }
-  std::printf("%s: %.0f joints; median ns per pose over 7 runs, %s decoder\n", path.c_str(), joints, runtime::decodePathName(decodePath));
-  std::printf("%-30s %6s %8s %9s %9s %9s %9s %9s %9s %8s\n", "clip", "frames", "bytes", "fwd 30Hz", "fwd 60Hz", "backward", "random",
-              "blend", "raw", "fwd/raw");
+  std::printf("%s: %.0f joints; median ns per pose over 7 runs, %s decoder\n", path.c_str(), joints,
+              runtime::decodePathName(decodePath));
+  std::printf("%-30s %6s %8s %9s %9s %9s %9s %9s %9s %8s\n", "clip", "frames", "bytes", "fwd 30Hz", "fwd 60Hz",
+              "backward", "random", "blend", "raw", "fwd/raw");
   for (const ClipBench& b : results) {
     char rawText[32] = "-", ratio[32] = "-";
     if (b.raw) {
       std::snprintf(rawText, sizeof(rawText), "%.0f", *b.raw);
       std::snprintf(ratio, sizeof(ratio), "%.2f", b.forward / *b.raw);
     }
-    std::printf("%-30s %6u %8u %9.0f %9.0f %9.0f %9.0f %9.0f %9s %8s\n", b.name.substr(0, 30).c_str(), b.frames, b.compressedBytes,
-                b.forward30, b.forward, b.backward, b.random, b.blend, rawText, ratio);
+    std::printf("%-30s %6u %8u %9.0f %9.0f %9.0f %9.0f %9.0f %9s %8s\n", b.name.substr(0, 30).c_str(), b.frames,
+                b.compressedBytes, b.forward30, b.forward, b.backward, b.random, b.blend, rawText, ratio);
   }
   std::size_t packBytes = 0;
   for (const runtime::PackClip& c : pack->clips()) packBytes += c.ownBytes();
-  std::printf("memory: %zu clip bytes in the pack; opened, it derives %lld bytes (%.1f %% of them); a player keeps %lld bytes "
-              "(%.1f per joint), %lld after a blend\n",
-              packBytes, static_cast<long long>(memory.derivedBytes), 100.0 * double(memory.derivedBytes) / double(std::max<std::size_t>(packBytes, 1)),
-              static_cast<long long>(memory.playerBytes), double(memory.playerBytes) / joints, static_cast<long long>(memory.blendPlayerBytes));
+  std::printf(
+      "memory: %zu clip bytes in the pack; opened, it derives %lld bytes (%.1f %% of them); a player keeps %lld bytes "
+      "(%.1f per joint), %lld after a blend\n",
+      packBytes, static_cast<long long>(memory.derivedBytes),
+      100.0 * double(memory.derivedBytes) / double(std::max<std::size_t>(packBytes, 1)),
+      static_cast<long long>(memory.playerBytes), double(memory.playerBytes) / joints,
+      static_cast<long long>(memory.blendPlayerBytes));
   return kExitOk;
 }
 

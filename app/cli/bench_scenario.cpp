@@ -92,12 +92,14 @@ int benchScenario(const std::vector<std::string>& paths, unsigned characters, do
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;
   }
-  std::printf("%zu packs, %zu clips resident; %u characters, each a decomposed blend of two clips at 60 Hz for %.0f s\n", packs.size(),
-              clips, characters, seconds);
+  std::printf(
+      "%zu packs, %zu clips resident; %u characters, each a decomposed blend of two clips at 60 Hz for %.0f s\n",
+      packs.size(), clips, characters, seconds);
   std::printf("resident: %.3f MB = packs %.3f MB + derived at open %.3f MB + players %.3f MB\n", double(resident) / 1e6,
               double(fileBytes) / 1e6, double(derivedBytes) / 1e6, double(playerBytes) / 1e6);
-  std::printf("time: %.0f ns per character-frame (%.2f ms per frame for all characters); %lld bytes allocated while playing\n",
-              perCharacterFrame, perCharacterFrame * characters / 1e6, static_cast<long long>(allocated));
+  std::printf(
+      "time: %.0f ns per character-frame (%.2f ms per frame for all characters); %lld bytes allocated while playing\n",
+      perCharacterFrame, perCharacterFrame * characters / 1e6, static_cast<long long>(allocated));
   return kExitOk;
 }
 

@@ -13,18 +13,18 @@
 namespace animpack::cli {
 
 int compressCommand(int argc, char** argv, int first) {
-  std::vector<Option> flags = {
-      {"output", "PATH", "the pack to write (with --pack-per-file: a directory)", false, 'o'},
-      {"clip", "NAME", "compress only clips with this name or wildcard", true},
-      {"all", "", "compress every clip (the default)"},
-      {"recursive", "", "descend into subdirectories of folder inputs", false, 'r'},
-      {"pack-per-file", "", "write DIR/<file>.anpk for each input instead of one pack"}};
+  std::vector<Option> flags = {{"output", "PATH", "the pack to write (with --pack-per-file: a directory)", false, 'o'},
+                               {"clip", "NAME", "compress only clips with this name or wildcard", true},
+                               {"all", "", "compress every clip (the default)"},
+                               {"recursive", "", "descend into subdirectories of folder inputs", false, 'r'},
+                               {"pack-per-file", "", "write DIR/<file>.anpk for each input instead of one pack"}};
   for (Option& o : settingsOptions()) flags.push_back(std::move(o));
   for (Option& o : importOptions()) flags.push_back(std::move(o));
   flags.insert(flags.end(),
                {{"report", "R.json|R.csv", "write a per-clip report (JSON or CSV by extension)"},
                 {"budget", "KB", "flag packs larger than this (KiB): exit code 1"},
-                {"budget-kind", "resident|pack", "what --budget counts: the pack and what opening it derives (default) or the file"},
+                {"budget-kind", "resident|pack",
+                 "what --budget counts: the pack and what opening it derives (default) or the file"},
                 {"cache", "DIR", "skip files whose bytes and settings are unchanged since the last run"},
                 {"jobs", "N", "worker threads (default: one per core)", false, 'j'},
                 {"quiet", "", "no progress and no per-clip lines; errors and the summary only", false, 'q'}});

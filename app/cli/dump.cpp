@@ -31,24 +31,29 @@ std::string dumpJson(const runtime::Pack& pack, const std::string& path) {
   char hash[20];
   std::snprintf(hash, sizeof(hash), "%016llx", static_cast<unsigned long long>(sk.hash()));
   ordered_json joints = ordered_json::array();
-  for (std::uint32_t j = 0; j < sk.jointCount(); ++j) joints.push_back({{"name", sk.name(j)}, {"parent", sk.parents()[j]}});
+  for (std::uint32_t j = 0; j < sk.jointCount(); ++j)
+    joints.push_back({{"name", sk.name(j)}, {"parent", sk.parents()[j]}});
   ordered_json clips = ordered_json::array();
   for (const runtime::PackClip& c : pack.clips())
-    clips.push_back({{"name", c.name()},
-                     {"source_clip", c.sourceClip().empty() ? ordered_json(nullptr) : ordered_json(c.sourceClip())},  // not recorded before version 4
-                     {"source", c.sourceFile()},
-                     {"clip_index", c.clipIndex()},
-                     {"frames", c.frameCount()},
-                     {"sample_rate", c.sampleRate()},
-                     {"start_time", c.startTime()},
-                     {"duration", c.view.duration()},
-                     {"loop", c.loop()},
-                     {"bytes", c.ownBytes()}});
-  ordered_json doc = {{"file", path},
-                      {"format_version", pack.version()},
-                      {"file_bytes", pack.fileSize()},
-                      {"skeleton", {{"joints", joints}, {"hash", hash}, {"unit_to_cm", sk.unitToCm()}, {"bytes", pack.skeletonBytes()}}},
-                      {"clips", clips}};
+    clips.push_back(
+        {{"name", c.name()},
+         {"source_clip", c.sourceClip().empty() ? ordered_json(nullptr)
+                                                : ordered_json(c.sourceClip())},  // not recorded before version 4
+         {"source", c.sourceFile()},
+         {"clip_index", c.clipIndex()},
+         {"frames", c.frameCount()},
+         {"sample_rate", c.sampleRate()},
+         {"start_time", c.startTime()},
+         {"duration", c.view.duration()},
+         {"loop", c.loop()},
+         {"bytes", c.ownBytes()}});
+  ordered_json doc = {
+      {"file", path},
+      {"format_version", pack.version()},
+      {"file_bytes", pack.fileSize()},
+      {"skeleton",
+       {{"joints", joints}, {"hash", hash}, {"unit_to_cm", sk.unitToCm()}, {"bytes", pack.skeletonBytes()}}},
+      {"clips", clips}};
   return doc.dump(2) + "\n";
 }
 
@@ -68,10 +73,10 @@ int dumpCommand(int argc, char** argv, int first) {
     return kExitOk;
   }
   const runtime::PackSkeleton& sk = pack->skeleton();
-  std::printf("pack:      %s\nformat:    version %u, %zu bytes, checksum ok\n", args.positional()[0].c_str(), pack->version(),
-              pack->fileSize());
-  std::printf("skeleton:  %u joints, 1 unit = %g cm, hash %016llx, %zu bytes shared\n", sk.jointCount(), double(sk.unitToCm()),
-              static_cast<unsigned long long>(sk.hash()), pack->skeletonBytes());
+  std::printf("pack:      %s\nformat:    version %u, %zu bytes, checksum ok\n", args.positional()[0].c_str(),
+              pack->version(), pack->fileSize());
+  std::printf("skeleton:  %u joints, 1 unit = %g cm, hash %016llx, %zu bytes shared\n", sk.jointCount(),
+              double(sk.unitToCm()), static_cast<unsigned long long>(sk.hash()), pack->skeletonBytes());
   for (std::uint32_t j = 0; j < sk.jointCount(); ++j)
     std::printf("  %3u %-32s parent %3d\n", j, std::string(sk.name(j)).c_str(), sk.parents()[j]);
   std::printf("clips:     %zu\n", pack->clips().size());
@@ -80,24 +85,27 @@ int dumpCommand(int argc, char** argv, int first) {
     std::map<runtime::TrackKind, int> kinds;
     for (std::uint32_t j = 0; j < v.jointCount(); ++j)
       for (int ch = 0; ch < 3; ++ch) ++kinds[v.kind(j, runtime::Channel(ch))];
-    std::printf("  '%s' from %s [%u]: %u frames at %g Hz (%.3f s)%s, start %g s, %u bytes\n", std::string(c.name()).c_str(),
-                std::string(c.sourceFile()).c_str(), c.clipIndex(), c.frameCount(), double(c.sampleRate()), double(v.duration()),
-                c.loop() ? ", loops" : "", c.startTime(), c.ownBytes());
+    std::printf("  '%s' from %s [%u]: %u frames at %g Hz (%.3f s)%s, start %g s, %u bytes\n",
+                std::string(c.name()).c_str(), std::string(c.sourceFile()).c_str(), c.clipIndex(), c.frameCount(),
+                double(c.sampleRate()), double(v.duration()), c.loop() ? ", loops" : "", c.startTime(), c.ownBytes());
     const auto& s = v.sections();
-    std::printf("    sections: header %u, kinds %u, constants %u, keyed params %u, uniform params %u, keys %u (%u keys),\n"
-                "              raw %u, segment table %u, boundaries %u, segments %u (%u x %u frames), padding %u, root motion %u;\n"
-                "              table entry %u\n",
-                s.header, s.kinds, s.constants, s.keyedParams, s.uniformParams, s.keys, v.keyCount(), s.rawSamples, s.segmentTable,
-                s.boundaries, s.segmentData, v.segmentCount(), v.segmentLength(), s.padding, s.rootMotion,
-                runtime::clipEntrySize(pack->version()));
+    std::printf(
+        "    sections: header %u, kinds %u, constants %u, keyed params %u, uniform params %u, keys %u (%u keys),\n"
+        "              raw %u, segment table %u, boundaries %u, segments %u (%u x %u frames), padding %u, root motion "
+        "%u;\n"
+        "              table entry %u\n",
+        s.header, s.kinds, s.constants, s.keyedParams, s.uniformParams, s.keys, v.keyCount(), s.rawSamples,
+        s.segmentTable, s.boundaries, s.segmentData, v.segmentCount(), v.segmentLength(), s.padding, s.rootMotion,
+        runtime::clipEntrySize(pack->version()));
     std::printf("    tracks:  ");
     for (const auto& [k, n] : kinds) std::printf(" %s %d", kindName(k), n);
     std::printf("\n");
     if (args.has("tracks"))
       for (std::uint32_t j = 0; j < v.jointCount(); ++j)
-        std::printf("      %-32s r %-14s t %-14s s %-14s precision %g cm shell %g cm%s\n", std::string(sk.name(j)).c_str(),
-                    kindName(v.kind(j, runtime::Channel::Rotation)), kindName(v.kind(j, runtime::Channel::Translation)),
-                    kindName(v.kind(j, runtime::Channel::Scale)), double(c.tolerance(j).precisionCm), double(c.tolerance(j).shellCm),
+        std::printf("      %-32s r %-14s t %-14s s %-14s precision %g cm shell %g cm%s\n",
+                    std::string(sk.name(j)).c_str(), kindName(v.kind(j, runtime::Channel::Rotation)),
+                    kindName(v.kind(j, runtime::Channel::Translation)), kindName(v.kind(j, runtime::Channel::Scale)),
+                    double(c.tolerance(j).precisionCm), double(c.tolerance(j).shellCm),
                     c.tolerance(j).pinned ? " pinned" : "");
   }
   return kExitOk;

@@ -22,49 +22,57 @@ int exportSummary(const core::ExportResult& exported, bool quiet, std::optional<
   for (const core::ClipReport& r : result->rows) {
     if (!r.error.empty()) {
       // An import error already names its file.
-      if (r.clip.empty() && r.error.find(r.file) != std::string::npos) std::fprintf(stderr, "animpack: %s\n", r.error.c_str());
-      else std::fprintf(stderr, "animpack: %s%s: %s\n", r.file.c_str(), r.clip.empty() ? "" : (" clip '" + r.clip + "'").c_str(), r.error.c_str());
+      if (r.clip.empty() && r.error.find(r.file) != std::string::npos)
+        std::fprintf(stderr, "animpack: %s\n", r.error.c_str());
+      else
+        std::fprintf(stderr, "animpack: %s%s: %s\n", r.file.c_str(),
+                     r.clip.empty() ? "" : (" clip '" + r.clip + "'").c_str(), r.error.c_str());
       continue;
     }
     raw += r.rawBytes;
     compressed += r.compressedBytes;
     if (!quiet)
       std::printf("%s: %-28s %5u frames  %10s -> %9s  %6.2f:1  max %.4f cm  p99 %.4f cm  %6.1f ms%s\n",
-                  std::filesystem::path(r.file).filename().c_str(), r.clip.c_str(), r.frames, humanBytes(r.rawBytes).c_str(),
-                  humanBytes(r.compressedBytes).c_str(), r.ratio(), r.maxErrorCm, r.p99ErrorCm, r.compressMs,
-                  r.withinPrecision ? "" : "  OVER PRECISION");
+                  std::filesystem::path(r.file).filename().c_str(), r.clip.c_str(), r.frames,
+                  humanBytes(r.rawBytes).c_str(), humanBytes(r.compressedBytes).c_str(), r.ratio(), r.maxErrorCm,
+                  r.p99ErrorCm, r.compressMs, r.withinPrecision ? "" : "  OVER PRECISION");
   }
   int overBudget = 0;
   for (const core::WrittenPack& p : result->packs) {
     if (p.overBudget) {
       ++overBudget;
       if (kind == core::BudgetKind::Resident)
-        std::fprintf(stderr, "animpack: %s is %s resident (%s file and what opening it derives), over the budget of %.0f KiB\n",
+        std::fprintf(stderr,
+                     "animpack: %s is %s resident (%s file and what opening it derives), over the budget of %.0f KiB\n",
                      p.path.c_str(), humanBytes(p.residentBytes).c_str(), humanBytes(p.bytes).c_str(), *budget);
       else
-        std::fprintf(stderr, "animpack: %s is %s (%s resident), over the budget of %.0f KiB for the pack file\n", p.path.c_str(),
-                     humanBytes(p.bytes).c_str(), humanBytes(p.residentBytes).c_str(), *budget);
+        std::fprintf(stderr, "animpack: %s is %s (%s resident), over the budget of %.0f KiB for the pack file\n",
+                     p.path.c_str(), humanBytes(p.bytes).c_str(), humanBytes(p.residentBytes).c_str(), *budget);
     }
   }
   const std::size_t clips = result->rows.size() - result->failures;
   std::printf("%zu clip(s)%s: %s -> %s (%.2f:1) in %zu pack(s)", clips,
               result->cachedClips ? (" (" + std::to_string(result->cachedClips) + " from the cache)").c_str() : "",
-              humanBytes(raw).c_str(), humanBytes(compressed).c_str(), compressed ? double(raw) / double(compressed) : 0.0,
-              result->packs.size());
+              humanBytes(raw).c_str(), humanBytes(compressed).c_str(),
+              compressed ? double(raw) / double(compressed) : 0.0, result->packs.size());
   if (result->packs.size() == 1)
-    std::printf(", %s written to %s (%s resident once opened)", humanBytes(result->packs[0].bytes).c_str(), result->packs[0].path.c_str(),
-                humanBytes(result->packs[0].residentBytes).c_str());
+    std::printf(", %s written to %s (%s resident once opened)", humanBytes(result->packs[0].bytes).c_str(),
+                result->packs[0].path.c_str(), humanBytes(result->packs[0].residentBytes).c_str());
   std::printf("\n");
   if (result->failures) {
     std::string failed;
     std::set<std::string> named;
     for (const core::ClipReport& r : result->rows) {
-      const std::string name = std::filesystem::path(r.file).filename().string() + (r.clip.empty() ? "" : " '" + r.clip + "'");
+      const std::string name =
+          std::filesystem::path(r.file).filename().string() + (r.clip.empty() ? "" : " '" + r.clip + "'");
       if (!r.error.empty() && named.insert(name).second) failed += (failed.empty() ? "" : ", ") + name;
     }
-    return failure(std::to_string(result->failures) + " input(s) failed (" + failed + ", listed above); the packs hold the rest");
+    return failure(std::to_string(result->failures) + " input(s) failed (" + failed +
+                   ", listed above); the packs hold the rest");
   }
-  if (result->overPrecision) return failure(std::to_string(result->overPrecision) + " clip(s) exceed their precision (see the OVER PRECISION lines)");
+  if (result->overPrecision)
+    return failure(std::to_string(result->overPrecision) +
+                   " clip(s) exceed their precision (see the OVER PRECISION lines)");
   if (overBudget) return failure(std::to_string(overBudget) + " pack(s) over budget");
   return kExitOk;
 }
@@ -73,7 +81,8 @@ std::optional<int> readJobs(const Args& args, const std::string& command, unsign
   std::optional<double> n;
   std::string error;
   if (!args.number("jobs", n, error)) return usageError(command, error);
-  if (n && (*n < 1 || *n > 256 || *n != double(int(*n)))) return usageError(command, "--jobs must be a whole number from 1 to 256");
+  if (n && (*n < 1 || *n > 256 || *n != double(int(*n))))
+    return usageError(command, "--jobs must be a whole number from 1 to 256");
   jobs = n ? static_cast<unsigned>(*n) : 0;
   return std::nullopt;
 }

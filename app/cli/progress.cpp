@@ -25,8 +25,8 @@ void Progress::update(std::size_t done, std::size_t total, const std::string& wh
   if (filled < width) bar += '>';
   bar.resize(std::size_t(width), ' ');
   std::string name = what.size() > 40 ? "..." + what.substr(what.size() - 37) : what;
-  std::fprintf(stderr, "\r[%s] %zu/%zu clips  ETA %d:%02d  %-40s", bar.c_str(), done, total, int(eta) / 60, int(eta) % 60,
-               name.c_str());
+  std::fprintf(stderr, "\r[%s] %zu/%zu clips  ETA %d:%02d  %-40s", bar.c_str(), done, total, int(eta) / 60,
+               int(eta) % 60, name.c_str());
   std::fflush(stderr);
   m_drawn = true;
 }

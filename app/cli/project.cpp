@@ -20,14 +20,14 @@ namespace animpack::cli {
 namespace {
 
 /// Compresses the project as `build` does into `output`; prints progress unless quiet.
-Expected<core::ExportResult> exportProject(const core::Project& project, core::ExportOptions options, const std::filesystem::path& output,
-                                           bool quiet) {
+Expected<core::ExportResult> exportProject(const core::Project& project, core::ExportOptions options,
+                                           const std::filesystem::path& output, bool quiet) {
   options.output = output;
   options.toolVersion = ANIMPACK_VERSION;
   Progress progress(Progress::detect(quiet));
-  auto result = core::exportPacks(core::projectFiles(project), options, [&](std::size_t done, std::size_t total, const std::string& what) {
-    progress.update(done, total, what);
-  });
+  auto result = core::exportPacks(
+      core::projectFiles(project), options,
+      [&](std::size_t done, std::size_t total, const std::string& what) { progress.update(done, total, what); });
   progress.finish();
   return result;
 }
@@ -44,7 +44,8 @@ int projectNewOrAdd(const std::string& verb, int argc, char** argv, int first) {
   if (isNew) {
     for (Option& o : settingsOptions()) flags.push_back(std::move(o));
     flags.push_back({"budget", "KB", "the pack's size budget in KiB"});
-    flags.push_back({"budget-kind", "resident|pack", "what the budget counts: the pack and what opening it derives (default), or the file"});
+    flags.push_back({"budget-kind", "resident|pack",
+                     "what the budget counts: the pack and what opening it derives (default), or the file"});
     flags.push_back({"force", "", "replace an existing project"});
   }
   Args args("project " + verb, "P.anproj FILES|DIRS... [-r]",
@@ -57,7 +58,8 @@ int projectNewOrAdd(const std::string& verb, int argc, char** argv, int first) {
   const std::string command = "project " + verb;
   if (args.positional().size() < 2) return usageError(command, "expected P.anproj and at least one file or folder");
   const std::filesystem::path path = args.positional()[0];
-  if (path.extension() != ".anproj") return usageError(command, "the project must end in .anproj: '" + path.string() + "'");
+  if (path.extension() != ".anproj")
+    return usageError(command, "the project must end in .anproj: '" + path.string() + "'");
   core::Project project;
   if (isNew) {
     std::error_code ec;
@@ -90,7 +92,8 @@ int projectNewOrAdd(const std::string& verb, int argc, char** argv, int first) {
 }
 
 int projectRemove(int argc, char** argv, int first) {
-  Args args("project remove", "P.anproj FILES...", "Removes source files from a project (its other files keep their settings).", {});
+  Args args("project remove", "P.anproj FILES...",
+            "Removes source files from a project (its other files keep their settings).", {});
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() < 2) return usageError("project remove", "expected P.anproj and at least one file");
   const std::filesystem::path path = args.positional()[0];
@@ -101,7 +104,8 @@ int projectRemove(int argc, char** argv, int first) {
     std::size_t index = project->sources.size();
     for (std::size_t s = 0; s < project->sources.size(); ++s)
       if (project->sources[s].path == file) index = s;
-    if (index == project->sources.size()) return failure("'" + args.positional()[i] + "' is not a source of '" + path.string() + "'");
+    if (index == project->sources.size())
+      return failure("'" + args.positional()[i] + "' is not a source of '" + path.string() + "'");
     project->removeSource(index);
   }
   if (auto st = core::writeProject(*project, path); !st) return failure(st.message());
@@ -116,12 +120,14 @@ int projectCommand(int argc, char** argv, int first) {
   if (verb == "new" || verb == "add") return projectNewOrAdd(verb, argc, argv, first + 1);
   if (verb == "remove") return projectRemove(argc, argv, first + 1);
   if (verb == "--help" || verb == "-h") {
-    std::printf("usage: animpack project new|add|remove P.anproj FILES|DIRS... [-r]\n\n"
-                "Creates a project, adds sources to it or removes them (docs/PROJECT.md).\n"
-                "'animpack project new --help' describes each.\n");
+    std::printf(
+        "usage: animpack project new|add|remove P.anproj FILES|DIRS... [-r]\n\n"
+        "Creates a project, adds sources to it or removes them (docs/PROJECT.md).\n"
+        "'animpack project new --help' describes each.\n");
     return kExitOk;
   }
-  return usageError("project", verb.empty() ? "expected new, add or remove" : "unknown subcommand '" + verb + "' (new, add, remove)");
+  return usageError(
+      "project", verb.empty() ? "expected new, add or remove" : "unknown subcommand '" + verb + "' (new, add, remove)");
 }
 
 int approveCommand(int argc, char** argv, int first) {
@@ -173,8 +179,12 @@ int approveCommand(int argc, char** argv, int first) {
   std::string names;
   for (std::size_t i : chosen) {
     const core::BuiltClip& c = (*clips)[i];
-    core::ClipApprovalRecord a{reject ? core::ApprovalState::Rejected : core::ApprovalState::Approved, c.settingsHash, c.sourceHash,
-                               who, when, c.maxErrorCm};
+    core::ClipApprovalRecord a{reject ? core::ApprovalState::Rejected : core::ApprovalState::Approved,
+                               c.settingsHash,
+                               c.sourceHash,
+                               who,
+                               when,
+                               c.maxErrorCm};
     // A version-1 project keyed approvals by animation name; written back it keys them by pack name.
     if (project->approvalsBySourceName) {
       project->approvals.clear();
@@ -186,21 +196,25 @@ int approveCommand(int argc, char** argv, int first) {
     names += (names.empty() ? "" : ", ") + c.name;
   }
   if (auto st = core::writeProject(*project, path); !st) return failure(st.message());
-  std::printf("%s %zu clip(s) as %s at %s: %s\n", reject ? "rejected" : "approved", chosen.size(), who.c_str(), when.c_str(), names.c_str());
-  return result->failures ? failure(std::to_string(result->failures) + " input(s) failed to compress (listed in 'animpack build')") : kExitOk;
+  std::printf("%s %zu clip(s) as %s at %s: %s\n", reject ? "rejected" : "approved", chosen.size(), who.c_str(),
+              when.c_str(), names.c_str());
+  return result->failures
+             ? failure(std::to_string(result->failures) + " input(s) failed to compress (listed in 'animpack build')")
+             : kExitOk;
 }
 
 int buildCommand(int argc, char** argv, int first) {
-  std::vector<Option> flags = {{"output", "OUT.anpk", "the pack to write", false, 'o'},
-                               {"report", "R.json|R.csv", "write a per-clip report (JSON or CSV by extension)"},
-                               {"depfile", "D.d", "write a Make-style depfile: the pack depends on the project and every source"},
-                               {"require-approved", "", "fail, listing them, when a clip is unapproved or its approval no longer holds"},
-                               {"clip", "NAME", "build only these clips (pack name, animation name, wildcard, #N of a file)", true},
-                               {"budget", "KB", "the pack's budget in KiB (default: the project's budget_kib): exit code 1 over it"},
-                               {"budget-kind", "resident|pack", "what the budget counts (default: the project's budget_kind)"},
-                               {"cache", "DIR", "reuse files whose bytes and settings are unchanged (safe to share between builds)"},
-                               {"jobs", "N", "worker threads (default: one per core)", false, 'j'},
-                               {"quiet", "", "no progress and no per-clip lines; errors and the summary only", false, 'q'}};
+  std::vector<Option> flags = {
+      {"output", "OUT.anpk", "the pack to write", false, 'o'},
+      {"report", "R.json|R.csv", "write a per-clip report (JSON or CSV by extension)"},
+      {"depfile", "D.d", "write a Make-style depfile: the pack depends on the project and every source"},
+      {"require-approved", "", "fail, listing them, when a clip is unapproved or its approval no longer holds"},
+      {"clip", "NAME", "build only these clips (pack name, animation name, wildcard, #N of a file)", true},
+      {"budget", "KB", "the pack's budget in KiB (default: the project's budget_kib): exit code 1 over it"},
+      {"budget-kind", "resident|pack", "what the budget counts (default: the project's budget_kind)"},
+      {"cache", "DIR", "reuse files whose bytes and settings are unchanged (safe to share between builds)"},
+      {"jobs", "N", "worker threads (default: one per core)", false, 'j'},
+      {"quiet", "", "no progress and no per-clip lines; errors and the summary only", false, 'q'}};
   for (Option& o : importOptions()) flags.push_back(std::move(o));
   Args args("build", "P.anproj -o OUT.anpk [options]",
             "Compresses exactly what the project says (its sources, settings and clip overrides) into one\n"
@@ -237,7 +251,8 @@ int buildCommand(int argc, char** argv, int first) {
     if (!unapproved.empty()) {
       std::filesystem::remove(written, ec);
       for (const std::string& u : unapproved) std::fprintf(stderr, "animpack: %s\n", u.c_str());
-      return failure(std::to_string(unapproved.size()) + " clip(s) not approved as they are (listed above); no pack written");
+      return failure(std::to_string(unapproved.size()) +
+                     " clip(s) not approved as they are (listed above); no pack written");
     }
     std::filesystem::rename(written, target, ec);
     if (ec) return failure("cannot write '" + target.string() + "': " + ec.message());

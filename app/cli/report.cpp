@@ -41,16 +41,20 @@ int reportCommand(int argc, char** argv, int first) {
   options.pictures = !args.has("no-pictures");
   options.toolVersion = ANIMPACK_VERSION;
   Progress progress(Progress::detect(args.has("quiet")));
-  auto packet = core::buildReviewPacket(*project, projectPath, options, [&](std::size_t done, std::size_t total, const std::string& what) {
-    progress.update(done, total, what);
-  });
+  auto packet = core::buildReviewPacket(
+      *project, projectPath, options,
+      [&](std::size_t done, std::size_t total, const std::string& what) { progress.update(done, total, what); });
   progress.finish();
   if (!packet) return failure(packet.message());
   if (auto st = core::writeReviewPacket(*packet, *output); !st) return failure(st.message());
   const core::ReviewTotals totals = core::reviewTotals(packet->clips);
   std::printf("%s: %zu clip(s), %zu approved, pack %.1f KiB%s, %zu picture(s)\n", output->c_str(), totals.clips,
               totals.approved, double(packet->packBytes) / 1024.0,
-              packet->budgetKib ? (core::overBudget(packet->budgetKib, packet->budgetKind, packet->packBytes, packet->residentBytes) ? " (over budget)" : " (within budget)") : "",
+              packet->budgetKib
+                  ? (core::overBudget(packet->budgetKib, packet->budgetKind, packet->packBytes, packet->residentBytes)
+                         ? " (over budget)"
+                         : " (within budget)")
+                  : "",
               packet->pictures.size());
   return totals.failed ? kExitFailure : kExitOk;
 }

@@ -33,13 +33,14 @@ void sampleSource(const core::RawClip& clip, double seconds, std::span<core::Tra
   for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
     out[j] = core::decompose(local[j]);
     // The sign of the frames' (sign-continuous) rotations, so the samples read as one track.
-    if (runtime::dot(out[j].rotation, clip.at(j, static_cast<std::uint32_t>(frame)).rotation) < 0.f) out[j].rotation = runtime::negated(out[j].rotation);
+    if (runtime::dot(out[j].rotation, clip.at(j, static_cast<std::uint32_t>(frame)).rotation) < 0.f)
+      out[j].rotation = runtime::negated(out[j].rotation);
   }
 }
 
 /// The pack names of a file's clips as a pack of this file alone would hold them.
 Expected<std::vector<core::PackClipName>> fileClipNames(const core::ImportedAsset& asset, const std::string& file,
-                                                         const core::CompressionSettings& settings) {
+                                                        const core::CompressionSettings& settings) {
   std::vector<core::ClipNameSource> sources;
   for (const core::RawClip& c : asset.clips)
     sources.push_back({file, c.name, c.clipIndex, static_cast<std::uint32_t>(asset.clips.size()), &settings});
@@ -49,9 +50,11 @@ Expected<std::vector<core::PackClipName>> fileClipNames(const core::ImportedAsse
 }  // namespace
 
 int sampleCommand(int argc, char** argv, int first) {
-  std::vector<Option> options = {{"clip", "NAME|#N", "the clip: its pack name, its animation name, a wildcard matching one clip, or #N (clip_index N, from 0)"},
-                                 {"rate", "HZ", "write frames at start_time + k / HZ instead of the clip's own frames"},
-                                 {"output", "RAW.json", "where to write the JSON ('-' for stdout)", false, 'o'}};
+  std::vector<Option> options = {
+      {"clip", "NAME|#N",
+       "the clip: its pack name, its animation name, a wildcard matching one clip, or #N (clip_index N, from 0)"},
+      {"rate", "HZ", "write frames at start_time + k / HZ instead of the clip's own frames"},
+      {"output", "RAW.json", "where to write the JSON ('-' for stdout)", false, 'o'}};
   for (Option& o : settingsOptions()) options.push_back(std::move(o));
   for (Option& o : importOptions()) options.push_back(std::move(o));
   Args args("sample", "FILE --clip NAME|#N [--rate HZ] -o RAW.json [settings options]",
@@ -88,8 +91,8 @@ int sampleCommand(int argc, char** argv, int first) {
   if (!index) return failure("'" + file + "': " + index.message());
   const core::PackClipName& packName = (*names)[*index];
   const core::RawClip* found = &asset->clips[*index];
-  const core::EffectiveSettings effective =
-      core::resolve(core::settingsForPackName(settings, packName), asset->skeleton, packName.name, asset->meshes, asset->unitToCm);
+  const core::EffectiveSettings effective = core::resolve(
+      core::settingsForPackName(settings, packName), asset->skeleton, packName.name, asset->meshes, asset->unitToCm);
   // A clip override of the sample rate or unit needs the file imported with it, as compress does.
   if ((effective.sampleRate && *effective.sampleRate != found->sampleRate) ||
       (effective.unitToCm && *effective.unitToCm != asset->unitToCm)) {
@@ -100,16 +103,24 @@ int sampleCommand(int argc, char** argv, int first) {
   }
   const core::RawClip& clip = *found;
 
-  core::ClipJsonHeader header{packName.name, clip.clipIndex, clip.startTime, clip.sampleRate, clip.frameCount, asset->unitToCm,
-                              asset->skeleton.names, asset->skeleton.parents, {},
-                              std::filesystem::path(file).filename().string(), clip.name};
+  core::ClipJsonHeader header{packName.name,
+                              clip.clipIndex,
+                              clip.startTime,
+                              clip.sampleRate,
+                              clip.frameCount,
+                              asset->unitToCm,
+                              asset->skeleton.names,
+                              asset->skeleton.parents,
+                              {},
+                              std::filesystem::path(file).filename().string(),
+                              clip.name};
   for (const core::EffectiveJoint& j : effective.joints) header.tolerances.push_back({j.precisionCm, j.shellCm});
   if (rate) {
     // A relative slack so a duration that is a whole number of steps keeps its last frame.
     const double steps = std::floor(clip.duration() * *rate * (1 + 1e-12) + 1e-9);
     if ((steps + 1) * double(clip.jointCount) > kMaxSampledTransforms)
-      return failure("--rate " + *args.value("rate") + " gives " + std::to_string(std::llround(steps + 1)) + " frames of " +
-                     std::to_string(clip.jointCount) + " joints: too many for one JSON file");
+      return failure("--rate " + *args.value("rate") + " gives " + std::to_string(std::llround(steps + 1)) +
+                     " frames of " + std::to_string(clip.jointCount) + " joints: too many for one JSON file");
     header.sampleRate = *rate;
     header.frameCount = static_cast<std::uint32_t>(steps) + 1;
   }

@@ -46,11 +46,12 @@ int verifyCommand(int argc, char** argv, int first) {
       continue;
     }
     bad += !v.withinPrecision();
-    std::printf("  %-32s max %.4f cm (%s, %.4f s)  between frames %.4f cm  p99 %.4f cm  %s\n", v.name.c_str(), v.maxErrorCm,
-                v.worstJoint.c_str(), v.worstTimeS, v.maxErrorBetweenFramesCm, v.p99ErrorCm,
+    std::printf("  %-32s max %.4f cm (%s, %.4f s)  between frames %.4f cm  p99 %.4f cm  %s\n", v.name.c_str(),
+                v.maxErrorCm, v.worstJoint.c_str(), v.worstTimeS, v.maxErrorBetweenFramesCm, v.p99ErrorCm,
                 v.withinPrecision() ? "within precision" : "OVER PRECISION");
     if (v.maxVertexErrorCm >= 0)
-      std::printf("      skin %.4f cm (bound %.4f cm)  limited by the %s\n", v.maxVertexErrorCm, v.skinBoundCm, v.limitedBy.c_str());
+      std::printf("      skin %.4f cm (bound %.4f cm)  limited by the %s\n", v.maxVertexErrorCm, v.skinBoundCm,
+                  v.limitedBy.c_str());
     for (const std::string& j : v.overPrecision) std::printf("      over precision: %s\n", j.c_str());
   }
   if (bad) return failure(std::to_string(bad) + " clip(s) are not within their precision");

@@ -23,15 +23,15 @@ struct Diagnostic {
 
 /// An imported rig with its animations, in the file's own length unit.
 struct ImportedAsset {
-  std::string file;                    ///< the path as given
-  std::string format;                  ///< lower-case file extension, e.g. "fbx"
+  std::string file;    ///< the path as given
+  std::string format;  ///< lower-case file extension, e.g. "fbx"
   Skeleton skeleton;
-  std::vector<RawClip> clips;          ///< one per aiAnimation, in Assimp's order
+  std::vector<RawClip> clips;  ///< one per aiAnimation, in Assimp's order
   std::vector<SkinnedMesh> meshes;
-  double unitToCm = 1;                 ///< centimetres per skeleton length unit
-  std::string unitSource;              ///< where unitToCm came from, e.g. "FBX UnitScaleFactor"
+  double unitToCm = 1;     ///< centimetres per skeleton length unit
+  std::string unitSource;  ///< where unitToCm came from, e.g. "FBX UnitScaleFactor"
   std::array<float, 16> sceneRootTransform{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};  ///< column-major
-  std::uint64_t sourceHash = 0;        ///< FNV-1a of the file's bytes
+  std::uint64_t sourceHash = 0;  ///< FNV-1a of the file's bytes
   std::vector<Diagnostic> diagnostics;
 };
 

@@ -23,11 +23,13 @@ std::size_t RawClip::animatedJointCount() const {
 Status RawClip::validate(const Skeleton& skeleton) const {
   const std::string label = "clip '" + name + "'";
   if (jointCount != skeleton.jointCount())
-    return Error{label + " has " + std::to_string(jointCount) + " joints, the skeleton " + std::to_string(skeleton.jointCount())};
+    return Error{label + " has " + std::to_string(jointCount) + " joints, the skeleton " +
+                 std::to_string(skeleton.jointCount())};
   if (frameCount == 0) return Error{label + " has no frames"};
   if (!(sampleRate > 0) || !std::isfinite(sampleRate)) return Error{label + " has an invalid sample rate"};
   if (!std::isfinite(startTime)) return Error{label + " has a non-finite start time"};
-  if (samples.size() != std::size_t(frameCount) * jointCount) return Error{label + " sample count disagrees with frames x joints"};
+  if (samples.size() != std::size_t(frameCount) * jointCount)
+    return Error{label + " sample count disagrees with frames x joints"};
   if (keyedChannels.size() != jointCount) return Error{label + " keyed-channel mask has the wrong size"};
   for (std::uint32_t f = 0; f < frameCount; ++f)
     for (std::uint32_t j = 0; j < jointCount; ++j)

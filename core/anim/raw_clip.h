@@ -29,10 +29,10 @@ enum class KeyGridKind : std::uint8_t {
 const char* keyGridName(KeyGridKind kind);
 
 struct RawClip {
-  std::string name;              ///< unique within the file (`name#index` for empty or duplicate names)
-  std::uint32_t clipIndex = 0;   ///< position among the file's animations
-  double startTime = 0;          ///< seconds on the source timeline of frame 0
-  double sampleRate = 30;        ///< frames per second
+  std::string name;             ///< unique within the file (`name#index` for empty or duplicate names)
+  std::uint32_t clipIndex = 0;  ///< position among the file's animations
+  double startTime = 0;         ///< seconds on the source timeline of frame 0
+  double sampleRate = 30;       ///< frames per second
   std::uint32_t frameCount = 0;
   std::uint32_t jointCount = 0;
   std::vector<Transform> samples;           ///< frame-major: samples[frame * jointCount + joint]
@@ -48,7 +48,9 @@ struct RawClip {
     return {samples.data() + std::size_t(f) * jointCount, jointCount};
   }
   std::span<Transform> frame(std::uint32_t f) { return {samples.data() + std::size_t(f) * jointCount, jointCount}; }
-  const Transform& at(std::uint32_t joint, std::uint32_t f) const { return samples[std::size_t(f) * jointCount + joint]; }
+  const Transform& at(std::uint32_t joint, std::uint32_t f) const {
+    return samples[std::size_t(f) * jointCount + joint];
+  }
   Transform& at(std::uint32_t joint, std::uint32_t f) { return samples[std::size_t(f) * jointCount + joint]; }
   /// Joints with at least one animated channel in the source.
   std::size_t animatedJointCount() const;

@@ -7,27 +7,35 @@ namespace animpack::core {
 
 Status SkinnedMesh::validate(std::size_t jointCount) const {
   const std::string label = "mesh '" + name + "'";
-  if (normals.size() != positions.size()) return Error{label + " has " + std::to_string(normals.size()) + " normals for " + std::to_string(positions.size()) + " vertices"};
+  if (normals.size() != positions.size())
+    return Error{label + " has " + std::to_string(normals.size()) + " normals for " + std::to_string(positions.size()) +
+                 " vertices"};
   if (indices.size() % 3 != 0) return Error{label + " index count is not a multiple of 3"};
   for (std::uint32_t i : indices)
     if (i >= positions.size()) return Error{label + " has an index past its vertices"};
-  if (!influences.empty() && influences.size() != positions.size()) return Error{label + " has influences for some vertices only"};
+  if (!influences.empty() && influences.size() != positions.size())
+    return Error{label + " has influences for some vertices only"};
   for (std::size_t v = 0; v < influences.size(); ++v) {
     float sum = 0;
     for (int i = 0; i < 4; ++i) {
       const float w = influences[v].weights[i];
-      if (!(w >= 0.f) || !std::isfinite(w)) return Error{label + " vertex " + std::to_string(v) + " has a negative or non-finite weight"};
-      if (w > 0.f && influences[v].joints[i] >= jointCount) return Error{label + " vertex " + std::to_string(v) + " names a joint past the skeleton"};
+      if (!(w >= 0.f) || !std::isfinite(w))
+        return Error{label + " vertex " + std::to_string(v) + " has a negative or non-finite weight"};
+      if (w > 0.f && influences[v].joints[i] >= jointCount)
+        return Error{label + " vertex " + std::to_string(v) + " names a joint past the skeleton"};
       sum += w;
     }
-    if (std::fabs(sum - 1.f) > 1e-3f) return Error{label + " vertex " + std::to_string(v) + " weights sum to " + std::to_string(sum) + ", not 1"};
+    if (std::fabs(sum - 1.f) > 1e-3f)
+      return Error{label + " vertex " + std::to_string(v) + " weights sum to " + std::to_string(sum) + ", not 1"};
   }
   for (const Vec3& p : positions)
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return Error{label + " has a non-finite position"};
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+      return Error{label + " has a non-finite position"};
   return Status::ok();
 }
 
-std::vector<double> farthestInfluencedVertex(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes, double unitToCm) {
+std::vector<double> farthestInfluencedVertex(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes,
+                                             double unitToCm) {
   // inverseBind takes a vertex from its mesh's bind space into joint space, where the joint sits at
   // the origin. Mesh spaces differ from object space by whatever sits above the mesh (a x100
   // armature on Blender exports), so distances are measured in joint space and then mapped by the

@@ -33,6 +33,7 @@ struct SkinnedMesh {
 /// space, armature scale included, times `unitToCm`), from the joint to a vertex it influences with
 /// a weight above 1 %, over every skinned or rigid mesh; 0 for joints that move no vertex. The
 /// studio's "derive shell distance from the mesh" and the `"shell_cm": "mesh"` setting.
-std::vector<double> farthestInfluencedVertex(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes, double unitToCm);
+std::vector<double> farthestInfluencedVertex(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes,
+                                             double unitToCm);
 
 }  // namespace animpack::core

@@ -45,7 +45,9 @@ std::array<double, 4> slerpExact(const std::array<double, 4>& a, const std::arra
     for (double& c : b) c = -c;
     d = -d;
   }
-  if (d > 1 - 1e-15) return normalizedQ({a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t, a[3] + (b[3] - a[3]) * t});
+  if (d > 1 - 1e-15)
+    return normalizedQ(
+        {a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t, a[3] + (b[3] - a[3]) * t});
   const double theta = std::acos(std::min(d, 1.0));
   const double s = 1 / std::sin(theta);
   const double wa = std::sin((1 - t) * theta) * s, wb = std::sin(t * theta) * s;
@@ -76,7 +78,9 @@ TransformD SourceNode::at(double ticks) const {
   std::size_t i = 0;
   if (!rotations.empty()) {
     const double a = bracket(times[0], ticks, i);
-    out.rotation = rotations.size() < 2 || a == 0 ? rotations[i] : a == 1 ? rotations[i + 1] : slerpExact(rotations[i], rotations[i + 1], a);
+    out.rotation = rotations.size() < 2 || a == 0 ? rotations[i]
+                   : a == 1                       ? rotations[i + 1]
+                                                  : slerpExact(rotations[i], rotations[i + 1], a);
   }
   if (!positions.empty()) {
     const double a = bracket(times[1], ticks, i);
@@ -91,7 +95,10 @@ TransformD SourceNode::at(double ticks) const {
 
 SourceClip::SourceClip(std::vector<SourceNode> nodes, std::vector<std::vector<std::uint32_t>> chains, double startTicks,
                        double ticksPerFrame, double endTicks)
-    : m_nodes(std::move(nodes)), m_chains(std::move(chains)), m_startTicks(startTicks), m_ticksPerFrame(ticksPerFrame),
+    : m_nodes(std::move(nodes)),
+      m_chains(std::move(chains)),
+      m_startTicks(startTicks),
+      m_ticksPerFrame(ticksPerFrame),
       m_endTicks(endTicks) {}
 
 void SourceClip::localMatrices(double frame, std::span<Mat34d> out) const {
@@ -119,8 +126,8 @@ bool SourceClip::valid(std::uint32_t joints) const {
         if (!std::isfinite(x)) return false;
     return true;
   };
-  if (m_chains.size() != joints || !std::isfinite(m_startTicks) || !std::isfinite(m_endTicks) || !(m_ticksPerFrame > 0) ||
-      !std::isfinite(m_ticksPerFrame))
+  if (m_chains.size() != joints || !std::isfinite(m_startTicks) || !std::isfinite(m_endTicks) ||
+      !(m_ticksPerFrame > 0) || !std::isfinite(m_ticksPerFrame))
     return false;
   for (const auto& chain : m_chains) {
     if (chain.empty()) return false;

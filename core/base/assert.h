@@ -16,7 +16,7 @@ void setAssertThrows(bool enabled);
 
 }  // namespace animpack
 
-#define ANIMPACK_ASSERT(condition, message)                                        \
-  do {                                                                             \
+#define ANIMPACK_ASSERT(condition, message)                                              \
+  do {                                                                                   \
     if (!(condition)) ::animpack::assertFailed(#condition, message, __FILE__, __LINE__); \
   } while (false)

@@ -6,7 +6,8 @@ namespace animpack::core {
 namespace {
 
 /// The base `setting` names among `choices`: the whole text as a clip first, then CLIP@FRAME.
-Expected<std::pair<std::size_t, std::int32_t>> findBase(const std::string& setting, const std::vector<ClipChoice>& choices) {
+Expected<std::pair<std::size_t, std::int32_t>> findBase(const std::string& setting,
+                                                        const std::vector<ClipChoice>& choices) {
   auto whole = matchOneClip(setting, choices);
   if (whole) return std::make_pair(*whole, std::int32_t(-1));
   const auto [name, frame] = splitBaseFrame(setting);
@@ -40,12 +41,12 @@ std::vector<AdditiveLink> linkAdditiveBases(const std::vector<AdditiveCandidate>
     const AdditiveCandidate& base = clips[b];
     if (b == i) link.error = label + " is the clip itself: a clip cannot be additive on itself";
     else if (!base.setting.empty())
-      link.error = label + ": '" + base.packName + "' is additive itself (additive_base '" + base.setting + "'); a base must be an absolute clip";
+      link.error = label + ": '" + base.packName + "' is additive itself (additive_base '" + base.setting +
+                   "'); a base must be an absolute clip";
     else if (frame >= 0 && std::uint32_t(frame) >= base.frameCount)
       link.error = label + ": frame " + std::to_string(frame) + " is out of range, '" + base.packName + "' has " +
                    std::to_string(base.frameCount) + " frames (0 to " + std::to_string(base.frameCount - 1) + ")";
-    else
-      link.ref = AdditiveRef{AdditiveRef::Kind::Clip, base.packName, frame};
+    else link.ref = AdditiveRef{AdditiveRef::Kind::Clip, base.packName, frame};
   }
   return links;
 }

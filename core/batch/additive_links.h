@@ -14,7 +14,7 @@ namespace animpack::core {
 struct AdditiveCandidate {
   std::string packName;
   std::string sourceClip;
-  std::string setting;          ///< its effective additive_base ("" when not additive)
+  std::string setting;  ///< its effective additive_base ("" when not additive)
   std::uint32_t frameCount = 1;
 };
 

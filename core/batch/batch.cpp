@@ -37,7 +37,8 @@ void parallelFor(std::size_t count, unsigned jobs, Task task) {
   for (std::thread& t : pool) t.join();
 }
 
-Expected<ImportedAsset> importFile(const BatchOptions& options, const std::filesystem::path& path, const ImportOptions& importOptions) {
+Expected<ImportedAsset> importFile(const BatchOptions& options, const std::filesystem::path& path,
+                                   const ImportOptions& importOptions) {
   return options.importer ? options.importer(path, importOptions) : importAsset(path, importOptions);
 }
 
@@ -164,7 +165,6 @@ void compressClip(const BatchOptions& options, const CompressionSettings& settin
   out.compressed = std::move(compressed.value());
 }
 
-
 const CompressionSettings& fileSettingsOf(const BatchOptions& options, std::size_t file) {
   return options.fileSettings.empty() ? options.settings : options.fileSettings[file];
 }
@@ -181,13 +181,15 @@ Status forEachPackGroup(std::size_t files, bool perFile, Group group) {
 
 /// The pack name of every clip of every file (per file when each file is its own pack); fails when
 /// two clips would share a name.
-Expected<std::vector<std::vector<PackClipName>>> nameClips(const std::vector<BatchFile>& files, const BatchOptions& options) {
+Expected<std::vector<std::vector<PackClipName>>> nameClips(const std::vector<BatchFile>& files,
+                                                           const BatchOptions& options) {
   std::vector<std::vector<PackClipName>> out(files.size());
   auto nameGroup = [&](std::size_t begin, std::size_t end) -> Status {
     std::vector<ClipNameSource> sources;
     for (std::size_t f = begin; f < end; ++f)
       for (const BatchClip& c : files[f].clips)
-        sources.push_back({files[f].source, c.sourceClip, c.clipIndex, files[f].clipsInFile, &fileSettingsOf(options, f)});
+        sources.push_back(
+            {files[f].source, c.sourceClip, c.clipIndex, files[f].clipsInFile, &fileSettingsOf(options, f)});
     auto names = packClipNames(sources);
     if (!names) return Error{names.message()};
     std::size_t i = 0;
@@ -224,8 +226,8 @@ std::vector<std::vector<AdditiveLink>> linkBases(const std::vector<BatchFile>& f
 /// on the files that clip may come from.
 bool namesClipBase(const CompressionSettings& settings) {
   auto clipBase = [](const std::optional<std::string>& b) { return b && !b->empty() && *b != "rest"; };
-  return clipBase(settings.additiveBase) ||
-         std::any_of(settings.clips.begin(), settings.clips.end(), [&](const auto& c) { return clipBase(c.second.additiveBase); });
+  return clipBase(settings.additiveBase) || std::any_of(settings.clips.begin(), settings.clips.end(),
+                                                        [&](const auto& c) { return clipBase(c.second.additiveBase); });
 }
 
 /// The clip named `name` in the pack group of file `file`, or nullptr.
@@ -257,7 +259,9 @@ AdditiveSetup additiveBaseOf(std::vector<BatchFile>& files, bool perFile, std::s
   if (ref.kind != AdditiveRef::Kind::Clip) return additiveSetup(ref, asset, std::span<const std::uint8_t>());
   const BatchClip* base = findInGroup(files, perFile, file, ref.clip);
   if (!base || !base->error.empty() || base->data.empty())
-    return {ref, {}, "its additive base '" + ref.clip + "' failed" + (base && !base->error.empty() ? ": " + base->error : "")};
+    return {ref,
+            {},
+            "its additive base '" + ref.clip + "' failed" + (base && !base->error.empty() ? ": " + base->error : "")};
   return additiveSetup(ref, asset, base->data);
 }
 
@@ -312,7 +316,8 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
     if (!namesClipBase(fileSettingsOf(options, i))) return key;
     std::uint64_t h = runtime::fnv1a64(key);
     for (std::size_t o = 0; o < files.size(); ++o)
-      if (o != i) h = runtime::fnv1a64Value(fileSettingsOf(options, o).hash(), runtime::fnv1a64Value(sourceHashes[o], h));
+      if (o != i)
+        h = runtime::fnv1a64Value(fileSettingsOf(options, o).hash(), runtime::fnv1a64Value(sourceHashes[o], h));
     return cacheKey(h, fileSettingsOf(options, i));
   };
   parallelFor(files.size(), jobs, [&](std::size_t i) {
@@ -338,7 +343,8 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
   for (std::size_t f = 0; f < result.size(); ++f) {
     if (!result[f].fromCache) continue;
     bool renamed = false;
-    for (std::size_t c = 0; c < result[f].clips.size(); ++c) renamed = renamed || (*names)[f][c].name != result[f].clips[c].name;
+    for (std::size_t c = 0; c < result[f].clips.size(); ++c)
+      renamed = renamed || (*names)[f][c].name != result[f].clips[c].name;
     if (renamed && !fileSettingsOf(options, f).clips.empty()) stale.push_back(f);
   }
   parallelFor(stale.size(), jobs, [&](std::size_t s) { importInto(stale[s]); });
@@ -391,7 +397,9 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
       links[f] = std::move(keptLinks);
     }
     for (std::size_t s = 0; s < options.clips.size(); ++s)
-      if (!specUsed[s]) return Error{"no clip '" + options.clips[s] + "' in the inputs (a pack name, an animation name or wildcard, or #N of a file)"};
+      if (!specUsed[s])
+        return Error{"no clip '" + options.clips[s] +
+                     "' in the inputs (a pack name, an animation name or wildcard, or #N of a file)"};
   }
   for (const BatchFile& file : result) total += file.clips.size();
   for (const BatchFile& file : result)
@@ -416,7 +424,8 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
       BatchFile& file = result[job.file];
       BatchClip& out = file.clips[job.clip];
       const ImportedAsset& asset = *assets[job.file];
-      AdditiveSetup additive = additiveBaseOf(result, options.namesPerFile, job.file, out, links[job.file][job.clip], asset);
+      AdditiveSetup additive =
+          additiveBaseOf(result, options.namesPerFile, job.file, out, links[job.file][job.clip], asset);
       if (cancel && cancel->load()) {
         out.error = "cancelled";
       } else if (!additive.error.empty()) {
@@ -460,7 +469,9 @@ Expected<std::vector<std::filesystem::path>> expandInputs(const std::vector<std:
       if (!ext.empty() && importer.IsExtensionSupported(ext)) found.push_back(e.path());
     };
     if (recursive) {
-      for (const auto& e : std::filesystem::recursive_directory_iterator(path, std::filesystem::directory_options::skip_permission_denied, ec)) consider(e);
+      for (const auto& e : std::filesystem::recursive_directory_iterator(
+               path, std::filesystem::directory_options::skip_permission_denied, ec))
+        consider(e);
     } else {
       for (const auto& e : std::filesystem::directory_iterator(path, ec)) consider(e);
     }

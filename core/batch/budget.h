@@ -28,7 +28,8 @@ inline std::uint64_t budgetedBytes(BudgetKind kind, std::uint64_t packBytes, std
 }
 
 /// Whether the bytes the budget counts pass `kib` KiB.
-inline bool overBudget(std::optional<double> kib, BudgetKind kind, std::uint64_t packBytes, std::uint64_t residentBytes) {
+inline bool overBudget(std::optional<double> kib, BudgetKind kind, std::uint64_t packBytes,
+                       std::uint64_t residentBytes) {
   return kib && double(budgetedBytes(kind, packBytes, residentBytes)) > *kib * 1024.0;
 }
 

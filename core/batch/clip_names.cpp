@@ -13,9 +13,9 @@ namespace {
 // Names seen on files exported one clip each: Blender and FBX SDK takes, Mixamo, BVH, Maya, 3ds Max,
 // glTF exporters. Keep docs/CLIP_NAMES.md in step.
 constexpr std::array<std::string_view, 16> kGeneric = {
-    "Motion",        "Take 001",   "Take 01",   "Take001", "mixamo.com", "Armature|mixamo.com", "Default Take",
-    "Unreal Take",   "Animation",  "Action",    "anim",    "Scene",      "AnimStack",            "Take",
-    "ArmatureAction", "default"};
+    "Motion",       "Take 001",    "Take 01",        "Take001", "mixamo.com", "Armature|mixamo.com",
+    "Default Take", "Unreal Take", "Animation",      "Action",  "anim",       "Scene",
+    "AnimStack",    "Take",        "ArmatureAction", "default"};
 
 bool equalNoCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -32,7 +32,8 @@ std::string distinctPath(const std::string& source, const std::set<std::string>&
   for (const std::string& other : sharing) {
     const std::filesystem::path dir = std::filesystem::path(other).parent_path();
     std::filesystem::path prefix;
-    for (auto a = common.begin(), b = dir.begin(); a != common.end() && b != dir.end() && *a == *b; ++a, ++b) prefix /= *a;
+    for (auto a = common.begin(), b = dir.begin(); a != common.end() && b != dir.end() && *a == *b; ++a, ++b)
+      prefix /= *a;
     common = prefix;
   }
   std::filesystem::path p(source);

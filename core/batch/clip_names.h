@@ -25,7 +25,7 @@ struct ClipNameSource {
   std::string source;      ///< the source path as the pack's inputs list it (relative to the project, or as given)
   std::string sourceClip;  ///< the animation's own name, unique within its file
   std::uint32_t clipIndex = 0;
-  std::uint32_t clipsInFile = 1;  ///< every animation of the file, selected or not
+  std::uint32_t clipsInFile = 1;                  ///< every animation of the file, selected or not
   const CompressionSettings* settings = nullptr;  ///< its file's settings: `clips.NAME.name` overrides
 };
 

@@ -55,7 +55,8 @@ Status preparePackDirectory(const std::vector<std::filesystem::path>& files, con
   }
   std::error_code ec;
   std::filesystem::create_directories(output, ec);
-  if (!std::filesystem::is_directory(output, ec)) return Error{"cannot create the output directory '" + output.string() + "'"};
+  if (!std::filesystem::is_directory(output, ec))
+    return Error{"cannot create the output directory '" + output.string() + "'"};
   return Status::ok();
 }
 
@@ -64,7 +65,8 @@ Status preparePackDirectory(const std::vector<std::filesystem::path>& files, con
 std::string skeletonDifferences(const PackSkeletonRecord& a, const PackSkeletonRecord& b) {
   std::map<std::string, std::string> parentA, parentB;
   auto parents = [](const PackSkeletonRecord& s, std::map<std::string, std::string>& out) {
-    for (std::size_t j = 0; j < s.names.size(); ++j) out[s.names[j]] = s.parents[j] < 0 ? "" : s.names[std::size_t(s.parents[j])];
+    for (std::size_t j = 0; j < s.names.size(); ++j)
+      out[s.names[j]] = s.parents[j] < 0 ? "" : s.names[std::size_t(s.parents[j])];
   };
   parents(a, parentA);
   parents(b, parentB);
@@ -72,7 +74,8 @@ std::string skeletonDifferences(const PackSkeletonRecord& a, const PackSkeletonR
   for (const auto& [name, parent] : parentA) {
     const auto it = parentB.find(name);
     if (it == parentB.end()) diffs.push_back("no joint '" + name + "'");
-    else if (it->second != parent) diffs.push_back("'" + name + "' has parent '" + it->second + "' instead of '" + parent + "'");
+    else if (it->second != parent)
+      diffs.push_back("'" + name + "' has parent '" + it->second + "' instead of '" + parent + "'");
   }
   for (const auto& [name, parent] : parentB)
     if (!parentA.count(name)) diffs.push_back("an extra joint '" + name + "'");
@@ -147,14 +150,16 @@ Status writePacks(const std::vector<BatchFile>& batch, const std::vector<std::ve
       std::vector<ClipReport*> rows;
       collect(f, clips, rows);
       if (clips.empty()) continue;
-      auto written = writePack(*batch[f].skeleton, clips, options.output / (batch[f].path.stem().string() + ".anpk"), rows);
+      auto written =
+          writePack(*batch[f].skeleton, clips, options.output / (batch[f].path.stem().string() + ".anpk"), rows);
       if (!written) return Error{written.message()};
       result.packs.push_back(*written);
     }
     return Status::ok();
   }
   std::vector<PackCandidate> candidates;
-  for (const BatchFile& file : batch) candidates.push_back({file.path.string(), file.skeleton ? &*file.skeleton : nullptr});
+  for (const BatchFile& file : batch)
+    candidates.push_back({file.path.string(), file.skeleton ? &*file.skeleton : nullptr});
   const std::vector<std::string> leftOut = filesLeftOut(candidates);
   std::optional<std::size_t> first;
   std::vector<const BatchClip*> clips;
@@ -164,8 +169,9 @@ Status writePacks(const std::vector<BatchFile>& batch, const std::vector<std::ve
     if (!first) first = f;
     if (!leftOut[f].empty()) {
       if (!options.leaveOutOtherSkeletons)
-        return Error{"'" + batch[f].path.string() + "' cannot share a pack with '" + batch[*first].path.string() + "': " +
-                     sameSkeleton(*batch[*first].skeleton, *batch[f].skeleton).message() + " (use --pack-per-file)"};
+        return Error{"'" + batch[f].path.string() + "' cannot share a pack with '" + batch[*first].path.string() +
+                     "': " + sameSkeleton(*batch[*first].skeleton, *batch[f].skeleton).message() +
+                     " (use --pack-per-file)"};
       // Its rows become failures in place (rows already point into result.rows).
       for (std::size_t row : rowOfClip[f])
         if (row != std::size_t(-1)) {
@@ -193,8 +199,8 @@ std::vector<std::string> filesLeftOut(const std::vector<PackCandidate>& files) {
     if (!first) {
       first = &files[f];
     } else if (!sameSkeleton(*first->skeleton, *files[f].skeleton)) {
-      out[f] = "left out of the pack: its skeleton differs from that of '" + first->path + "': " +
-               skeletonDifferences(*first->skeleton, *files[f].skeleton);
+      out[f] = "left out of the pack: its skeleton differs from that of '" + first->path +
+               "': " + skeletonDifferences(*first->skeleton, *files[f].skeleton);
     }
   }
   return out;
@@ -216,7 +222,8 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
   const auto rowOfClip = collectRows(batch, result);
   if (auto st = writePacks(batch, rowOfClip, options, result); !st) return Error{st.message()};
   if (result.packs.empty()) return nothingCompressed(result);
-  for (WrittenPack& p : result.packs) p.overBudget = overBudget(options.budgetKb, options.budgetKind, p.bytes, p.residentBytes);
+  for (WrittenPack& p : result.packs)
+    p.overBudget = overBudget(options.budgetKb, options.budgetKind, p.bytes, p.residentBytes);
 
   if (options.report) {
     std::uint64_t packBytes = 0, residentBytes = 0;
@@ -225,13 +232,15 @@ Expected<ExportResult> exportPacks(const std::vector<std::filesystem::path>& fil
       residentBytes += p.residentBytes;
     }
     const std::string ext = options.report->extension().string();
-    const std::string text = ext == ".csv" ? reportCsv(result.rows) : reportJson(result.rows, packBytes, residentBytes, options.toolVersion);
+    const std::string text =
+        ext == ".csv" ? reportCsv(result.rows) : reportJson(result.rows, packBytes, residentBytes, options.toolVersion);
     if (auto st = writeFileAtomic(*options.report, text); !st) return Error{st.message()};
   }
   return result;
 }
 
-Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& paths, const std::filesystem::path& output) {
+Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& paths,
+                                   const std::filesystem::path& output) {
   if (paths.empty()) return Error{"no packs to merge"};
   std::vector<runtime::Pack> packs;
   for (const auto& path : paths) {
@@ -249,12 +258,14 @@ Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& pat
   std::map<std::string, int> uses;
   for (std::size_t i = 0; i < packs.size(); ++i) {
     if (auto st = sameSkeleton(skeleton, skeletonRecord(packs[i].skeleton())); !st)
-      return Error{"'" + paths[i].string() + "' cannot be merged with '" + paths.front().string() + "': " + st.message()};
+      return Error{"'" + paths[i].string() + "' cannot be merged with '" + paths.front().string() +
+                   "': " + st.message()};
     for (const runtime::PackClip& clip : packs[i].clips()) {
       const auto [it, added] = seen.emplace(std::make_pair(clip.sourceHash(), clip.clipIndex()), i);
       if (!added)
-        return Error{"clip '" + std::string(clip.name()) + "' (" + std::string(clip.sourceFile()) + " #" + std::to_string(clip.clipIndex()) + ") is in both '" +
-                     paths[it->second].string() + "' and '" + paths[i].string() + "': the same animation of the same source bytes"};
+        return Error{"clip '" + std::string(clip.name()) + "' (" + std::string(clip.sourceFile()) + " #" +
+                     std::to_string(clip.clipIndex()) + ") is in both '" + paths[it->second].string() + "' and '" +
+                     paths[i].string() + "': the same animation of the same source bytes"};
       entries.push_back({i, &clip});
       ++uses[std::string(clip.name())];
     }
@@ -271,8 +282,9 @@ Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& pat
       record.additive.clip = paths[e.pack].stem().string() + "/" + record.additive.clip;
     const auto [it, added] = owner.emplace(record.name, e.pack);
     if (!added)
-      return Error{"clip '" + record.name + "' of '" + paths[e.pack].string() + "' and of '" + paths[it->second].string() +
-                   "' would share a name in the merged pack: rename one (settings \"clips\": {\"NAME\": {\"name\": ...}})"};
+      return Error{
+          "clip '" + record.name + "' of '" + paths[e.pack].string() + "' and of '" + paths[it->second].string() +
+          "' would share a name in the merged pack: rename one (settings \"clips\": {\"NAME\": {\"name\": ...}})"};
     records.push_back(std::move(record));
   }
   const auto bytes = buildPack(skeleton, records);

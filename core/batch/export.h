@@ -15,12 +15,13 @@ namespace animpack::core {
 
 struct ExportOptions {
   BatchOptions batch;
-  std::filesystem::path output;               ///< the pack, or the directory with packPerFile
-  bool packPerFile = false;                   ///< one pack per input file, named after it
-  bool leaveOutOtherSkeletons = false;        ///< one pack: a file whose skeleton differs from the first is a failure, not an error
-  std::optional<double> budgetKb;             ///< flag packs larger than this many KiB
+  std::filesystem::path output;  ///< the pack, or the directory with packPerFile
+  bool packPerFile = false;      ///< one pack per input file, named after it
+  bool leaveOutOtherSkeletons =
+      false;  ///< one pack: a file whose skeleton differs from the first is a failure, not an error
+  std::optional<double> budgetKb;                ///< flag packs larger than this many KiB
   BudgetKind budgetKind = BudgetKind::Resident;  ///< what the budget counts
-  std::optional<std::filesystem::path> report;  ///< R.json or R.csv
+  std::optional<std::filesystem::path> report;   ///< R.json or R.csv
   std::string toolVersion = "unknown";
 };
 
@@ -33,10 +34,10 @@ struct WrittenPack {
 };
 
 struct ExportResult {
-  std::vector<ClipReport> rows;       ///< every clip in pack order, failures included (error set)
+  std::vector<ClipReport> rows;  ///< every clip in pack order, failures included (error set)
   std::vector<WrittenPack> packs;
-  std::size_t failures = 0;           ///< files and clips that failed
-  std::size_t overPrecision = 0;      ///< clips over their precision
+  std::size_t failures = 0;       ///< files and clips that failed
+  std::size_t overPrecision = 0;  ///< clips over their precision
   std::size_t cachedClips = 0;
 };
 
@@ -64,6 +65,7 @@ std::vector<std::string> filesLeftOut(const std::vector<PackCandidate>& files);
 /// Merges packs built elsewhere into one (every pack must have the same skeleton). Refuses only a
 /// true duplicate (the same source bytes and clip index in two packs), naming it; different clips
 /// that share a name become `PACKSTEM/NAME`. Writes `output` atomically and returns its size.
-Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& packs, const std::filesystem::path& output);
+Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& packs,
+                                   const std::filesystem::path& output);
 
 }  // namespace animpack::core

@@ -44,7 +44,8 @@ AdditiveBase AdditiveBase::rest(std::span<const Transform> restPose) {
   return b;
 }
 
-Expected<AdditiveBase> AdditiveBase::clip(std::vector<std::uint8_t> block, std::span<const Transform> restPose, std::int32_t frame) {
+Expected<AdditiveBase> AdditiveBase::clip(std::vector<std::uint8_t> block, std::span<const Transform> restPose,
+                                          std::int32_t frame) {
   AdditiveBase b;
   b.m_rest = std::make_shared<const std::vector<Transform>>(restPose.begin(), restPose.end());
   b.m_block = std::make_shared<const std::vector<std::uint8_t>>(std::move(block));
@@ -52,7 +53,8 @@ Expected<AdditiveBase> AdditiveBase::clip(std::vector<std::uint8_t> block, std::
   if (!view) return Error{"the base clip does not decode: " + view.message()};
   if (view->additive()) return Error{"the base clip is additive itself"};
   if (frame >= 0 && std::uint32_t(frame) >= view->frameCount())
-    return Error{"base frame " + std::to_string(frame) + " is out of range (the base has " + std::to_string(view->frameCount()) + " frames)"};
+    return Error{"base frame " + std::to_string(frame) + " is out of range (the base has " +
+                 std::to_string(view->frameCount()) + " frames)"};
   b.m_view = std::make_shared<const runtime::ClipView>(std::move(view.value()));
   b.m_frame = frame;
   return b;
@@ -60,7 +62,8 @@ Expected<AdditiveBase> AdditiveBase::clip(std::vector<std::uint8_t> block, std::
 
 Expected<AdditiveBase> AdditiveBase::fromPack(const runtime::Pack& pack, const runtime::PackClip& clip) {
   const std::span<const Transform> restPose = pack.skeleton().restPose();
-  if (clip.additiveBase() == runtime::kAdditiveNone || clip.additiveBase() == runtime::kAdditiveRest) return rest(restPose);
+  if (clip.additiveBase() == runtime::kAdditiveNone || clip.additiveBase() == runtime::kAdditiveRest)
+    return rest(restPose);
   const runtime::PackClip& base = pack.clips()[clip.additiveBase()];  // the reader checked the index
   const auto bytes = base.view.bytes();
   return AdditiveBase::clip({bytes.begin(), bytes.end()}, restPose, clip.additiveFrame());
@@ -77,7 +80,8 @@ void AdditiveBase::sample(float seconds, std::span<Transform> out) const {
 std::vector<Transform> AdditiveBase::frames(std::uint32_t frames, double rate) const {
   std::vector<Transform> out(std::size_t(frames) * m_rest->size());
   for (std::uint32_t f = 0; f < frames; ++f)
-    sample(static_cast<float>(double(f) / rate), std::span(out.data() + std::size_t(f) * m_rest->size(), m_rest->size()));
+    sample(static_cast<float>(double(f) / rate),
+           std::span(out.data() + std::size_t(f) * m_rest->size(), m_rest->size()));
   return out;
 }
 
@@ -89,7 +93,8 @@ RawClip additiveDeltas(const RawClip& clip, const AdditiveBase& base) {
       const std::size_t i = std::size_t(f) * clip.jointCount + j;
       Transform d = runtime::additiveDelta(poses[i], clip.samples[i]);
       // Sign continuity, as the importer gives the source: interpolation then takes the short way.
-      if (f > 0 && runtime::dot(d.rotation, delta.samples[i - clip.jointCount].rotation) < 0.f) d.rotation = runtime::negated(d.rotation);
+      if (f > 0 && runtime::dot(d.rotation, delta.samples[i - clip.jointCount].rotation) < 0.f)
+        d.rotation = runtime::negated(d.rotation);
       delta.samples[i] = d;
     }
   return delta;

@@ -46,7 +46,8 @@ class AdditiveBase {
   /// The skeleton's rest pose.
   static AdditiveBase rest(std::span<const Transform> restPose);
   /// A compressed, non-additive clip block; `frame` -1 for the same time, else the base frame.
-  static Expected<AdditiveBase> clip(std::vector<std::uint8_t> block, std::span<const Transform> restPose, std::int32_t frame);
+  static Expected<AdditiveBase> clip(std::vector<std::uint8_t> block, std::span<const Transform> restPose,
+                                     std::int32_t frame);
 
   /// The base of additive clip `clip` of `pack` (a clip that is not additive gets the rest pose).
   static Expected<AdditiveBase> fromPack(const runtime::Pack& pack, const runtime::PackClip& clip);

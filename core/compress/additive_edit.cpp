@@ -4,7 +4,8 @@
 
 namespace animpack::core {
 
-CompressionSettings withAdditiveBase(const CompressionSettings& settings, const std::string& clip, const std::string& base) {
+CompressionSettings withAdditiveBase(const CompressionSettings& settings, const std::string& clip,
+                                     const std::string& base) {
   CompressionSettings out = settings;
   auto it = std::find_if(out.clips.begin(), out.clips.end(), [&](const auto& r) { return r.first == clip; });
   if (it == out.clips.end()) {

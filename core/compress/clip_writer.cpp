@@ -69,16 +69,18 @@ std::vector<std::uint8_t> writeClip(const ClipLayout& layout) {
   std::vector<runtime::BlockTrack> tracks;
   tracks.reserve(subTracks);
   for (std::size_t i = 0; i < subTracks; ++i) {
-    ANIMPACK_ASSERT(layout.tracks[i].kind != TrackKind::Raw || layout.tracks[i].decoded.size() == layout.frameCount, "a raw track holds every frame");
+    ANIMPACK_ASSERT(layout.tracks[i].kind != TrackKind::Raw || layout.tracks[i].decoded.size() == layout.frameCount,
+                    "a raw track holds every frame");
     tracks.push_back(blockTrack(layout.tracks[i], Channel(i % 3)));
   }
   runtime::BlockClip clip;
   clip.frameCount = layout.frameCount;
   clip.sampleRate = layout.sampleRate;
   const bool wrap = layout.loop && layout.wrap;
-  clip.flags = static_cast<std::uint16_t>((layout.loop ? runtime::kClipFlagLoop : 0u) | (wrap ? runtime::kClipFlagWrap : 0u) |
-                                          (wrap && layout.droppedLast ? runtime::kClipFlagDroppedLast : 0u) |
-                                          (layout.additive ? runtime::kClipFlagAdditive : 0u));
+  clip.flags =
+      static_cast<std::uint16_t>((layout.loop ? runtime::kClipFlagLoop : 0u) | (wrap ? runtime::kClipFlagWrap : 0u) |
+                                 (wrap && layout.droppedLast ? runtime::kClipFlagDroppedLast : 0u) |
+                                 (layout.additive ? runtime::kClipFlagAdditive : 0u));
   clip.segmentLength = layout.segmentLength;
   clip.tracks = tracks;
   return runtime::buildClip(clip);

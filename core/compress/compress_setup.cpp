@@ -4,7 +4,8 @@
 
 namespace animpack::core {
 
-CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings, AdditiveSetup additive) {
+CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings,
+                            AdditiveSetup additive) {
   CompressJob job(asset.skeleton, clip, asset.unitToCm, std::move(settings));
   job.m_meshes = asset.meshes;
   job.m_upAxis = objectUpAxis(asset.sceneRootTransform, UpAxis::AsImported);
@@ -32,7 +33,8 @@ AdditiveSetup decoded(const AdditiveRef& ref, const ImportedAsset& asset, std::v
 
 }  // namespace
 
-AdditiveSetup additiveSetup(const AdditiveRef& ref, const ImportedAsset& asset, const BaseClip& base, const std::atomic<bool>* cancel) {
+AdditiveSetup additiveSetup(const AdditiveRef& ref, const ImportedAsset& asset, const BaseClip& base,
+                            const std::atomic<bool>* cancel) {
   if (ref.kind == AdditiveRef::Kind::None) return {};
   if (ref.kind == AdditiveRef::Kind::Rest) return {ref, AdditiveBase::rest(asset.skeleton.restLocal), {}};
   if (!base.asset || !base.clip) return {ref, {}, "its additive base '" + ref.clip + "' is not in the project"};
@@ -41,7 +43,8 @@ AdditiveSetup additiveSetup(const AdditiveRef& ref, const ImportedAsset& asset, 
   return decoded(ref, asset, std::move(compressed->data));
 }
 
-AdditiveSetup additiveSetup(const AdditiveRef& ref, const ImportedAsset& asset, std::span<const std::uint8_t> baseBlock) {
+AdditiveSetup additiveSetup(const AdditiveRef& ref, const ImportedAsset& asset,
+                            std::span<const std::uint8_t> baseBlock) {
   if (ref.kind == AdditiveRef::Kind::None) return {};
   if (ref.kind == AdditiveRef::Kind::Rest) return {ref, AdditiveBase::rest(asset.skeleton.restLocal), {}};
   if (baseBlock.empty()) return {ref, {}, "its additive base '" + ref.clip + "' failed"};

@@ -35,7 +35,8 @@ struct BaseClip {
 /// The job for `clip` (a clip of `asset`, or of the same file imported again with a clip's own
 /// sample rate or unit, which is then `asset`) with its effective settings and, for an additive
 /// clip, its base. The only code that constructs a CompressJob.
-CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings, AdditiveSetup additive = {});
+CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings,
+                            AdditiveSetup additive = {});
 
 /// An additive clip's setup: nothing for Kind::None, the skeleton's rest pose for Kind::Rest, and for
 /// Kind::Clip `base` compressed first through makeCompressJob (its deltas are taken from the base as
@@ -43,6 +44,7 @@ CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, Eff
 AdditiveSetup additiveSetup(const AdditiveRef& ref, const ImportedAsset& asset, const BaseClip& base,
                             const std::atomic<bool>* cancel = nullptr);
 /// The same from a base clip already compressed (`baseBlock`, its clip block; empty when it failed).
-AdditiveSetup additiveSetup(const AdditiveRef& ref, const ImportedAsset& asset, std::span<const std::uint8_t> baseBlock);
+AdditiveSetup additiveSetup(const AdditiveRef& ref, const ImportedAsset& asset,
+                            std::span<const std::uint8_t> baseBlock);
 
 }  // namespace animpack::core

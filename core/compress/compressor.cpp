@@ -25,8 +25,8 @@ namespace {
 
 constexpr std::uint32_t kSegmentLengths[] = {8, 16, 32};
 constexpr std::uint32_t kMaxPasses = 64;
-constexpr double kMinRotationTolerance = 1e-8;   // radians
-constexpr double kMinRelativeTolerance = 1e-8;   // of the track's magnitude
+constexpr double kMinRotationTolerance = 1e-8;  // radians
+constexpr double kMinRelativeTolerance = 1e-8;  // of the track's magnitude
 
 struct SubTrack {
   double baseTolerance = -1;  // from the hierarchy: a change resets the state below
@@ -43,7 +43,9 @@ std::uint64_t hashClip(const RawClip& clip) {
   std::uint64_t h = runtime::fnv1a64Value(clip.frameCount, runtime::kFnvOffset);
   h = runtime::fnv1a64Value(clip.jointCount, h);
   h = runtime::fnv1a64Value(clip.sampleRate, h);
-  return runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(clip.samples.data()), clip.samples.size() * sizeof(Transform)), h);
+  return runtime::fnv1a64(
+      std::span(reinterpret_cast<const std::uint8_t*>(clip.samples.data()), clip.samples.size() * sizeof(Transform)),
+      h);
 }
 
 }  // namespace
@@ -83,7 +85,8 @@ Status CompressJob::validate() const {
   for (std::size_t j = 0; j < m_settings.joints.size(); ++j) {
     const EffectiveJoint& e = m_settings.joints[j];
     const std::string label = "joint '" + m_skeleton.names[j] + "'";
-    if (!(e.precisionCm > 0) || !std::isfinite(e.precisionCm)) return Error{label + ": precision_cm must be a positive number"};
+    if (!(e.precisionCm > 0) || !std::isfinite(e.precisionCm))
+      return Error{label + ": precision_cm must be a positive number"};
     if (!(e.shellCm > 0) || !std::isfinite(e.shellCm)) return Error{label + ": shell_cm must be a positive number"};
   }
   if (!(m_settings.snapshotIntervalS > 0) || !std::isfinite(m_settings.snapshotIntervalS))
@@ -99,14 +102,22 @@ class CompressRun {
   /// `base`: the clip is additive (its samples are deltas from it), or nullptr.
   CompressRun(const Skeleton& skeleton, const RawClip& clip, double unitToCm, const EffectiveSettings& settings,
               CompressorContext::State& state, std::span<const SkinnedMesh> meshes, const AdditiveBase* base)
-      : m_base(base), m_skin(skeleton, meshes, unitToCm), m_skeleton(skeleton), m_clip(clip), m_unitToCm(unitToCm), m_settings(settings), m_st(state), m_joints(clip.jointCount),
-        m_frames(clip.frameCount), m_subCount(std::size_t(clip.jointCount) * 3) {}
+      : m_base(base),
+        m_skin(skeleton, meshes, unitToCm),
+        m_skeleton(skeleton),
+        m_clip(clip),
+        m_unitToCm(unitToCm),
+        m_settings(settings),
+        m_st(state),
+        m_joints(clip.jointCount),
+        m_frames(clip.frameCount),
+        m_subCount(std::size_t(clip.jointCount) * 3) {}
 
   /// `clip` is what is compressed; `source` the imported clip it was taken from (longer by one
   /// frame when the layout drops the last frame), which the metric measures against.
-  static void prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, const RawClip& source, LoopLayout layout,
-                      double unitToCm, const EffectiveSettings& settings, const RootMotionTrack* rootMotion,
-                      bool additive);
+  static void prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, const RawClip& source,
+                      LoopLayout layout, double unitToCm, const EffectiveSettings& settings,
+                      const RootMotionTrack* rootMotion, bool additive);
   /// The root-motion track written beside the in-place clip (null: none) and the clip it came from.
   void setRootMotion(const RootMotionTrack* track, const RawClip& source) {
     m_rootMotion = track;
@@ -147,7 +158,8 @@ class CompressRun {
   bool checkSkin(const runtime::ClipView& view);
   /// The skinned vertices' largest error (an additive clip's on its base, against its source).
   float skinError(const runtime::ClipView& view) const {
-    return m_base ? measureVertexError(m_skin, m_skeleton, *m_source, view, m_base) : measureVertexError(m_skin, m_skeleton, m_clip, view);
+    return m_base ? measureVertexError(m_skin, m_skeleton, *m_source, view, m_base)
+                  : measureVertexError(m_skin, m_skeleton, m_clip, view);
   }
   /// Frame f's pose from its locals: composed with the base pose when the clip is additive.
   std::vector<Transform> applied(std::uint32_t f, std::span<const Transform> locals) const;
@@ -179,9 +191,9 @@ class CompressRun {
   GroundMotion m_cycle;
 };
 
-void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, const RawClip& source, LoopLayout layout,
-                          double unitToCm, const EffectiveSettings& settings, const RootMotionTrack* rootMotion,
-                          bool additive) {
+void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, const RawClip& clip, const RawClip& source,
+                          LoopLayout layout, double unitToCm, const EffectiveSettings& settings,
+                          const RootMotionTrack* rootMotion, bool additive) {
   std::vector<float> shells(clip.jointCount);
   std::vector<bool> pinned(clip.jointCount);
   for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
@@ -234,7 +246,8 @@ void CompressRun::buildTargets() {
     m_precision[j] = m_settings.joints[j].precisionCm;
     m_pinned[j] = m_settings.joints[j].pinned;
   }
-  m_snapshotFrames = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(m_settings.snapshotIntervalS * m_clip.sampleRate)));
+  m_snapshotFrames = std::max<std::uint32_t>(
+      1, static_cast<std::uint32_t>(std::lround(m_settings.snapshotIntervalS * m_clip.sampleRate)));
   m_maxGap = std::max<std::uint32_t>(2, m_snapshotFrames / 2);
   m_targets.resize(m_subCount);
   m_rest.resize(m_subCount);
@@ -250,7 +263,8 @@ void CompressRun::buildTargets() {
 }
 
 void CompressRun::applyTolerances() {
-  const std::vector<double> tolerances = localTolerances(m_skeleton, m_st.levers, m_st.varying, m_settings, m_unitToCm, CompressJob::kAggressiveness);
+  const std::vector<double> tolerances =
+      localTolerances(m_skeleton, m_st.levers, m_st.varying, m_settings, m_unitToCm, CompressJob::kAggressiveness);
   for (std::size_t i = 0; i < m_subCount; ++i) {
     SubTrack& t = m_st.tracks[i];
     if (t.baseTolerance != tolerances[i]) {
@@ -264,7 +278,8 @@ void CompressRun::applyTolerances() {
 
 /// The smallest storage within the sub-track's tolerance; raw samples where no quantized kind
 /// reaches it (the tolerance is below what 48-bit keys or 32-bit uniform ranges can hold).
-TrackEncoding CompressRun::encodeWith(std::size_t i, const std::vector<Sample>& samples, std::uint32_t segmentLength) const {
+TrackEncoding CompressRun::encodeWith(std::size_t i, const std::vector<Sample>& samples,
+                                      std::uint32_t segmentLength) const {
   const SubTrack& t = m_st.tracks[i];
   const TrackTarget target{Channel(i % 3), samples, m_rest[i], t.tolerance};
   if (t.raw) return encodeRaw(target);
@@ -322,7 +337,8 @@ std::array<std::vector<Sample>, 3> CompressRun::pinnedTargets(std::uint32_t p) c
     const std::int32_t parent = m_skeleton.parents[p];
     const Mat34d target = inPlace(p, f, metric.originalObject(p, f));
     const Mat34d local = parent < 0 ? target : object[std::size_t(parent)].inverse() * target;
-    const Transform t = m_base ? runtime::additiveDelta(m_baseFrames[std::size_t(f) * m_joints + p], decompose(local)) : decompose(local);
+    const Transform t = m_base ? runtime::additiveDelta(m_baseFrames[std::size_t(f) * m_joints + p], decompose(local))
+                               : decompose(local);
     for (int c = 0; c < 3; ++c) out[std::size_t(c)][f] = sampleOf(t, Channel(c));
   }
   for (std::uint32_t f = 1; f < m_frames; ++f) {  // sign continuity
@@ -360,8 +376,15 @@ std::vector<std::uint8_t> CompressRun::write() const {
   std::vector<TrackEncoding> encodings;
   encodings.reserve(m_subCount);
   for (const SubTrack& t : m_st.tracks) encodings.push_back(t.encoding);
-  const ClipLayout layout{m_frames, static_cast<float>(m_clip.sampleRate), m_loop, m_st.layout.wrap, m_st.layout.dropLast,
-                          m_st.segmentLength, m_snapshotFrames, encodings, m_base != nullptr};
+  const ClipLayout layout{m_frames,
+                          static_cast<float>(m_clip.sampleRate),
+                          m_loop,
+                          m_st.layout.wrap,
+                          m_st.layout.dropLast,
+                          m_st.segmentLength,
+                          m_snapshotFrames,
+                          encodings,
+                          m_base != nullptr};
   std::vector<std::uint8_t> block = writeClip(layout);
   if (m_rootMotion) appendRootMotion(block, *m_rootMotion, m_frames, m_cycle);
   return block;
@@ -375,8 +398,11 @@ std::pair<std::size_t, double> CompressRun::worstContributor(std::uint32_t j, st
     for (int c = 0; c < 3; ++c) {
       const std::size_t i = a * 3 + std::size_t(c);
       if (m_st.tracks[i].atLimit) continue;
-      const double e = sampleDistance(Channel(c), sampleOf(m_decoded[std::size_t(f) * m_joints + a], Channel(c)), m_targets[i][f]);
-      const double factor = c == 0 ? lever + shell : c == 1 ? m_st.levers.parentScale[a] : (lever + shell) / m_st.levers.localScale[a];
+      const double e =
+          sampleDistance(Channel(c), sampleOf(m_decoded[std::size_t(f) * m_joints + a], Channel(c)), m_targets[i][f]);
+      const double factor = c == 0   ? lever + shell
+                            : c == 1 ? m_st.levers.parentScale[a]
+                                     : (lever + shell) / m_st.levers.localScale[a];
       // A track whose m_decoded m_frames are exact still shapes the interval (slerp of a large step):
       // it stays a candidate with a vanishing contribution.
       const double contribution = e * factor + 1e-30;
@@ -425,7 +451,8 @@ bool CompressRun::writeAndMeasure() {
   for (std::size_t s = 0; s < samples.size(); ++s)
     for (std::uint32_t j = 0; j < m_joints; ++j)
       if (m_errors.between[s * m_joints + j] > m_precision[j] && !m_unreachable[j])
-        ask(j, {samples[s].frame, samples[s].frame + 1 < m_frames ? samples[s].frame + 1 : 0});  // a wrap interval ends at frame 0
+        ask(j, {samples[s].frame,
+                samples[s].frame + 1 < m_frames ? samples[s].frame + 1 : 0});  // a wrap interval ends at frame 0
   if (!violation && m_settings.verifySkin) violation = checkSkin(*view);
   return violation && !m_tightenings.empty() && m_pass + 1 < kMaxPasses;
 }
@@ -456,11 +483,14 @@ void CompressRun::tighten() {
         for (int c = 0; c < 3; ++c) m = std::max(m, double(std::fabs(x[std::size_t(c)])));
       return m;
     };
-    const double floor = Channel(i % 3) == Channel::Rotation ? kMinRotationTolerance : kMinRelativeTolerance * magnitude();
+    const double floor =
+        Channel(i % 3) == Channel::Rotation ? kMinRotationTolerance : kMinRelativeTolerance * magnitude();
     switch (t.encoding.kind) {
       case TrackKind::Uniform: {
         bool room = true;
-        for (std::uint32_t s : segments) room = room && s < t.encoding.uniform.shifts.size() && t.encoding.uniform.shifts[s] < runtime::kMaxResidualShift;
+        for (std::uint32_t s : segments)
+          room =
+              room && s < t.encoding.uniform.shifts.size() && t.encoding.uniform.shifts[s] < runtime::kMaxResidualShift;
         if (room) {
           t.shifts = t.encoding.uniform.shifts;
           for (std::uint32_t s : segments) ++t.shifts[s];
@@ -514,7 +544,8 @@ void CompressRun::fillJointReports(CompressionStats& s, const ErrorSummary& summ
   if (!floorNeeded) return;
   // What float32 samples of every track would give: the best any storage can do.
   // With root motion the float samples before extraction: folding back gives them again.
-  const ErrorSummary floor = m_st.metric->summarize(m_st.metric->measureFloor(m_rootMotion ? *m_source : m_clip, m_base));
+  const ErrorSummary floor =
+      m_st.metric->summarize(m_st.metric->measureFloor(m_rootMotion ? *m_source : m_clip, m_base));
   for (std::uint32_t j = 0; j < m_joints; ++j) s.joints[j].floorCm = floor.jointMaxCm[j];
 }
 
@@ -534,13 +565,15 @@ void CompressRun::fillPinnedReports(CompressionStats& s, const ErrorSummary& sum
     }
     std::vector<Mat34d> object(m_joints);
     for (std::uint32_t f = 0; f < m_frames; ++f) {
-      std::vector<Transform> pose(m_decoded.begin() + std::ptrdiff_t(std::size_t(f) * m_joints), m_decoded.begin() + std::ptrdiff_t(std::size_t(f + 1) * m_joints));
+      std::vector<Transform> pose(m_decoded.begin() + std::ptrdiff_t(std::size_t(f) * m_joints),
+                                  m_decoded.begin() + std::ptrdiff_t(std::size_t(f + 1) * m_joints));
       for (int c = 0; c < 3; ++c) setSample(pose[p], Channel(c), unpinned[std::size_t(c)].at(f));
       pose = applied(f, pose);
       const Transform local = pose[p];
       runtime::localToObject<double>(m_skeleton.parents, pose, object);
       const std::int32_t parent = m_skeleton.parents[p];
-      const Mat34d m = parent < 0 ? Mat34d::fromTransform(local) : object[std::size_t(parent)] * Mat34d::fromTransform(local);
+      const Mat34d m =
+          parent < 0 ? Mat34d::fromTransform(local) : object[std::size_t(parent)] * Mat34d::fromTransform(local);
       r.driftUnpinnedCm = std::max(r.driftUnpinnedCm, metric.error(p, f, m));
     }
     s.pinned.push_back(r);
@@ -599,7 +632,8 @@ CompressedClip CompressRun::finish(std::chrono::steady_clock::time_point started
     const auto samples = metric.betweenSamples();
     for (std::size_t k = 0; k < samples.size(); ++k)
       if (samples[k].frame + 1 == m_frames && samples[k].alpha == 1.f)
-        std::copy_n(m_errors.between.begin() + std::ptrdiff_t(k * m_joints), m_joints, s.errors.begin() + std::ptrdiff_t(std::size_t(m_frames) * m_joints));
+        std::copy_n(m_errors.between.begin() + std::ptrdiff_t(k * m_joints), m_joints,
+                    s.errors.begin() + std::ptrdiff_t(std::size_t(m_frames) * m_joints));
   }
   s.compressMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return out;
@@ -637,7 +671,8 @@ Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std:
     for (std::uint32_t j = 0; j < m_clip.jointCount; ++j) shells[j] = m_settings.joints[j].shellCm;
     const std::vector<float> seam = seamErrors(base, shells);
     closed = true;
-    for (std::uint32_t j = 0; j < m_clip.jointCount && closed; ++j) closed = seam[j] <= m_settings.joints[j].precisionCm;
+    for (std::uint32_t j = 0; j < m_clip.jointCount && closed; ++j)
+      closed = seam[j] <= m_settings.joints[j].precisionCm;
   }
   if (closed) {
     // Drop the repeated last frame and wrap, if that stays within precision (wrap interval included).
@@ -662,13 +697,15 @@ std::vector<float> CompressJob::seamErrors(const RawClip& clip, std::span<const 
   ends.jointCount = clip.jointCount;
   ends.keyedChannels = clip.keyedChannels;
   ends.samples.assign(clip.frame(0).begin(), clip.frame(0).end());
-  ends.samples.insert(ends.samples.end(), clip.frame(clip.frameCount - 1).begin(), clip.frame(clip.frameCount - 1).end());
+  ends.samples.insert(ends.samples.end(), clip.frame(clip.frameCount - 1).begin(),
+                      clip.frame(clip.frameCount - 1).end());
   const ErrorMetric metric(m_skeleton, ends, m_unitToCm, shells);
   return {metric.seamCm().begin(), metric.seamCm().end()};
 }
 
-Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const RawClip& clip, LoopLayout layout, bool loop,
-                                                std::chrono::steady_clock::time_point started, const std::atomic<bool>* cancel,
+Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const RawClip& clip, LoopLayout layout,
+                                                bool loop, std::chrono::steady_clock::time_point started,
+                                                const std::atomic<bool>* cancel,
                                                 const RootMotionTrack* rootMotion) const {
   CompressRun::prepare(ctx, m_skeleton, clip, m_clip, layout, m_unitToCm, m_settings, rootMotion, m_base.has_value());
   CompressRun run(m_skeleton, clip, m_unitToCm, m_settings, *ctx.state, m_meshes, m_base ? &*m_base : nullptr);

@@ -36,11 +36,11 @@ struct JointReport {
   float shellCm = kDefaultShellCm;
   bool pinned = false;
   bool withinPrecision = true;
-  bool unreachable = false;                     ///< the storage formats could not get within precision
-  float floorCm = 0;                            ///< when unreachable: the error of float32 samples (the floor)
-  std::array<TrackKind, 3> kinds{};             ///< rotation, translation, scale
-  std::array<bool, 3> wide{};                   ///< sub-track needed more than 16 bits per component
-  std::uint32_t keys = 0;                       ///< keys in the key stream
+  bool unreachable = false;          ///< the storage formats could not get within precision
+  float floorCm = 0;                 ///< when unreachable: the error of float32 samples (the floor)
+  std::array<TrackKind, 3> kinds{};  ///< rotation, translation, scale
+  std::array<bool, 3> wide{};        ///< sub-track needed more than 16 bits per component
+  std::uint32_t keys = 0;            ///< keys in the key stream
 };
 
 struct PinnedReport {
@@ -64,9 +64,11 @@ struct CompressionStats {
   std::uint32_t wideTracks = 0;  ///< sub-tracks that needed more than 16 bits per component
   std::vector<JointReport> joints;
   std::vector<PinnedReport> pinned;
-  std::vector<float> errors;         ///< frame-major joints x frames error table at frames, cm
-  std::vector<float> betweenErrors;  ///< frame-major joints x (frames - 1): the largest error inside each interval (f, f+1), cm
-  float maxVertexErrorCm = -1;       ///< largest skinned-vertex displacement at and between frames, cm; -1 without a skinned mesh
+  std::vector<float> errors;  ///< frame-major joints x frames error table at frames, cm
+  std::vector<float>
+      betweenErrors;  ///< frame-major joints x (frames - 1): the largest error inside each interval (f, f+1), cm
+  float maxVertexErrorCm =
+      -1;  ///< largest skinned-vertex displacement at and between frames, cm; -1 without a skinned mesh
   double compressMs = 0;
   /// Looping clips: the jump from the source's last frame to its first on the shell, the largest
   /// over joints (cm); -1 when the clip does not loop.
@@ -84,10 +86,11 @@ struct CompressedClip {
   float sampleRate = 30.f;
   std::uint32_t frameCount = 1;
   bool loop = false;
-  bool wrap = false;               ///< loops through a wrap interval from the last frame to the first (format version 3)
-  bool droppedLastFrame = false;   ///< the source's last frame repeated its first and was dropped: frameCount is one less
-  std::vector<std::uint8_t> data;  ///< the clip block of FORMAT.md
-  AdditiveRef additive;            ///< an additive clip's base; its block holds deltas
+  bool wrap = false;  ///< loops through a wrap interval from the last frame to the first (format version 3)
+  bool droppedLastFrame =
+      false;  ///< the source's last frame repeated its first and was dropped: frameCount is one less
+  std::vector<std::uint8_t> data;    ///< the clip block of FORMAT.md
+  AdditiveRef additive;              ///< an additive clip's base; its block holds deltas
   std::optional<AdditiveBase> base;  ///< an additive clip's base as it decodes (what its deltas apply to)
   EffectiveSettings settings;
   std::uint64_t settingsHash = 0;
@@ -109,7 +112,8 @@ class CompressorContext {
 
 struct AdditiveSetup;
 class CompressJob;
-CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings, AdditiveSetup additive);
+CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings,
+                            AdditiveSetup additive);
 
 /// Made only by makeCompressJob (core/compress/compress_setup.h), so every compression of a clip
 /// gets the same inputs: its skeleton and units, the file's meshes (the report then gives the
@@ -131,7 +135,8 @@ class CompressJob {
   static constexpr double kAggressiveness = 6.0;
 
  private:
-  friend CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings, AdditiveSetup additive);
+  friend CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, EffectiveSettings settings,
+                                     AdditiveSetup additive);
   /// `unitToCm` converts the clip's lengths to centimetres (ImportedAsset::unitToCm).
   CompressJob(const Skeleton& skeleton, const RawClip& clip, double unitToCm, EffectiveSettings settings);
 
@@ -153,6 +158,5 @@ class CompressJob {
   AdditiveRef m_additive;
   std::string m_setupError;  ///< why the job cannot run (an additive base that could not be made)
 };
-
 
 }  // namespace animpack::core

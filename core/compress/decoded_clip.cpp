@@ -20,7 +20,8 @@ DecodedClip::DecodedClip(std::shared_ptr<const ImportedAsset> asset, std::shared
   for (std::uint32_t f = 0; f < m_frames; ++f)
     player.sampleFrame(m_view, float(f), std::span(m_decoded.data() + std::size_t(f) * m_joints, m_joints));
   // The views compare these with the source: an additive clip is shown as the pose it makes.
-  if (m_view.additive() && m_compressed->base) m_decoded = composeAdditive(m_compressed->base->frames(m_frames, m_view.sampleRate()), m_decoded);
+  if (m_view.additive() && m_compressed->base)
+    m_decoded = composeAdditive(m_compressed->base->frames(m_frames, m_view.sampleRate()), m_decoded);
   m_valid = true;
 }
 

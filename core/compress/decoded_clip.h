@@ -29,7 +29,9 @@ class DecodedClip {
     return {m_decoded.data() + std::size_t(f) * m_joints, m_joints};
   }
   /// keyFrames() of one of this clip's sub-tracks (none when the clip did not decode).
-  std::vector<int> keptFrames(int joint, int channel) const { return m_valid ? keyFrames(m_view, joint, channel) : std::vector<int>{}; }
+  std::vector<int> keptFrames(int joint, int channel) const {
+    return m_valid ? keyFrames(m_view, joint, channel) : std::vector<int>{};
+  }
   /// The runtime view the frames were decoded from.
   const runtime::ClipView& view() const { return m_view; }
   /// The compression result decoded.

@@ -54,19 +54,22 @@ std::vector<BetweenSample> betweenSamplesOf(const RawClip& clip, const SourceCli
 /// Double-precision interpolation of two float transforms: lerp, and slerp from sines.
 TransformD interpolateExact(const Transform& a, const Transform& b, double t) {
   TransformD out;
-  const std::array<double, 3> ta{a.translation.x, a.translation.y, a.translation.z}, tb{b.translation.x, b.translation.y, b.translation.z};
+  const std::array<double, 3> ta{a.translation.x, a.translation.y, a.translation.z},
+      tb{b.translation.x, b.translation.y, b.translation.z};
   const std::array<double, 3> sa{a.scale.x, a.scale.y, a.scale.z}, sb{b.scale.x, b.scale.y, b.scale.z};
   for (std::size_t c = 0; c < 3; ++c) {
     out.translation[c] = ta[c] + (tb[c] - ta[c]) * t;
     out.scale[c] = sa[c] + (sb[c] - sa[c]) * t;
   }
-  out.rotation = slerpExact({a.rotation.x, a.rotation.y, a.rotation.z, a.rotation.w}, {b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w}, t);
+  out.rotation = slerpExact({a.rotation.x, a.rotation.y, a.rotation.z, a.rotation.w},
+                            {b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w}, t);
   return out;
 }
 
 }  // namespace
 
-std::vector<float> ClipErrors::intervalMax(std::span<const BetweenSample> samples, std::uint32_t joints, std::uint32_t frameCount) const {
+std::vector<float> ClipErrors::intervalMax(std::span<const BetweenSample> samples, std::uint32_t joints,
+                                           std::uint32_t frameCount) const {
   std::vector<float> out(std::size_t(frameCount > 0 ? frameCount - 1 : 0) * joints, 0.f);
   for (std::size_t s = 0; s < samples.size(); ++s)
     for (std::uint32_t j = 0; samples[s].frame + 1 < frameCount && j < joints; ++j) {
@@ -76,9 +79,14 @@ std::vector<float> ClipErrors::intervalMax(std::span<const BetweenSample> sample
   return out;
 }
 
-ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, double unitToCm, std::span<const float> shellCm,
-                         std::uint32_t minSubSteps, LoopLayout layout, std::span<const Transform> cycleEnd)
-    : m_skeleton(&skeleton), m_joints(original.jointCount), m_frames(original.frameCount), m_unitToCm(unitToCm), m_layout(layout) {
+ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, double unitToCm,
+                         std::span<const float> shellCm, std::uint32_t minSubSteps, LoopLayout layout,
+                         std::span<const Transform> cycleEnd)
+    : m_skeleton(&skeleton),
+      m_joints(original.jointCount),
+      m_frames(original.frameCount),
+      m_unitToCm(unitToCm),
+      m_layout(layout) {
   const SourceClip fromFrames = original.source ? SourceClip({}, {}, 0, 1, 0) : sourceFromFrames(original);
   const SourceClip& source = original.source ? *original.source : fromFrames;
   const bool dropLast = layout.wrap && layout.dropLast && m_frames >= 2;
@@ -91,7 +99,8 @@ ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, doub
     const double shell = double(shellCm[j]) / unitToCm;
     for (int axis = 0; axis < 3; ++axis) {
       // Divide by the accumulated scale of this axis so the vertex sits `shell` away in object space.
-      const double len = std::sqrt(m.at(0, axis) * m.at(0, axis) + m.at(1, axis) * m.at(1, axis) + m.at(2, axis) * m.at(2, axis));
+      const double len =
+          std::sqrt(m.at(0, axis) * m.at(0, axis) + m.at(1, axis) * m.at(1, axis) + m.at(2, axis) * m.at(2, axis));
       std::array<double, 3> v{0, 0, 0};
       v[std::size_t(axis)] = shell / (len > 1e-12 && std::isfinite(len) ? len : 1.0);
       m_shell[j * 3 + std::size_t(axis)] = v;
@@ -103,7 +112,8 @@ ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, doub
   std::vector<Mat34d> start(m_object.begin(), m_object.begin() + m_joints);
   if (!cycleEnd.empty()) runtime::localToObject<double>(skeleton.parents, cycleEnd, start);
   m_seam.assign(m_joints, 0.f);
-  for (std::uint32_t j = 0; j < m_joints && m_frames > 1; ++j) m_seam[j] = errorAt(j, std::size_t(m_frames - 1), start[j]);
+  for (std::uint32_t j = 0; j < m_joints && m_frames > 1; ++j)
+    m_seam[j] = errorAt(j, std::size_t(m_frames - 1), start[j]);
   m_between = betweenSamplesOf(original, source, minSubSteps);
   std::vector<Mat34d> object(m_joints);
   for (const BetweenSample& b : m_between) {
@@ -117,7 +127,8 @@ ErrorMetric::ErrorMetric(const Skeleton& skeleton, const RawClip& original, doub
     --m_frames;
     std::vector<std::array<double, 9>> last(m_points.begin() + std::ptrdiff_t(m_frames) * m_joints,
                                             m_points.begin() + std::ptrdiff_t(m_frames + 1) * m_joints);
-    m_points.erase(m_points.begin() + std::ptrdiff_t(m_frames) * m_joints, m_points.begin() + std::ptrdiff_t(m_frames + 1) * m_joints);
+    m_points.erase(m_points.begin() + std::ptrdiff_t(m_frames) * m_joints,
+                   m_points.begin() + std::ptrdiff_t(m_frames + 1) * m_joints);
     m_object.resize(std::size_t(m_frames) * m_joints);
     m_between.push_back({m_frames - 1, 1.f});
     m_points.insert(m_points.end(), last.begin(), last.end());
@@ -145,7 +156,8 @@ void ErrorMetric::addReferencePoints(std::span<const Mat34d> object) {
   for (std::size_t i = 0; i < object.size(); ++i) {
     std::array<double, 9> p;
     const std::size_t j = i % m_joints;
-    for (int axis = 0; axis < 3; ++axis) object[i].transformPoint(m_shell[j * 3 + std::size_t(axis)].data(), &p[std::size_t(axis) * 3]);
+    for (int axis = 0; axis < 3; ++axis)
+      object[i].transformPoint(m_shell[j * 3 + std::size_t(axis)].data(), &p[std::size_t(axis) * 3]);
     m_points.push_back(p);
   }
 }
@@ -181,13 +193,13 @@ std::vector<float> ErrorMetric::measure(std::span<const Transform> decodedLocal)
   std::vector<float> errors(std::size_t(m_frames) * m_joints);
   std::vector<Mat34d> scratch;
   for (std::uint32_t f = 0; f < m_frames; ++f)
-    measureFrame(f, decodedLocal.subspan(std::size_t(f) * m_joints, m_joints), std::span(errors.data() + std::size_t(f) * m_joints, m_joints),
-                 scratch);
+    measureFrame(f, decodedLocal.subspan(std::size_t(f) * m_joints, m_joints),
+                 std::span(errors.data() + std::size_t(f) * m_joints, m_joints), scratch);
   return errors;
 }
 
-ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::Player& player, std::vector<Transform>* decodedFrames,
-                                       const AdditiveBase* base) const {
+ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::Player& player,
+                                       std::vector<Transform>* decodedFrames, const AdditiveBase* base) const {
   ClipErrors e;
   std::vector<Transform> local;
   std::vector<Transform>& frames = decodedFrames ? *decodedFrames : local;
@@ -200,8 +212,8 @@ ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::P
   if (clip.rootMotion()) {
     std::vector<Transform> folded = frames;
     for (std::uint32_t f = 0; f < m_frames; ++f)
-      runtime::applyRootMotionAtFrame(player, clip, static_cast<float>(f), m_skeleton->parents, std::span(folded.data() + std::size_t(f) * m_joints, m_joints),
-                                     rootScratch);
+      runtime::applyRootMotionAtFrame(player, clip, static_cast<float>(f), m_skeleton->parents,
+                                      std::span(folded.data() + std::size_t(f) * m_joints, m_joints), rootScratch);
     e.frames = measure(folded);
   } else {
     e.frames = base ? measure(composeAdditive(base->frames(m_frames, clip.sampleRate()), frames)) : measure(frames);
@@ -224,7 +236,8 @@ ClipErrors ErrorMetric::measureDecoded(const runtime::ClipView& clip, runtime::P
 
 ClipErrors ErrorMetric::measureFloor(const RawClip& clip, const AdditiveBase* base) const {
   ClipErrors e;
-  e.frames = base ? measure(composeAdditive(base->frames(clip.frameCount, clip.sampleRate), clip.samples)) : measure(clip.samples);
+  e.frames = base ? measure(composeAdditive(base->frames(clip.frameCount, clip.sampleRate), clip.samples))
+                  : measure(clip.samples);
   e.between.resize(m_between.size() * m_joints);
   std::vector<Transform> pose(m_joints), basePose(m_joints);
   std::vector<Mat34d> scratch;
@@ -276,7 +289,8 @@ ErrorSummary summarize(std::span<const float> errors, std::uint32_t joints) {
     }
   }
   std::vector<float> sorted(errors.begin(), errors.end());
-  const std::size_t k = std::min(sorted.size() - 1, static_cast<std::size_t>(std::ceil(0.99 * double(sorted.size()))) - 1);
+  const std::size_t k =
+      std::min(sorted.size() - 1, static_cast<std::size_t>(std::ceil(0.99 * double(sorted.size()))) - 1);
   std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(k), sorted.end());
   s.p99Cm = sorted[k];
   s.worstFrameTime = s.worstFrame;

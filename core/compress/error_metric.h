@@ -35,9 +35,9 @@ struct BetweenSample {
 
 /// Summary of the errors of a clip at and between its frames.
 struct ErrorSummary {
-  float maxCm = 0;                ///< at and between frames
-  float p99Cm = 0;                ///< over every joint at every frame and between-frame sample
-  float maxBetweenCm = 0;         ///< between frames only
+  float maxCm = 0;         ///< at and between frames
+  float p99Cm = 0;         ///< over every joint at every frame and between-frame sample
+  float maxBetweenCm = 0;  ///< between frames only
   std::int32_t worstJoint = -1;
   std::int32_t worstFrame = -1;   ///< the frame, or the first frame of the interval, of the worst error
   double worstFrameTime = 0;      ///< frame position of the worst error (fractional between frames)
@@ -50,7 +50,8 @@ struct ClipErrors {
   std::vector<float> between;  ///< sample-major joints x ErrorMetric::betweenSamples(), cm
   /// Per frame interval (f, f+1): the largest between-frame error of each joint, frame-major
   /// joints x (frames - 1). Samples after the last frame (a wrap interval) are left out.
-  std::vector<float> intervalMax(std::span<const BetweenSample> samples, std::uint32_t joints, std::uint32_t frameCount) const;
+  std::vector<float> intervalMax(std::span<const BetweenSample> samples, std::uint32_t joints,
+                                 std::uint32_t frameCount) const;
 };
 
 /// How a looping clip is laid out, and so what the metric compares after its last frame.
@@ -86,20 +87,26 @@ class ErrorMetric {
     return m_object[std::size_t(frame) * m_joints + joint];
   }
   /// Shell offset (object units at frame 0) of a joint, in its local space, along axis k.
-  const double* shellOffset(std::uint32_t joint, int axis) const { return m_shell[joint * 3 + std::size_t(axis)].data(); }
+  const double* shellOffset(std::uint32_t joint, int axis) const {
+    return m_shell[joint * 3 + std::size_t(axis)].data();
+  }
   /// The times checked between frames, ordered by time.
   std::span<const BetweenSample> betweenSamples() const { return m_between; }
 
   /// Error (cm) of one joint given its decoded object-space matrix at `frame`.
-  float error(std::uint32_t joint, std::uint32_t frame, const Mat34d& decodedObject) const { return errorAt(joint, frame, decodedObject); }
+  float error(std::uint32_t joint, std::uint32_t frame, const Mat34d& decodedObject) const {
+    return errorAt(joint, frame, decodedObject);
+  }
   /// Error (cm) of one joint at between-frame sample `sample`.
   float errorBetween(std::uint32_t joint, std::size_t sample, const Mat34d& decodedObject) const {
     return errorAt(joint, m_frames + sample, decodedObject);
   }
   /// Errors of every joint at one frame given decoded local transforms.
-  void measureFrame(std::uint32_t frame, std::span<const Transform> decodedLocal, std::span<float> out, std::vector<Mat34d>& scratch) const;
+  void measureFrame(std::uint32_t frame, std::span<const Transform> decodedLocal, std::span<float> out,
+                    std::vector<Mat34d>& scratch) const;
   /// Errors of every joint at one between-frame sample given decoded local transforms.
-  void measureBetween(std::size_t sample, std::span<const Transform> decodedLocal, std::span<float> out, std::vector<Mat34d>& scratch) const;
+  void measureBetween(std::size_t sample, std::span<const Transform> decodedLocal, std::span<float> out,
+                      std::vector<Mat34d>& scratch) const;
   /// Errors of every joint at every frame (frame-major) given decoded local transforms (frame-major).
   std::vector<float> measure(std::span<const Transform> decodedLocal) const;
   /// Decodes `clip` with `player` at every frame and between-frame sample and measures each.
@@ -107,8 +114,8 @@ class ErrorMetric {
   /// additive: each decoded delta is applied to the base decoded at the same time (both
   /// interpolated on their own, then composed, as the runtime does) and that pose is measured;
   /// `decodedFrames` still receives the deltas.
-  ClipErrors measureDecoded(const runtime::ClipView& clip, runtime::Player& player, std::vector<Transform>* decodedFrames = nullptr,
-                            const AdditiveBase* base = nullptr) const;
+  ClipErrors measureDecoded(const runtime::ClipView& clip, runtime::Player& player,
+                            std::vector<Transform>* decodedFrames = nullptr, const AdditiveBase* base = nullptr) const;
   /// The float32 floor: the errors of the clip's own float samples, interpolated as the runtime
   /// interpolates decoded frames (what raw storage of every track would give); deltas on `base`
   /// as in measureDecoded().
@@ -127,7 +134,7 @@ class ErrorMetric {
   std::vector<Mat34d> m_object;                // frame-major source object matrices
   std::vector<std::array<double, 3>> m_shell;  // joint*3 + axis: local offset
   std::vector<BetweenSample> m_between;
-  std::vector<std::array<double, 9>> m_points; // point-major (frames, then between samples): source shell points
+  std::vector<std::array<double, 9>> m_points;  // point-major (frames, then between samples): source shell points
   std::vector<float> m_seam;
   LoopLayout m_layout;
 };

@@ -25,7 +25,8 @@ float errorAtCm(const CompressionStats& stats, std::size_t joints, double frame,
   const float between = betweenErrorCm(stats, joints, std::size_t(std::floor(f)), joint);
   // Without between-frame errors, the larger of the two frames' errors is the best estimate.
   if (between >= 0) return between;
-  return std::max(stats.errors[std::size_t(std::floor(f)) * joints + joint], stats.errors[std::size_t(std::ceil(f)) * joints + joint]);
+  return std::max(stats.errors[std::size_t(std::floor(f)) * joints + joint],
+                  stats.errors[std::size_t(std::ceil(f)) * joints + joint]);
 }
 
 }  // namespace animpack::core

@@ -14,7 +14,8 @@ const std::vector<Preset>& builtinPresets() {
   static const std::vector<Preset> presets = [] {
     std::vector<Preset> out;
     for (std::size_t i = 0; i < kPresetCount; ++i) {
-      auto s = CompressionSettings::fromJson(kPresetSources[i][1], std::string("preset '") + kPresetSources[i][0] + "'");
+      auto s =
+          CompressionSettings::fromJson(kPresetSources[i][1], std::string("preset '") + kPresetSources[i][0] + "'");
       ANIMPACK_ASSERT(s.hasValue(), "shipped presets parse");
       out.push_back({kPresetSources[i][0], std::move(s.value())});
     }

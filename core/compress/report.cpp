@@ -66,30 +66,39 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   r.additiveBase = clip.additive.spelling();
   r.droppedLastFrame = clip.droppedLastFrame;
   if (const RootMotionReport& m = s.rootMotion; m.extracted)
-    r.rootMotion = ClipReport::RootMotion{skeleton.names[m.joint], m.distanceCm, m.turnDeg, m.drift10CyclesCm, m.sourceDrift10CyclesCm};
+    r.rootMotion = ClipReport::RootMotion{skeleton.names[m.joint], m.distanceCm, m.turnDeg, m.drift10CyclesCm,
+                                          m.sourceDrift10CyclesCm};
   return r;
 }
 
 namespace {
 
 /// An optional measure as JSON: null when negative (no skinned mesh, not looping).
-nlohmann::ordered_json vertexErrorJson(float cm) { return cm < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cm); }
+nlohmann::ordered_json vertexErrorJson(float cm) {
+  return cm < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cm);
+}
 
 nlohmann::ordered_json rootMotionJson(const std::optional<ClipReport::RootMotion>& m) {
   if (!m) return nullptr;
-  return {{"joint", m->joint}, {"distance_cm", m->distanceCm}, {"turn_deg", m->turnDeg},
-          {"drift_10_cycles_cm", m->drift10CyclesCm}, {"source_drift_10_cycles_cm", m->sourceDrift10CyclesCm}};
+  return {{"joint", m->joint},
+          {"distance_cm", m->distanceCm},
+          {"turn_deg", m->turnDeg},
+          {"drift_10_cycles_cm", m->drift10CyclesCm},
+          {"source_drift_10_cycles_cm", m->sourceDrift10CyclesCm}};
 }
 
 nlohmann::ordered_json toJson(const ClipReport& r) {
   using nlohmann::ordered_json;
   ordered_json pinned = ordered_json::array();
-  for (const auto& p : r.pinned) pinned.push_back({{"joint", p.joint}, {"drift_cm", p.driftCm}, {"drift_unpinned_cm", p.driftUnpinnedCm}});
+  for (const auto& p : r.pinned)
+    pinned.push_back({{"joint", p.joint}, {"drift_cm", p.driftCm}, {"drift_unpinned_cm", p.driftUnpinnedCm}});
   ordered_json over = ordered_json::array();
   for (const auto& o : r.overPrecision)
-    over.push_back({{"joint", o.joint}, {"precision_cm", o.precisionCm}, {"max_error_cm", o.maxErrorCm}, {"floor_cm", o.floorCm}});
+    over.push_back(
+        {{"joint", o.joint}, {"precision_cm", o.precisionCm}, {"max_error_cm", o.maxErrorCm}, {"floor_cm", o.floorCm}});
   ordered_json jointSettings = ordered_json::array();
-  for (const auto& t : r.jointSettings) jointSettings.push_back({{"joint", t.joint}, {"precision_cm", t.precisionCm}, {"shell_cm", t.shellCm}});
+  for (const auto& t : r.jointSettings)
+    jointSettings.push_back({{"joint", t.joint}, {"precision_cm", t.precisionCm}, {"shell_cm", t.shellCm}});
   return {{"file", r.file},
           {"clip", r.clip},
           {"source_clip", r.sourceClip},
@@ -109,7 +118,11 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"worst_time_s", r.worstTimeS},
           {"keys", r.keys},
           {"tracks",
-           {{"default", r.defaultTracks}, {"constant", r.constantTracks}, {"fitted", r.fittedTracks}, {"uniform", r.uniformTracks}, {"raw", r.rawTracks}}},
+           {{"default", r.defaultTracks},
+            {"constant", r.constantTracks},
+            {"fitted", r.fittedTracks},
+            {"uniform", r.uniformTracks},
+            {"raw", r.rawTracks}}},
           {"pinned", pinned},
           {"compress_ms", r.compressMs},
           {"within_precision", r.withinPrecision},
@@ -158,25 +171,29 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
     r.uniformTracks = t.at("uniform").get<std::uint32_t>();
     r.rawTracks = t.at("raw").get<std::uint32_t>();
     for (const auto& p : j.at("pinned"))
-      r.pinned.push_back({p.at("joint").get<std::string>(), p.at("drift_cm").get<float>(), p.at("drift_unpinned_cm").get<float>()});
+      r.pinned.push_back(
+          {p.at("joint").get<std::string>(), p.at("drift_cm").get<float>(), p.at("drift_unpinned_cm").get<float>()});
     r.compressMs = j.at("compress_ms").get<double>();
     r.withinPrecision = j.at("within_precision").get<bool>();
     r.wideTracks = j.at("wide_tracks").get<std::vector<std::string>>();
     for (const auto& o : j.at("over_precision"))
-      r.overPrecision.push_back({o.at("joint").get<std::string>(), o.at("max_error_cm").get<float>(), o.at("precision_cm").get<float>(),
-                                 o.at("floor_cm").get<float>()});
-    if (const auto v = j.find("max_vertex_error_cm"); v != j.end() && v->is_number()) r.maxVertexErrorCm = v->get<float>();
+      r.overPrecision.push_back({o.at("joint").get<std::string>(), o.at("max_error_cm").get<float>(),
+                                 o.at("precision_cm").get<float>(), o.at("floor_cm").get<float>()});
+    if (const auto v = j.find("max_vertex_error_cm"); v != j.end() && v->is_number())
+      r.maxVertexErrorCm = v->get<float>();
     if (const auto v = j.find("skin_bound_cm"); v != j.end() && v->is_number()) r.skinBoundCm = v->get<float>();
     r.limitedBy = j.value("limited_by", std::string());
     if (const auto v = j.find("joint_settings"); v != j.end() && v->is_array())
       for (const auto& js : *v)
-        r.jointSettings.push_back({js.at("joint").get<std::string>(), js.at("precision_cm").get<float>(), js.at("shell_cm").get<float>()});
+        r.jointSettings.push_back(
+            {js.at("joint").get<std::string>(), js.at("precision_cm").get<float>(), js.at("shell_cm").get<float>()});
     r.loop = j.value("loop", false);
     if (const auto v = j.find("seam_error_cm"); v != j.end() && v->is_number()) r.seamErrorCm = v->get<float>();
     r.droppedLastFrame = j.value("dropped_last_frame", false);
     if (const auto m = j.find("root_motion"); m != j.end() && m->is_object())
-      r.rootMotion = ClipReport::RootMotion{m->at("joint").get<std::string>(), m->at("distance_cm").get<float>(), m->at("turn_deg").get<float>(),
-                                            m->at("drift_10_cycles_cm").get<float>(), m->at("source_drift_10_cycles_cm").get<float>()};
+      r.rootMotion = ClipReport::RootMotion{m->at("joint").get<std::string>(), m->at("distance_cm").get<float>(),
+                                            m->at("turn_deg").get<float>(), m->at("drift_10_cycles_cm").get<float>(),
+                                            m->at("source_drift_10_cycles_cm").get<float>()};
     if (const auto v = j.find("additive_base"); v != j.end() && v->is_string()) r.additiveBase = v->get<std::string>();
     return r;
   } catch (const std::exception& e) {
@@ -184,7 +201,8 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
   }
 }
 
-std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, std::uint64_t residentBytes, const std::string& toolVersion) {
+std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, std::uint64_t residentBytes,
+                       const std::string& toolVersion) {
   using nlohmann::ordered_json;
   ordered_json clips = ordered_json::array();
   ordered_json failures = ordered_json::array();
@@ -230,7 +248,12 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
                    {"max_error_between_frames_cm", maxBetween},
                    {"max_p99_error_cm", maxP99},
                    {"keys", keys},
-                   {"tracks", {{"default", tracks[0]}, {"constant", tracks[1]}, {"fitted", tracks[2]}, {"uniform", tracks[3]}, {"raw", tracks[4]}}},
+                   {"tracks",
+                    {{"default", tracks[0]},
+                     {"constant", tracks[1]},
+                     {"fitted", tracks[2]},
+                     {"uniform", tracks[3]},
+                     {"raw", tracks[4]}}},
                    {"compress_ms", ms},
                    {"within_precision", within},
                    {"max_vertex_error_cm", vertexErrorJson(maxVertexError)}};
@@ -246,18 +269,21 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
     return q + "\"";
   };
   std::ostringstream o;
-  o << "file,clip,source_clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,resident_bytes,ratio,max_error_cm,"
-       "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_constant,"
-       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,skin_bound_cm,limited_by,seam_error_cm,"
+  o << "file,clip,source_clip,clip_index,joints,frames,sample_rate,raw_bytes,compressed_bytes,resident_bytes,ratio,max_"
+       "error_cm,"
+       "max_error_between_frames_cm,p99_error_cm,worst_joint,worst_frame,worst_time_s,keys,tracks_default,tracks_"
+       "constant,"
+       "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,skin_bound_cm,limited_"
+       "by,seam_error_cm,"
        "root_motion_joint,root_motion_distance_cm,root_motion_turn_deg,root_motion_drift_10_cycles_cm,"
        "root_motion_source_drift_10_cycles_cm,additive_base,error\n";
   for (const ClipReport& r : rows) {
-    o << quote(r.file) << ',' << quote(r.clip) << ',' << quote(r.sourceClip) << ',' << r.clipIndex << ',' << r.joints << ',' << r.frames << ','
-      << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ',' << r.residentBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ','
-      << r.maxErrorBetweenFramesCm << ',' << r.p99ErrorCm << ',' << quote(r.worstJoint) << ',' << r.worstFrame << ','
-      << r.worstTimeS << ',' << r.keys << ',' << r.defaultTracks << ',' << r.constantTracks << ',' << r.fittedTracks << ','
-      << r.uniformTracks << ',' << r.rawTracks << ',' << r.compressMs << ','
-      << (r.error.empty() && r.withinPrecision ? "true" : "false") << ',';
+    o << quote(r.file) << ',' << quote(r.clip) << ',' << quote(r.sourceClip) << ',' << r.clipIndex << ',' << r.joints
+      << ',' << r.frames << ',' << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ','
+      << r.residentBytes << ',' << r.ratio() << ',' << r.maxErrorCm << ',' << r.maxErrorBetweenFramesCm << ','
+      << r.p99ErrorCm << ',' << quote(r.worstJoint) << ',' << r.worstFrame << ',' << r.worstTimeS << ',' << r.keys
+      << ',' << r.defaultTracks << ',' << r.constantTracks << ',' << r.fittedTracks << ',' << r.uniformTracks << ','
+      << r.rawTracks << ',' << r.compressMs << ',' << (r.error.empty() && r.withinPrecision ? "true" : "false") << ',';
     if (r.error.empty() && r.maxVertexErrorCm >= 0) o << r.maxVertexErrorCm;  // empty: no skinned mesh
     o << ',';
     if (r.error.empty() && r.skinBoundCm >= 0) o << r.skinBoundCm;
@@ -265,9 +291,9 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
     if (r.error.empty() && r.seamErrorCm >= 0) o << r.seamErrorCm;  // empty: not looping
     o << ',';
     if (const auto& m = r.rootMotion; r.error.empty() && m)  // empty: the root keeps its motion
-      o << quote(m->joint) << ',' << m->distanceCm << ',' << m->turnDeg << ',' << m->drift10CyclesCm << ',' << m->sourceDrift10CyclesCm;
-    else
-      o << ",,,,";
+      o << quote(m->joint) << ',' << m->distanceCm << ',' << m->turnDeg << ',' << m->drift10CyclesCm << ','
+        << m->sourceDrift10CyclesCm;
+    else o << ",,,,";
     o << ',';
     if (!r.additiveBase.empty()) o << quote(r.additiveBase);  // empty: absolute
     o << ',' << quote(r.error) << '\n';

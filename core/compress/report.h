@@ -23,13 +23,14 @@ struct ClipReport {
   double sampleRate = 0;
   std::uint64_t rawBytes = 0;
   std::uint64_t compressedBytes = 0;  ///< the clip's own bytes in the pack
-  std::uint64_t residentBytes = 0;    ///< compressedBytes and what opening the pack derives for the clip (runtime::Pack::clipDerivedBytes)
+  std::uint64_t residentBytes =
+      0;  ///< compressedBytes and what opening the pack derives for the clip (runtime::Pack::clipDerivedBytes)
   float maxErrorCm = 0;               ///< at and between frames
   float maxErrorBetweenFramesCm = 0;  ///< strictly between frames
   float p99ErrorCm = 0;
   std::string worstJoint;
   std::int32_t worstFrame = -1;
-  double worstTimeS = 0;              ///< seconds after the first frame
+  double worstTimeS = 0;  ///< seconds after the first frame
   std::uint64_t keys = 0;
   std::uint32_t defaultTracks = 0, constantTracks = 0, fittedTracks = 0, uniformTracks = 0, rawTracks = 0;
   struct Pinned {
@@ -43,11 +44,12 @@ struct ClipReport {
     float maxErrorCm = 0, precisionCm = 0;
     float floorCm = 0;  ///< what float32 samples reach: no storage does better
   };
-  std::vector<Over> overPrecision;      ///< joints the storage formats could not bring within precision
+  std::vector<Over> overPrecision;  ///< joints the storage formats could not bring within precision
   double compressMs = 0;
   bool withinPrecision = true;
-  float maxVertexErrorCm = -1;          ///< cm, largest skinned-vertex displacement; -1: the file has no skinned mesh
-  float skinBoundCm = -1;               ///< cm, what the skin is held to (kSkinBoundFactor x the strictest precision); -1: no skinned mesh
+  float maxVertexErrorCm = -1;  ///< cm, largest skinned-vertex displacement; -1: the file has no skinned mesh
+  float skinBoundCm =
+      -1;  ///< cm, what the skin is held to (kSkinBoundFactor x the strictest precision); -1: no skinned mesh
   /// "skin" when the skinned vertices are nearer their bound than any joint is to its precision
   /// (as a fraction of each), else "joints": which of the two errors decides the clip's size.
   std::string limitedBy;
@@ -56,9 +58,9 @@ struct ClipReport {
     float precisionCm = 0, shellCm = 0;
   };
   std::vector<JointSetting> jointSettings;  ///< each joint's effective precision and shell, skeleton order
-  bool loop = false;                    ///< the clip loops
-  float seamErrorCm = -1;               ///< cm, looping clips: the jump from the source's last frame to its first; -1 otherwise
-  bool droppedLastFrame = false;        ///< the repeated last frame was dropped (frames counts the stored ones)
+  bool loop = false;                        ///< the clip loops
+  float seamErrorCm = -1;  ///< cm, looping clips: the jump from the source's last frame to its first; -1 otherwise
+  bool droppedLastFrame = false;  ///< the repeated last frame was dropped (frames counts the stored ones)
   /// With `root_motion: extract` (docs/RUNTIME.md "Root motion"): the joint, one cycle's ground distance and
   /// turn, and how far ten cycles lead with the compressed and the source motion.
   struct RootMotion {
@@ -66,8 +68,9 @@ struct ClipReport {
     float distanceCm = 0, turnDeg = 0, drift10CyclesCm = 0, sourceDrift10CyclesCm = 0;
   };
   std::optional<RootMotion> rootMotion;  ///< none: the root keeps its motion (null)
-  std::string additiveBase;             ///< additive clips: "rest", "CLIP" or "CLIP@FRAME" (AdditiveRef::spelling); empty: absolute
-  std::string error;                    ///< non-empty when the clip failed (then only file/clip are set)
+  std::string
+      additiveBase;   ///< additive clips: "rest", "CLIP" or "CLIP@FRAME" (AdditiveRef::spelling); empty: absolute
+  std::string error;  ///< non-empty when the clip failed (then only file/clip are set)
 
   double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }
 };
@@ -77,7 +80,8 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
 
 /// The report JSON: {"tool_version","clips":[...],"totals":{...},"pack_bytes"}. `residentBytes`:
 /// the packs' files and what opening them derives (totals' resident_bytes).
-std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, std::uint64_t residentBytes, const std::string& toolVersion);
+std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBytes, std::uint64_t residentBytes,
+                       const std::string& toolVersion);
 /// One clip's report as a JSON object (the form in the report's "clips" array), and back.
 std::string clipReportToJson(const ClipReport& report);
 Expected<ClipReport> clipReportFromJson(const std::string& text);

@@ -14,7 +14,9 @@ namespace {
 /// Translation moves by more than this (relative to the clip's extent, at least 1e-6 units).
 constexpr double kMovingRelative = 1e-5;
 
-double wrapPi(double a) { return a - 2 * std::numbers::pi * std::floor((a + std::numbers::pi) / (2 * std::numbers::pi)); }
+double wrapPi(double a) {
+  return a - 2 * std::numbers::pi * std::floor((a + std::numbers::pi) / (2 * std::numbers::pi));
+}
 
 /// The object rotation of joint j (the product of its chain's rotations, parents first).
 std::array<double, 4> objectRotation(const Skeleton& skeleton, std::span<const Transform> pose, std::uint32_t j) {
@@ -56,7 +58,8 @@ Expected<std::uint32_t> findRootJoint(const Skeleton& skeleton, const RawClip& c
   if (!name.empty()) {
     for (std::uint32_t j = 0; j < skeleton.jointCount(); ++j)
       if (skeleton.names[j] == name) return j;
-    return Error{"clip '" + clip.name + "': key 'root_joint': the skeleton has no joint named '" + std::string(name) + "'"};
+    return Error{"clip '" + clip.name + "': key 'root_joint': the skeleton has no joint named '" + std::string(name) +
+                 "'"};
   }
   for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
     double extent = 0, moved = 0;
@@ -64,15 +67,16 @@ Expected<std::uint32_t> findRootJoint(const Skeleton& skeleton, const RawClip& c
     for (std::uint32_t f = 0; f < clip.frameCount; ++f) {
       const Vec3 t = clip.at(j, f).translation;
       extent = std::max({extent, double(std::fabs(t.x)), double(std::fabs(t.y)), double(std::fabs(t.z))});
-      moved = std::max({moved, double(std::fabs(t.x - first.x)), double(std::fabs(t.y - first.y)), double(std::fabs(t.z - first.z))});
+      moved = std::max({moved, double(std::fabs(t.x - first.x)), double(std::fabs(t.y - first.y)),
+                        double(std::fabs(t.z - first.z))});
     }
     if (moved > std::max(1e-6, kMovingRelative * extent)) return j;
   }
   return Error{"root_motion \"extract\": no joint of clip '" + clip.name + "' translates; name one with root_joint"};
 }
 
-RootMotionTrack extractRootMotion(const Skeleton& skeleton, const RawClip& clip, std::uint32_t joint, std::uint8_t upAxis,
-                                  RawClip& inPlace) {
+RootMotionTrack extractRootMotion(const Skeleton& skeleton, const RawClip& clip, std::uint32_t joint,
+                                  std::uint8_t upAxis, RawClip& inPlace) {
   RootMotionTrack track;
   track.joint = joint;
   track.upAxis = upAxis;
@@ -115,7 +119,8 @@ GroundMotion objectMotion(const RootMotionTrack& track, const GroundMotion& d) {
   return compose(compose(track.reference, d), inverse(track.reference));
 }
 
-void appendRootMotion(std::vector<std::uint8_t>& block, const RootMotionTrack& track, std::uint32_t frames, const GroundMotion& cycle) {
+void appendRootMotion(std::vector<std::uint8_t>& block, const RootMotionTrack& track, std::uint32_t frames,
+                      const GroundMotion& cycle) {
   const std::size_t at = block.size();
   block.resize(at + runtime::rootMotionSectionSize(frames), 0);
   std::uint8_t* p = block.data() + at;
@@ -123,15 +128,16 @@ void appendRootMotion(std::vector<std::uint8_t>& block, const RootMotionTrack& t
   p[2] = track.upAxis;
   storeMotion(p + 4, track.reference);
   storeMotion(p + 20, cycle);
-  for (std::uint32_t f = 1; f < frames; ++f) storeMotion(p + runtime::kRootMotionHeaderSize + std::size_t(f) * runtime::kRootMotionFrameSize, track.frames[f]);
+  for (std::uint32_t f = 1; f < frames; ++f)
+    storeMotion(p + runtime::kRootMotionHeaderSize + std::size_t(f) * runtime::kRootMotionFrameSize, track.frames[f]);
   using H = runtime::ClipHeaderLayout;
   const auto flags = runtime::loadLE<std::uint16_t>(block.data() + H::flags);
   runtime::storeLE(block.data() + H::flags, static_cast<std::uint16_t>(flags | runtime::kClipFlagRootMotion));
   runtime::storeLE(block.data() + H::totalSize, static_cast<std::uint32_t>(block.size()));
 }
 
-RootMotionReport measureRootMotion(const RootMotionTrack& track, const GroundMotion& cycle, const runtime::ClipView& view,
-                                   double unitToCm, float precisionCm) {
+RootMotionReport measureRootMotion(const RootMotionTrack& track, const GroundMotion& cycle,
+                                   const runtime::ClipView& view, double unitToCm, float precisionCm) {
   constexpr int kCycles = 10;
   RootMotionReport r;
   r.extracted = true;

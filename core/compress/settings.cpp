@@ -67,7 +67,9 @@ std::string unknownKey(const std::string& path, const std::string& key, std::ini
 
 std::optional<double> widen(std::optional<float> v) { return v ? std::optional<double>(*v) : std::nullopt; }
 /// A shell value to range-check: "mesh" is always valid.
-std::optional<double> numericShell(std::optional<float> v) { return v && *v == kShellFromMesh ? std::nullopt : widen(v); }
+std::optional<double> numericShell(std::optional<float> v) {
+  return v && *v == kShellFromMesh ? std::nullopt : widen(v);
+}
 
 Json shellJson(float v) { return v == kShellFromMesh ? Json("mesh") : Json(v); }
 Json additiveBaseJson(const std::string& base) { return base.empty() ? Json(nullptr) : Json(base); }
@@ -113,7 +115,8 @@ class Parser {
   }
   /// One of two named values (null: unset).
   template <class E>
-  Status either(const Json& value, const std::string& key, const char* a, E va, const char* b, E vb, std::optional<E>& out) {
+  Status either(const Json& value, const std::string& key, const char* a, E va, const char* b, E vb,
+                std::optional<E>& out) {
     if (value.is_null()) return Status::ok();
     if (value == a) out = va;
     else if (value == b) out = vb;
@@ -137,7 +140,8 @@ class Parser {
   }
   Status rootJoint(const Json& value, const std::string& key, std::optional<std::string>& out) {
     if (value.is_null()) return Status::ok();
-    if (!value.is_string() || value.get<std::string>().empty()) return error("key '" + key + "': expected a joint name or null, got " + value.dump());
+    if (!value.is_string() || value.get<std::string>().empty())
+      return error("key '" + key + "': expected a joint name or null, got " + value.dump());
     out = value.get<std::string>();
     return Status::ok();
   }
@@ -149,12 +153,14 @@ class Parser {
     return Status::ok();
   }
 
-  Status jointRules(const Json& value, const std::string& path, std::vector<std::pair<std::string, JointOverride>>& out) {
+  Status jointRules(const Json& value, const std::string& path,
+                    std::vector<std::pair<std::string, JointOverride>>& out) {
     if (!value.is_object()) return error("key '" + path + "': expected an object of joint names or wildcards");
     for (const auto& [pattern, body] : value.items()) {
       const std::string key = path + "." + pattern;
       if (pattern.empty()) return error("key '" + path + "': a joint name or wildcard is empty");
-      if (!body.is_object()) return error("key '" + key + "': expected an object with precision_cm, shell_cm or pinned");
+      if (!body.is_object())
+        return error("key '" + key + "': expected an object with precision_cm, shell_cm or pinned");
       JointOverride o;
       for (const auto& [k, v] : body.items()) {
         Status st;
@@ -199,7 +205,8 @@ class Parser {
             Status cst;
             const std::string sub = key + "." + ck;
             if (ck == "name") {
-              if (!cv.is_string() || cv.get<std::string>().empty()) return error("key '" + sub + "': expected a non-empty string");
+              if (!cv.is_string() || cv.get<std::string>().empty())
+                return error("key '" + sub + "': expected a non-empty string");
               c.name = cv.get<std::string>();
             } else if (ck == "precision_cm") cst = number(cv, sub, c.precisionCm);
             else if (ck == "shell_cm") cst = shell(cv, sub, c.shellCm);
@@ -213,17 +220,19 @@ class Parser {
             else if (ck == "additive_base") cst = additiveBase(cv, sub, c.additiveBase);
             else if (ck == "joints") cst = jointRules(cv, sub, c.joints);
             else
-              return error(unknownKey(key + ".", ck, {"name", "precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s",
-                                                      "unit_to_cm", "sample_rate", "loop", "root_motion", "root_joint",
-                                                      "additive_base", "joints"}));
+              return error(unknownKey(
+                  key + ".", ck,
+                  {"name", "precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
+                   "sample_rate", "loop", "root_motion", "root_joint", "additive_base", "joints"}));
             if (!cst) return cst;
           }
           s.clips.emplace_back(pattern, std::move(c));
         }
       } else {
-        return error(unknownKey("", k, {"precision_cm", "shell_cm", "shell_fallback_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
-                                        "sample_rate", "loop", "root_motion", "root_joint", "additive_base", "joints", "clips",
-                                        "description"}));
+        return error(unknownKey(
+            "", k,
+            {"precision_cm", "shell_cm", "shell_fallback_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
+             "sample_rate", "loop", "root_motion", "root_joint", "additive_base", "joints", "clips", "description"}));
       }
       if (!st) return st;
     }
@@ -238,12 +247,14 @@ Status validateJointRules(const std::vector<std::pair<std::string, JointOverride
   for (const auto& [pattern, o] : rules) {
     const std::string key = path + "." + pattern;
     if (pattern.empty()) return Error{"key '" + path + "': a joint name or wildcard is empty"};
-    if (auto st = checkRange(o.precisionCm ? std::optional<double>(*o.precisionCm) : std::nullopt, kPrecisionRange, key + ".precision_cm", "cm"); !st) return st;
+    if (auto st = checkRange(o.precisionCm ? std::optional<double>(*o.precisionCm) : std::nullopt, kPrecisionRange,
+                             key + ".precision_cm", "cm");
+        !st)
+      return st;
     if (auto st = checkRange(numericShell(o.shellCm), kShellRange, key + ".shell_cm", "cm"); !st) return st;
   }
   return Status::ok();
 }
-
 
 Json jointRulesJson(const std::vector<std::pair<std::string, JointOverride>>& rules) {
   Json j = Json::object();
@@ -341,11 +352,13 @@ Status CompressionSettings::validate() const {
   for (const auto& [pattern, c] : clips) {
     const std::string key = "clips." + pattern;
     if (pattern.empty()) return Error{"key 'clips': a clip name or wildcard is empty"};
-    if (c.name && isWildcard(pattern)) return Error{"key '" + key + ".name': a wildcard matches many clips, so it cannot name one"};
+    if (c.name && isWildcard(pattern))
+      return Error{"key '" + key + ".name': a wildcard matches many clips, so it cannot name one"};
     if (c.name && c.name->empty()) return Error{"key '" + key + ".name': the name is empty"};
     if (auto st = checkRange(widen(c.precisionCm), kPrecisionRange, key + ".precision_cm", "cm"); !st) return st;
     if (auto st = checkRange(numericShell(c.shellCm), kShellRange, key + ".shell_cm", "cm"); !st) return st;
-    if (auto st = checkRange(widen(c.snapshotIntervalS), kSnapshotRange, key + ".snapshot_interval_s", "s"); !st) return st;
+    if (auto st = checkRange(widen(c.snapshotIntervalS), kSnapshotRange, key + ".snapshot_interval_s", "s"); !st)
+      return st;
     if (auto st = checkRange(c.unitToCm, kUnitRange, key + ".unit_to_cm", "cm per unit"); !st) return st;
     if (auto st = checkRange(c.sampleRate, kRateRange, key + ".sample_rate", "Hz"); !st) return st;
     if (auto st = validateJointRules(c.joints, key + ".joints"); !st) return st;
@@ -468,7 +481,8 @@ std::uint64_t EffectiveSettings::hash() const {
   // Appended only when it differs from the default, so packs compressed before the setting
   // existed keep their settings hash (and their approvals).
   if (loop != LoopPolicy::Auto) h = fnv1a64Value(static_cast<std::uint8_t>(loop), h);
-  if (rootMotion != RootMotionMode::Keep) h = runtime::fnv1a64(rootJoint, fnv1a64Value(static_cast<std::uint8_t>(rootMotion), h));
+  if (rootMotion != RootMotionMode::Keep)
+    h = runtime::fnv1a64(rootJoint, fnv1a64Value(static_cast<std::uint8_t>(rootMotion), h));
   if (!additiveBase.empty()) h = runtime::fnv1a64(additiveBase, fnv1a64Value(std::uint8_t(0xad), h));
   return h;
 }
@@ -511,8 +525,11 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
   const auto& clipRules = clip ? clip->joints : kNoRules;
 
   EffectiveSettings e;
-  e.rotationFormat = clip && clip->rotationFormat ? *clip->rotationFormat : settings.rotationFormat.value_or(RotationFormat::Q48);
-  e.snapshotIntervalS = clip && clip->snapshotIntervalS ? *clip->snapshotIntervalS : settings.snapshotIntervalS.value_or(kDefaultSnapshotIntervalS);
+  e.rotationFormat =
+      clip && clip->rotationFormat ? *clip->rotationFormat : settings.rotationFormat.value_or(RotationFormat::Q48);
+  e.snapshotIntervalS = clip && clip->snapshotIntervalS
+                            ? *clip->snapshotIntervalS
+                            : settings.snapshotIntervalS.value_or(kDefaultSnapshotIntervalS);
   e.unitToCm = clip && clip->unitToCm ? clip->unitToCm : settings.unitToCm;
   e.sampleRate = clip && clip->sampleRate ? clip->sampleRate : settings.sampleRate;
   e.loop = clip && clip->loop ? *clip->loop : settings.loop.value_or(LoopPolicy::Auto);
@@ -553,7 +570,8 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
       return lookup(settings.joints, name, get);
     };
     EffectiveJoint& out = e.joints[j];
-    out.precisionCm = own(getPrecision, clip ? clip->precisionCm : std::nullopt).value_or(inherited ? inherited->precisionCm : topPrecision);
+    out.precisionCm = own(getPrecision, clip ? clip->precisionCm : std::nullopt)
+                          .value_or(inherited ? inherited->precisionCm : topPrecision);
     // "mesh" is inherited as a rule (each descendant takes its own farthest vertex), a number as a value.
     const std::optional<float> shell = own(getShell, clip ? clip->shellCm : std::nullopt);
     fromMesh[j] = shell ? *shell == kShellFromMesh : parent >= 0 ? fromMesh[std::size_t(parent)] : topMesh;
@@ -563,8 +581,8 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
     } else {
       const double cm = j < meshShell.size() ? meshShell[j] * cmPerUnit : 0.0;
       out.shellCm = cm >= kMinMeshShellCm ? float(std::clamp(cm, double(kMeshShellFloorCm), kShellRange.max))
-                    : carriesSkin[j]       ? fallback
-                                           : fallbackShell;
+                    : carriesSkin[j]      ? fallback
+                                          : fallbackShell;
     }
     if (auto v = lookup(clipRules, name, getPinned)) out.pinned = *v;
     else if (auto g = lookup(settings.joints, name, getPinned)) out.pinned = *g;

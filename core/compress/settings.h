@@ -53,7 +53,8 @@ inline constexpr float kMeshShellFloorCm = 1.f;
 /// The skin's bound, as a multiple of the strictest joint precision of the clip: the skin check keeps
 /// every skinned vertex within it, at and between frames (docs/SETTINGS.md "Shells").
 inline constexpr float kSkinBoundFactor = 1.5f;
-inline constexpr float kMinPrecisionCm = 1e-6f, kMaxPrecisionCm = 1000.f, kMinShellCm = 1e-4f, kMaxShellCm = 1e5f;  ///< cm, what validate() accepts
+inline constexpr float kMinPrecisionCm = 1e-6f, kMaxPrecisionCm = 1000.f, kMinShellCm = 1e-4f,
+                       kMaxShellCm = 1e5f;  ///< cm, what validate() accepts
 
 /// One entry of "joints": values that apply to the joints a name or wildcard matches.
 struct JointOverride {
@@ -72,32 +73,34 @@ struct ClipOverride {
   std::optional<double> unitToCm;
   std::optional<double> sampleRate;
   std::vector<std::pair<std::string, JointOverride>> joints;
-  std::optional<std::string> name;  ///< the clip's pack name instead of the automatic one (docs/CLIP_NAMES.md); exact keys only
+  std::optional<std::string>
+      name;  ///< the clip's pack name instead of the automatic one (docs/CLIP_NAMES.md); exact keys only
   std::optional<LoopPolicy> loop;
   std::optional<RootMotionMode> rootMotion;
-  std::optional<std::string> rootJoint;  ///< the root-motion joint; unset (null): the first animated joint that translates
+  std::optional<std::string>
+      rootJoint;  ///< the root-motion joint; unset (null): the first animated joint that translates
   std::optional<std::string> additiveBase;  ///< see CompressionSettings::additiveBase
   bool operator==(const ClipOverride&) const = default;
 };
 
 struct CompressionSettings {
-  std::optional<float> precisionCm;            ///< cm, default 0.01: max object-space error on the shell
+  std::optional<float> precisionCm;  ///< cm, default 0.01: max object-space error on the shell
   /// cm, virtual-vertex distance from each joint, or kShellFromMesh. Default: "mesh" when the file
   /// has a mesh that follows the skeleton, else shellFallbackCm.
   std::optional<float> shellCm;
   /// cm, default 3: the shell of joints a mesh gives no distance (no mesh follows the skeleton, or
   /// no vertex follows the joint or anything below it).
   std::optional<float> shellFallbackCm;
-  std::optional<RotationFormat> rotationFormat;///< default q48
-  std::optional<float> snapshotIntervalS;      ///< s, default 1: seek snapshot spacing
-  std::optional<double> unitToCm;              ///< cm per file unit; default: what the file declares
-  std::optional<double> sampleRate;            ///< Hz; default: the clip's key grid
+  std::optional<RotationFormat> rotationFormat;               ///< default q48
+  std::optional<float> snapshotIntervalS;                     ///< s, default 1: seek snapshot spacing
+  std::optional<double> unitToCm;                             ///< cm per file unit; default: what the file declares
+  std::optional<double> sampleRate;                           ///< Hz; default: the clip's key grid
   std::vector<std::pair<std::string, JointOverride>> joints;  ///< name or wildcard -> override, file order
   std::vector<std::pair<std::string, ClipOverride>> clips;    ///< name or wildcard -> override
-  std::string description;                     ///< what the settings are for (presets say when to use them)
-  std::optional<LoopPolicy> loop;              ///< default auto: whether clips loop
-  std::optional<RootMotionMode> rootMotion;    ///< default keep
-  std::optional<std::string> rootJoint;        ///< default null: the first animated joint that translates
+  std::string description;                   ///< what the settings are for (presets say when to use them)
+  std::optional<LoopPolicy> loop;            ///< default auto: whether clips loop
+  std::optional<RootMotionMode> rootMotion;  ///< default keep
+  std::optional<std::string> rootJoint;      ///< default null: the first animated joint that translates
   /// Default null (not additive): "rest", "CLIP" or "CLIP@FRAME", the pose the clip is stored as a
   /// delta from (docs/SETTINGS.md `additive_base`); an empty string is an explicit null.
   std::optional<std::string> additiveBase;
@@ -137,7 +140,7 @@ struct EffectiveSettings {
   bool verifySkin = false;
   LoopPolicy loop = LoopPolicy::Auto;
   RootMotionMode rootMotion = RootMotionMode::Keep;
-  std::string rootJoint;  ///< empty: the first animated joint that translates
+  std::string rootJoint;     ///< empty: the first animated joint that translates
   std::string additiveBase;  ///< empty: not additive; else "rest", "CLIP" or "CLIP@FRAME" as the settings spell it
 
   /// Covers every effective value.

@@ -23,8 +23,8 @@ Rules* rulesFor(CompressionSettings& s, EditScope scope, const std::string& clip
 
 bool empty(const JointOverride& o) { return !o.precisionCm && !o.shellCm && !o.pinned; }
 bool empty(const ClipOverride& o) {
-  return !o.precisionCm && !o.shellCm && !o.rotationFormat && !o.snapshotIntervalS && !o.unitToCm && !o.sampleRate && o.joints.empty() &&
-         !o.name && !o.loop && !o.rootMotion && !o.rootJoint;
+  return !o.precisionCm && !o.shellCm && !o.rotationFormat && !o.snapshotIntervalS && !o.unitToCm && !o.sampleRate &&
+         o.joints.empty() && !o.name && !o.loop && !o.rootMotion && !o.rootJoint;
 }
 
 void setField(JointOverride& o, JointField field, float value) {
@@ -48,7 +48,8 @@ void tidy(CompressionSettings& s) {
   };
   prune(s.joints);
   for (auto& c : s.clips) prune(c.second.joints);
-  s.clips.erase(std::remove_if(s.clips.begin(), s.clips.end(), [](const auto& c) { return empty(c.second); }), s.clips.end());
+  s.clips.erase(std::remove_if(s.clips.begin(), s.clips.end(), [](const auto& c) { return empty(c.second); }),
+                s.clips.end());
 }
 
 }  // namespace
@@ -60,8 +61,8 @@ CompressionSettings withJointValue(const CompressionSettings& settings, EditScop
   for (const std::string& joint : joints) {
     auto it = std::find_if(rules.begin(), rules.end(), [&](const auto& r) { return r.first == joint; });
     if (it == rules.end()) {
-                                   rules.emplace_back(joint, JointOverride{});
-                                   it = rules.end() - 1;
+      rules.emplace_back(joint, JointOverride{});
+      it = rules.end() - 1;
     }
     setField(it->second, field, value);
   }
@@ -74,7 +75,7 @@ CompressionSettings withJointReset(const CompressionSettings& settings, EditScop
   CompressionSettings s = settings;
   if (Rules* rules = rulesFor(s, scope, clip, false))
     for (auto& [pattern, o] : *rules)
-                                   if (std::find(joints.begin(), joints.end(), pattern) != joints.end()) clearField(o, field);
+      if (std::find(joints.begin(), joints.end(), pattern) != joints.end()) clearField(o, field);
   tidy(s);
   return s;
 }
@@ -93,18 +94,18 @@ CompressionSettings withDefaultValue(const CompressionSettings& settings, EditSc
   return s;
 }
 
-bool hasOverride(const CompressionSettings& settings, EditScope scope, const std::string& clip, const std::string& joint,
-                 JointField field) {
+bool hasOverride(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                 const std::string& joint, JointField field) {
   CompressionSettings copy = settings;
   const Rules* rules = rulesFor(copy, scope, clip, false);
   if (!rules) return false;
   for (const auto& [pattern, o] : *rules)
     if (pattern == joint) {
-                 switch (field) {
-                 case JointField::Precision: return o.precisionCm.has_value();
-                 case JointField::Shell: return o.shellCm.has_value();
-                 case JointField::Pinned: return o.pinned.has_value();
-                 }
+      switch (field) {
+        case JointField::Precision: return o.precisionCm.has_value();
+        case JointField::Shell: return o.shellCm.has_value();
+        case JointField::Pinned: return o.pinned.has_value();
+      }
     }
   return false;
 }
@@ -112,7 +113,8 @@ bool hasOverride(const CompressionSettings& settings, EditScope scope, const std
 CompressionSettings withJointsReset(const CompressionSettings& settings, EditScope scope, const std::string& clip,
                                     const std::vector<std::string>& joints) {
   CompressionSettings s = settings;
-  for (JointField f : {JointField::Precision, JointField::Shell, JointField::Pinned}) s = withJointReset(s, scope, clip, joints, f);
+  for (JointField f : {JointField::Precision, JointField::Shell, JointField::Pinned})
+    s = withJointReset(s, scope, clip, joints, f);
   return s;
 }
 
@@ -139,7 +141,8 @@ CompressionSettings withShells(const CompressionSettings& settings, EditScope sc
   for (std::int32_t joint : joints) {
     if (joint < 0 || std::size_t(joint) >= shellCm.size() || std::size_t(joint) >= skeleton.jointCount()) continue;
     const double cm = shellCm[std::size_t(joint)];
-    if (cm > 1e-3) s = withJointValue(s, scope, clip, {skeleton.names[std::size_t(joint)]}, JointField::Shell, float(cm));
+    if (cm > 1e-3)
+      s = withJointValue(s, scope, clip, {skeleton.names[std::size_t(joint)]}, JointField::Shell, float(cm));
   }
   return s;
 }
@@ -168,13 +171,15 @@ ClipOverride& exactClipOverride(CompressionSettings& s, const std::string& clip)
 
 }  // namespace
 
-CompressionSettings withClipRootMotion(const CompressionSettings& settings, const std::string& clip, RootMotionMode mode) {
+CompressionSettings withClipRootMotion(const CompressionSettings& settings, const std::string& clip,
+                                       RootMotionMode mode) {
   CompressionSettings s = settings;
   exactClipOverride(s, clip).rootMotion = mode;
   return s;
 }
 
-CompressionSettings withClipRootJoint(const CompressionSettings& settings, const std::string& clip, const std::string& joint) {
+CompressionSettings withClipRootJoint(const CompressionSettings& settings, const std::string& clip,
+                                      const std::string& joint) {
   CompressionSettings s = settings;
   ClipOverride& o = exactClipOverride(s, clip);
   o.rootMotion = RootMotionMode::Extract;
@@ -205,11 +210,15 @@ CompressionSettings withClipPrecisionScaled(const CompressionSettings& settings,
       if (it == groups.end()) groups.push_back({w, {skeleton.names[j]}});
       else it->second.push_back(skeleton.names[j]);
     }
-    for (const auto& [value, joints] : groups) out = withJointValue(out, EditScope::CurrentClip, clip, joints, field, value);
+    for (const auto& [value, joints] : groups)
+      out = withJointValue(out, EditScope::CurrentClip, clip, joints, field, value);
   };
   fix(JointField::Precision, target, [&](std::size_t j) { return after.joints[j].precisionCm; });
-  fix(JointField::Shell, [&](std::size_t j) { return before.joints[j].shellCm; }, [&](std::size_t j) { return after.joints[j].shellCm; });
-  fix(JointField::Pinned, [&](std::size_t j) { return before.joints[j].pinned ? 1.f : 0.f; },
+  fix(
+      JointField::Shell, [&](std::size_t j) { return before.joints[j].shellCm; },
+      [&](std::size_t j) { return after.joints[j].shellCm; });
+  fix(
+      JointField::Pinned, [&](std::size_t j) { return before.joints[j].pinned ? 1.f : 0.f; },
       [&](std::size_t j) { return after.joints[j].pinned ? 1.f : 0.f; });
   return out;
 }

@@ -20,15 +20,14 @@ enum class EditScope {
 };
 
 /// `settings` with `field` = `value` for every named joint (1 = true for Pinned).
-CompressionSettings withJointValue(const CompressionSettings& settings, EditScope scope,
-                                   const std::string& clip, const std::vector<std::string>& joints,
-                                   JointField field, float value);
+CompressionSettings withJointValue(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                                   const std::vector<std::string>& joints, JointField field, float value);
 /// `settings` without the named joints' own value of `field`, so they inherit again.
-CompressionSettings withJointReset(const CompressionSettings& settings, EditScope scope,
-                                   const std::string& clip, const std::vector<std::string>& joints, JointField field);
+CompressionSettings withJointReset(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                                   const std::vector<std::string>& joints, JointField field);
 /// `settings` with a top-level (or clip-level) precision or shell distance.
-CompressionSettings withDefaultValue(const CompressionSettings& settings, EditScope scope,
-                                     const std::string& clip, JointField field, float value);
+CompressionSettings withDefaultValue(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                                     JointField field, float value);
 /// Whether the joint has its own exact-name value of `field` in that scope.
 bool hasOverride(const CompressionSettings& settings, EditScope scope, const std::string& clip,
                  const std::string& joint, JointField field);
@@ -56,10 +55,12 @@ CompressionSettings withClipPrecisionScaled(const CompressionSettings& settings,
                                             const Skeleton& skeleton, float factor,
                                             std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0);
 /// `settings` where `clip`'s exact-name override sets `root_motion` to `mode`.
-CompressionSettings withClipRootMotion(const CompressionSettings& settings, const std::string& clip, RootMotionMode mode);
+CompressionSettings withClipRootMotion(const CompressionSettings& settings, const std::string& clip,
+                                       RootMotionMode mode);
 /// The settings with `clip`'s root motion extracted from `joint` (its exact-name override's
 /// `root_motion: extract` and `root_joint`).
-CompressionSettings withClipRootJoint(const CompressionSettings& settings, const std::string& clip, const std::string& joint);
+CompressionSettings withClipRootJoint(const CompressionSettings& settings, const std::string& clip,
+                                      const std::string& joint);
 /// `settings` with the file unit (cm per file unit).
 CompressionSettings withUnit(const CompressionSettings& settings, double unitToCm);
 

@@ -43,7 +43,8 @@ HierarchyLevers measureLevers(const Skeleton& skeleton, const RawClip& clip, con
         for (int c = 0; c < 3; ++c) l.parentScale[j] = std::max(l.parentScale[j], columnNorm(mp, c));
       }
       const Vec3 s = clip.at(j, f).scale;
-      l.localScale[j] = std::min({l.localScale[j], double(std::fabs(s.x)), double(std::fabs(s.y)), double(std::fabs(s.z))});
+      l.localScale[j] =
+          std::min({l.localScale[j], double(std::fabs(s.x)), double(std::fabs(s.y)), double(std::fabs(s.z))});
     }
   }
   for (double& s : l.parentScale)

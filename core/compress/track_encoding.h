@@ -40,15 +40,15 @@ struct TrackTarget {
 
 struct UniformEncoding {
   bool hasReference = false;
-  std::uint8_t components = 3;                      ///< 4: rotation as x, y, z, w (any rotation range)
+  std::uint8_t components = 3;  ///< 4: rotation as x, y, z, w (any rotation range)
   Quat reference;
   float minValue[4] = {};
-  float step = 0;                                   ///< quantization step of boundaries and residuals
-  std::uint8_t width[4] = {};                       ///< boundary bits per component
+  float step = 0;                                        ///< quantization step of boundaries and residuals
+  std::uint8_t width[4] = {};                            ///< boundary bits per component
   std::vector<std::array<std::uint32_t, 4>> boundaries;  ///< segmentCount + 1
-  std::vector<std::uint8_t> shifts;                 ///< per segment: residual step = step * 2^-shift
-  std::vector<std::array<std::uint8_t, 4>> bits;    ///< per segment and component
-  std::vector<std::array<std::int32_t, 4>> residuals;  ///< per frame
+  std::vector<std::uint8_t> shifts;                      ///< per segment: residual step = step * 2^-shift
+  std::vector<std::array<std::uint8_t, 4>> bits;         ///< per segment and component
+  std::vector<std::array<std::int32_t, 4>> residuals;    ///< per frame
 };
 
 struct KeyedEncoding {
@@ -60,13 +60,13 @@ struct KeyedEncoding {
 
 struct TrackEncoding {
   TrackKind kind = TrackKind::Default;
-  Sample constant{};             ///< Default/Constant*: the decoded value at every frame
+  Sample constant{};  ///< Default/Constant*: the decoded value at every frame
   UniformEncoding uniform;
   KeyedEncoding keyed;
-  std::vector<Sample> decoded;   ///< per frame for keyed, uniform and raw tracks
-  std::size_t bytes = 0;         ///< what the track costs in the clip
-  double maxError = 0;           ///< largest sampleDistance to the target samples
-  bool wide = false;             ///< needed more than 16 bits per component
+  std::vector<Sample> decoded;  ///< per frame for keyed, uniform and raw tracks
+  std::size_t bytes = 0;        ///< what the track costs in the clip
+  double maxError = 0;          ///< largest sampleDistance to the target samples
+  bool wide = false;            ///< needed more than 16 bits per component
 
   const Sample& at(std::size_t frame) const { return decoded.empty() ? constant : decoded[frame]; }
 };

@@ -27,7 +27,7 @@ namespace {
 constexpr const char* kFbxHelperTag = "_$AssimpFbx$_";
 constexpr double kFallbackTicksPerSecond = 30.0;
 constexpr double kMaxIrregularRate = 120.0;
-constexpr double kMergeSeconds = 1e-5;       // key times closer than this are one grid point
+constexpr double kMergeSeconds = 1e-5;                 // key times closer than this are one grid point
 constexpr std::uint64_t kMaxSamples = 400'000'000ull;  // joints x frames; ~16 GB of floats
 
 struct NodeInfo {
@@ -57,7 +57,8 @@ bool finiteMatrix(const aiMatrix4x4& m) {
 std::string lowerExtension(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
   if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext;
 }
 
@@ -169,7 +170,9 @@ Transform evaluate(const Transform& fallback, const ChannelSampler* s, double t)
   std::size_t i = 0;
   if (!s->rotations.empty()) {
     const float a = bracket(*s, 0, t, i);
-    out.rotation = a == 0.f ? s->rotations[i] : a == 1.f ? s->rotations[i + 1] : runtime::slerp(s->rotations[i], s->rotations[i + 1], a);
+    out.rotation = a == 0.f   ? s->rotations[i]
+                   : a == 1.f ? s->rotations[i + 1]
+                              : runtime::slerp(s->rotations[i], s->rotations[i + 1], a);
   }
   if (!s->positions.empty()) {
     const float a = bracket(*s, 1, t, i);
@@ -205,8 +208,8 @@ void uniquify(std::vector<std::string>& names, const std::string& emptyStem, std
     ++renamed;
   }
   if (renamed > 0)
-    diags.push_back({Diagnostic::Severity::Info, std::to_string(renamed) + " " + what +
-                                                     " with an empty or duplicate name renamed to name#index"});
+    diags.push_back({Diagnostic::Severity::Info,
+                     std::to_string(renamed) + " " + what + " with an empty or duplicate name renamed to name#index"});
 }
 
 Vec3 transformNormal(const Mat34d& m, Vec3 n) {
@@ -238,7 +241,7 @@ bool isIdentity(const Mat34d& a, double tol) { return nearlyEqual(a, Mat34d::ide
 struct ClipChannels {
   std::vector<ChannelSampler> samplers;  // sized once: byNode and the lookup tables point into it
   std::unordered_map<int, const ChannelSampler*> byNode;
-  std::vector<double> times;             // every key time, in ticks
+  std::vector<double> times;  // every key time, in ticks
 };
 
 /// The frame grid of one clip, in ticks.
@@ -373,7 +376,8 @@ class Importer {
   void sampleFrames(ClipChannels& channels, const KeyGrid& grid, double tps, RawClip& clip) const;
   void noteJumps(const ChannelSampler& s, const std::string& where, double tps);
   /// The clip's source keys in double precision: the reference of every error measurement.
-  std::shared_ptr<const SourceClip> sourceClip(const std::unordered_map<int, const ChannelSampler*>& byNode, const KeyGrid& grid) const;
+  std::shared_ptr<const SourceClip> sourceClip(const std::unordered_map<int, const ChannelSampler*>& byNode,
+                                               const KeyGrid& grid) const;
 
   void importMeshes();
   std::vector<int> meshInstanceNodes() const;
@@ -388,9 +392,9 @@ class Importer {
   ImportedAsset m_asset;
   std::vector<NodeInfo> m_nodes;
   std::unordered_map<std::string, std::vector<int>> m_nodesByName;  // depth-first order
-  std::set<std::string> m_reportedNames;               // ambiguous names already diagnosed
-  std::vector<int> m_jointNode;                        // joint -> node
-  std::vector<Mat34d> m_nodeObject;                    // node rest transform in object space
+  std::set<std::string> m_reportedNames;                            // ambiguous names already diagnosed
+  std::vector<int> m_jointNode;                                     // joint -> node
+  std::vector<Mat34d> m_nodeObject;                                 // node rest transform in object space
   bool m_rootIsJoint = false;
 };
 
@@ -407,15 +411,17 @@ void Importer::flatten(const aiNode* node, int parent) {
   // another; the child lists are the scene graph Assimp's users traverse, so they win.
   const aiNode* listedParent = parent >= 0 ? m_nodes[parent].node : nullptr;
   if (node->mParent != listedParent)
-    note(Diagnostic::Severity::Warning, "node '" + std::string(node->mName.C_Str()) + "' is listed under '" +
-                                            (listedParent ? listedParent->mName.C_Str() : "(none)") + "' but its parent pointer names '" +
-                                            (node->mParent ? node->mParent->mName.C_Str() : "(none)") + "'; the listed hierarchy is used");
+    note(Diagnostic::Severity::Warning,
+         "node '" + std::string(node->mName.C_Str()) + "' is listed under '" +
+             (listedParent ? listedParent->mName.C_Str() : "(none)") + "' but its parent pointer names '" +
+             (node->mParent ? node->mParent->mName.C_Str() : "(none)") + "'; the listed hierarchy is used");
   for (unsigned i = 0; i < node->mNumChildren; ++i) flatten(node->mChildren[i], index);
 }
 
 std::string Importer::nodePath(int node) const {
   std::string path = m_nodes[node].node->mName.C_Str();
-  for (int p = m_nodes[node].parent; p >= 0; p = m_nodes[p].parent) path = std::string(m_nodes[p].node->mName.C_Str()) + "/" + path;
+  for (int p = m_nodes[node].parent; p >= 0; p = m_nodes[p].parent)
+    path = std::string(m_nodes[p].node->mName.C_Str()) + "/" + path;
   return path;
 }
 
@@ -430,9 +436,11 @@ int Importer::findNode(const aiString& name, const std::string& what) {
   const int chosen = bare != nodes.end() ? *bare : nodes.front();
   if (m_reportedNames.insert(what).second) {
     std::string list;
-    for (int n : nodes) list += (list.empty() ? "" : ", ") + nodePath(n) + (m_nodes[n].node->mNumMeshes ? " (mesh)" : "");
-    note(Diagnostic::Severity::Warning, what + " matches " + std::to_string(nodes.size()) + " nodes (" + list + "); bound to " +
-                                            nodePath(chosen) + (bare != nodes.end() ? ", the one without a mesh" : ", the first"));
+    for (int n : nodes)
+      list += (list.empty() ? "" : ", ") + nodePath(n) + (m_nodes[n].node->mNumMeshes ? " (mesh)" : "");
+    note(Diagnostic::Severity::Warning, what + " matches " + std::to_string(nodes.size()) + " nodes (" + list +
+                                            "); bound to " + nodePath(chosen) +
+                                            (bare != nodes.end() ? ", the one without a mesh" : ", the first"));
   }
   return chosen;
 }
@@ -455,7 +463,8 @@ std::vector<bool> Importer::markBonesAndChannels() {
     for (unsigned b = 0; b < m_scene->mMeshes[m]->mNumBones; ++b) {
       const std::string bone = m_scene->mMeshes[m]->mBones[b]->mName.C_Str();
       if (!mark(m_scene->mMeshes[m]->mBones[b]->mName, "bone '" + bone + "'"))
-        note(Diagnostic::Severity::Warning, "bone '" + bone + "' of mesh '" + m_scene->mMeshes[m]->mName.C_Str() + "' names no node; ignored");
+        note(Diagnostic::Severity::Warning,
+             "bone '" + bone + "' of mesh '" + m_scene->mMeshes[m]->mName.C_Str() + "' names no node; ignored");
     }
   std::set<std::string> missingChannels;
   for (unsigned a = 0; a < m_scene->mNumAnimations; ++a)
@@ -495,8 +504,8 @@ std::vector<std::string> Importer::selectJoints(const std::vector<bool>& marked)
     names.emplace_back(m_nodes[n].node->mName.C_Str());
   }
   if (helpers > 0)
-    note(Diagnostic::Severity::Info, "folded " + std::to_string(helpers) +
-                                         " FBX pivot helper nodes ($AssimpFbx$) into their joints");
+    note(Diagnostic::Severity::Info,
+         "folded " + std::to_string(helpers) + " FBX pivot helper nodes ($AssimpFbx$) into their joints");
   return names;
 }
 
@@ -530,15 +539,17 @@ void Importer::fillSkeleton(const std::vector<std::string>& names) {
     sk.inverseBind.push_back(m_nodeObject[m_jointNode[j]].inverse().cast<float>());
   }
   if (worstShear > 1e-3)
-    note(Diagnostic::Severity::Warning, "some rest transforms have shear, which a TRS transform cannot hold (largest element error " +
-                                            std::to_string(worstShear) + ")");
+    note(Diagnostic::Severity::Warning,
+         "some rest transforms have shear, which a TRS transform cannot hold (largest element error " +
+             std::to_string(worstShear) + ")");
 }
 
 Status Importer::buildSkeleton() {
   std::vector<std::string> names = selectJoints(markBonesAndChannels());
   if (m_jointNode.empty()) return fail("nothing to compress: the file has no animated node and no bone");
   if (m_jointNode.size() > runtime::kMaxJoints)
-    return fail(std::to_string(m_jointNode.size()) + " joints; animpack supports at most " + std::to_string(runtime::kMaxJoints));
+    return fail(std::to_string(m_jointNode.size()) + " joints; animpack supports at most " +
+                std::to_string(runtime::kMaxJoints));
   uniquify(names, "joint", m_asset.diagnostics, "joints");
   if (auto st = computeNodeObjects(); !st) return st;
   fillSkeleton(names);
@@ -549,7 +560,8 @@ double Importer::ticksPerSecond(const aiAnimation* anim, const std::string& labe
   const double tps = anim->mTicksPerSecond;
   if (tps > 0 && std::isfinite(tps)) return tps;
   note(Diagnostic::Severity::Warning, label + ": the file gives no ticks per second; assuming " +
-                                          std::to_string(int(kFallbackTicksPerSecond)) + " (override with sample_rate)");
+                                          std::to_string(int(kFallbackTicksPerSecond)) +
+                                          " (override with sample_rate)");
   return kFallbackTicksPerSecond;
 }
 
@@ -563,10 +575,13 @@ Status Importer::readChannels(const aiAnimation* anim, const std::string& label,
     ChannelSampler& s = out.samplers[c];
     const std::string where = label + ", node '" + std::string(ch->mNodeName.C_Str()) + "'";
     bool unsorted = false;
-    std::string bad =
-        collectKeys(ch->mRotationKeys, ch->mNumRotationKeys, s.times[0], s.rotations, out.times, unsorted, "rotation", &s.exactRotations);
-    if (bad.empty()) bad = collectKeys(ch->mPositionKeys, ch->mNumPositionKeys, s.times[1], s.positions, out.times, unsorted, "position");
-    if (bad.empty()) bad = collectKeys(ch->mScalingKeys, ch->mNumScalingKeys, s.times[2], s.scales, out.times, unsorted, "scale");
+    std::string bad = collectKeys(ch->mRotationKeys, ch->mNumRotationKeys, s.times[0], s.rotations, out.times, unsorted,
+                                  "rotation", &s.exactRotations);
+    if (bad.empty())
+      bad = collectKeys(ch->mPositionKeys, ch->mNumPositionKeys, s.times[1], s.positions, out.times, unsorted,
+                        "position");
+    if (bad.empty())
+      bad = collectKeys(ch->mScalingKeys, ch->mNumScalingKeys, s.times[2], s.scales, out.times, unsorted, "scale");
     if (!bad.empty()) return fail(where + bad);
     if (unsorted) note(Diagnostic::Severity::Warning, where + " lists keys out of time order; they were sorted");
     noteJumps(s, where, anim->mTicksPerSecond > 0 ? anim->mTicksPerSecond : kFallbackTicksPerSecond);
@@ -585,8 +600,9 @@ void Importer::noteJumps(const ChannelSampler& s, const std::string& where, doub
   for (int c = 0; c < 3; ++c)
     for (std::size_t k = 1; k < s.times[c].size(); ++k)
       if (s.times[c][k] - s.times[c][k - 1] <= kMergeSeconds * tps && !sameKeyValue(s, c, k)) {
-        note(Diagnostic::Severity::Warning, where + " jumps at " + formatSeconds(s.times[c][k] / tps) +
-                                                " (two keys at one time): between frames next to it no interpolation follows the source");
+        note(Diagnostic::Severity::Warning,
+             where + " jumps at " + formatSeconds(s.times[c][k] / tps) +
+                 " (two keys at one time): between frames next to it no interpolation follows the source");
         return;
       }
 }
@@ -616,7 +632,8 @@ KeyGrid Importer::keyGrid(ClipChannels& channels, double tps, const std::string&
   if (m_options.sampleRate) {
     g.rate = *m_options.sampleRate;
     g.stepTicks = tps / g.rate;
-    g.frames = unique.size() > 1 ? static_cast<std::uint64_t>(std::ceil((g.end - g.start) / g.stepTicks - 1e-6)) + 1 : 1;
+    g.frames =
+        unique.size() > 1 ? static_cast<std::uint64_t>(std::ceil((g.end - g.start) / g.stepTicks - 1e-6)) + 1 : 1;
     const auto [moved, all] = snapKeys(channels, g);
     g.kind = !all ? KeyGridKind::Irregular : moved > 1e-3 ? KeyGridKind::Snapped : KeyGridKind::Regular;
     return g;
@@ -652,27 +669,32 @@ KeyGrid Importer::keyGrid(ClipChannels& channels, double tps, const std::string&
     });
     g.kind = finer ? KeyGridKind::Mixed : moved > 1e-3 ? KeyGridKind::Snapped : KeyGridKind::Regular;
     if (finer)
-      note(Diagnostic::Severity::Info, label + ": its channels are keyed on grids of their own; sampled at " + std::to_string(g.rate) +
-                                           " Hz, the finest grid that holds every key");
+      note(Diagnostic::Severity::Info, label + ": its channels are keyed on grids of their own; sampled at " +
+                                           std::to_string(g.rate) + " Hz, the finest grid that holds every key");
     if (g.kind == KeyGridKind::Snapped)
-      note(Diagnostic::Severity::Info, label + ": keys sit up to " + std::to_string(100 * moved) + " % of a step off the " +
-                                           std::to_string(g.rate) + " Hz grid; the grid's times are taken as theirs");
+      note(Diagnostic::Severity::Info, label + ": keys sit up to " + std::to_string(100 * moved) +
+                                           " % of a step off the " + std::to_string(g.rate) +
+                                           " Hz grid; the grid's times are taken as theirs");
   } else {
     // Channels each on a regular grid of their own (mixed) or not (irregular): the finest sampling
     // under the cap follows the keys off its grid closest (docs/PERFORMANCE.md "Key grids").
-    const bool ownGrids = !lists.empty() && std::all_of(lists.begin(), lists.end(), [](const KeyList& l) { return l.ownStep > 0; });
+    const bool ownGrids =
+        !lists.empty() && std::all_of(lists.begin(), lists.end(), [](const KeyList& l) { return l.ownStep > 0; });
     g.kind = ownGrids ? KeyGridKind::Mixed : KeyGridKind::Irregular;
     g.rate = std::min(tps / step, kMaxIrregularRate);
     g.stepTicks = tps / g.rate;
     g.frames = static_cast<std::uint64_t>(std::ceil((g.end - g.start) / g.stepTicks - 1e-6)) + 1;
     snapKeys(channels, g);
-    note(Diagnostic::Severity::Info, label + (ownGrids ? ": its channels are keyed on regular grids of their own that no one grid holds"
-                                                       : ": keys are not on one regular grid") +
-                                         "; resampled at " + std::to_string(g.rate) + " Hz");
+    note(Diagnostic::Severity::Info,
+         label +
+             (ownGrids ? ": its channels are keyed on regular grids of their own that no one grid holds"
+                       : ": keys are not on one regular grid") +
+             "; resampled at " + std::to_string(g.rate) + " Hz");
   }
   if (g.rate < 10.0)
-    note(Diagnostic::Severity::Info, label + ": its keys are " + formatSeconds(g.stepTicks / tps) + " apart, so it is sampled at only " +
-                                         std::to_string(g.rate) + " Hz (set sample_rate to sample it finer)");
+    note(Diagnostic::Severity::Info, label + ": its keys are " + formatSeconds(g.stepTicks / tps) +
+                                         " apart, so it is sampled at only " + std::to_string(g.rate) +
+                                         " Hz (set sample_rate to sample it finer)");
   return g;
 }
 
@@ -681,7 +703,8 @@ std::pair<double, bool> Importer::snapKeys(ClipChannels& channels, const KeyGrid
   bool all = true;
   for (ChannelSampler& s : channels.samplers)
     for (std::vector<double>& t : s.times) {
-      const bool onGrid = std::all_of(t.begin(), t.end(), [&](double x) { return gridResidual(x, g.start, g.stepTicks) <= 0.01; });
+      const bool onGrid =
+          std::all_of(t.begin(), t.end(), [&](double x) { return gridResidual(x, g.start, g.stepTicks) <= 0.01; });
       all = all && onGrid;
       if (!onGrid) continue;
       for (double& x : t) {
@@ -709,8 +732,8 @@ void Importer::sampleFrames(ClipChannels& channels, const KeyGrid& grid, double 
       const ChannelSampler* s = it == channels.byNode.end() ? nullptr : it->second;
       chains[j].push_back({decompose(toAffine(m_nodes[n].node->mTransformation)), s});
       if (s) {
-        clip.keyedChannels[j] |= (s->rotations.empty() ? 0 : kKeyedRotation) | (s->positions.empty() ? 0 : kKeyedTranslation) |
-                                 (s->scales.empty() ? 0 : kKeyedScale);
+        clip.keyedChannels[j] |= (s->rotations.empty() ? 0 : kKeyedRotation) |
+                                 (s->positions.empty() ? 0 : kKeyedTranslation) | (s->scales.empty() ? 0 : kKeyedScale);
       }
     }
   }
@@ -866,9 +889,9 @@ int Importer::bindWeights(const aiMesh* mesh, int rigid, SkinnedMesh& out) {
     }
   }
   if (!consistent)
-    note(Diagnostic::Severity::Warning, "mesh '" + out.name + "' binds shared bones in a different pose from another mesh; it may deform wrongly");
-  else if (difference && !isIdentity(*difference, 1e-5))
-    transformMesh(*difference, out);
+    note(Diagnostic::Severity::Warning,
+         "mesh '" + out.name + "' binds shared bones in a different pose from another mesh; it may deform wrongly");
+  else if (difference && !isIdentity(*difference, 1e-5)) transformMesh(*difference, out);
   int unweighted = 0;
   for (VertexInfluences& inf : out.influences) {
     const float sum = inf.weights[0] + inf.weights[1] + inf.weights[2] + inf.weights[3];
@@ -901,7 +924,9 @@ void Importer::importMeshes() {
     } else if (rigid >= 0) {
       // A bone-less mesh under a joint follows that joint rigidly.
       out->rigidJoint = rigid;
-      transformMesh(sk.inverseBind[rigid].cast<double>().inverse() * m_nodeObject[m_jointNode[rigid]].inverse() * m_nodeObject[node], *out);
+      transformMesh(sk.inverseBind[rigid].cast<double>().inverse() * m_nodeObject[m_jointNode[rigid]].inverse() *
+                        m_nodeObject[node],
+                    *out);
       VertexInfluences inf;
       inf.joints[0] = static_cast<std::uint16_t>(rigid);
       inf.weights[0] = 1.f;
@@ -917,7 +942,8 @@ void Importer::importMeshes() {
     m_asset.meshes.push_back(std::move(*out));
   }
   if (unweighted > 0)
-    note(Diagnostic::Severity::Warning, std::to_string(unweighted) + " skinned vertices have no bone weight; they follow their mesh's node");
+    note(Diagnostic::Severity::Warning,
+         std::to_string(unweighted) + " skinned vertices have no bone weight; they follow their mesh's node");
 }
 
 void Importer::detectUnit() {
@@ -989,7 +1015,8 @@ Expected<ImportedAsset> Importer::run() {
     note(Diagnostic::Severity::Info, "the file has bones but no animation: nothing to compress until clips are added");
   for (unsigned m = 0; m < m_scene->mNumMeshes; ++m)
     if (m_scene->mMeshes[m]->mNumAnimMeshes > 0) {
-      note(Diagnostic::Severity::Info, "morph targets are not compressed by animpack (mesh '" + std::string(m_scene->mMeshes[m]->mName.C_Str()) + "')");
+      note(Diagnostic::Severity::Info, "morph targets are not compressed by animpack (mesh '" +
+                                           std::string(m_scene->mMeshes[m]->mName.C_Str()) + "')");
       break;
     }
   importMeshes();
@@ -1023,7 +1050,8 @@ std::uint64_t hashFile(const std::filesystem::path& path) {
 }
 
 Expected<ImportedAsset> importAsset(const std::filesystem::path& path, const ImportOptions& options) {
-  if (options.sampleRate && (!(*options.sampleRate > 0) || !std::isfinite(*options.sampleRate) || *options.sampleRate > 10000))
+  if (options.sampleRate &&
+      (!(*options.sampleRate > 0) || !std::isfinite(*options.sampleRate) || *options.sampleRate > 10000))
     return Error{"sample_rate must be a positive number of frames per second up to 10000"};
   if (options.unitToCm && (!(*options.unitToCm > 0) || !std::isfinite(*options.unitToCm)))
     return Error{"unit_to_cm must be a positive number"};

@@ -29,7 +29,8 @@ std::string inspectJson(const ImportedAsset& asset) {
     meshes.push_back({{"name", m.name}, {"vertices", m.vertexCount()}, {"skinned", m.skinned}});
   j["meshes"] = meshes;
   json diags = json::array();
-  for (const Diagnostic& d : asset.diagnostics) diags.push_back({{"severity", severityName(d.severity)}, {"message", d.message}});
+  for (const Diagnostic& d : asset.diagnostics)
+    diags.push_back({{"severity", severityName(d.severity)}, {"message", d.message}});
   j["diagnostics"] = diags;
   return j.dump(2);
 }
@@ -67,8 +68,8 @@ std::string inspectText(const ImportedAsset& asset) {
   o << "clips:     " << asset.clips.size() << "\n";
   for (const RawClip& c : asset.clips)
     o << "  [" << c.clipIndex << "] " << c.name << ": " << fixed(c.duration(), 3) << " s, " << fixed(c.sampleRate, 3)
- << " Hz (" << keyGridName(c.grid) << " keys), " << c.frameCount << " frames, start " << fixed(c.startTime, 4) << " s, " << c.animatedJointCount()
-      << " animated joints\n";
+      << " Hz (" << keyGridName(c.grid) << " keys), " << c.frameCount << " frames, start " << fixed(c.startTime, 4)
+      << " s, " << c.animatedJointCount() << " animated joints\n";
   o << "meshes:    " << asset.meshes.size() << "\n";
   for (const SkinnedMesh& m : asset.meshes) {
     int maxInfluences = 0;
@@ -78,8 +79,9 @@ std::string inspectText(const ImportedAsset& asset) {
       maxInfluences = std::max(maxInfluences, n);
     }
     o << "  " << m.name << ": " << m.vertexCount() << " vertices, " << m.indices.size() / 3 << " triangles, "
-      << (m.skinned ? "skinned, up to " + std::to_string(maxInfluences) + " influences per vertex"
-                    : m.rigidJoint >= 0 ? "rigid on joint '" + sk.names[std::size_t(m.rigidJoint)] + "'" : "static")
+      << (m.skinned           ? "skinned, up to " + std::to_string(maxInfluences) + " influences per vertex"
+          : m.rigidJoint >= 0 ? "rigid on joint '" + sk.names[std::size_t(m.rigidJoint)] + "'"
+                              : "static")
       << "\n";
   }
   o << "diagnostics: " << asset.diagnostics.size() << "\n";

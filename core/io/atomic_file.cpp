@@ -19,7 +19,8 @@ std::string tempPrefix(const std::filesystem::path& path) { return "." + path.fi
 
 /// The PID in a temporary's name ".NAME.PID-N.tmp", or 0 when `name` is not one of `prefix`.
 pid_t temporaryOwner(const std::string& name, const std::string& prefix) {
-  if (name.size() <= prefix.size() + 4 || name.compare(0, prefix.size(), prefix) != 0 || !name.ends_with(".tmp")) return 0;
+  if (name.size() <= prefix.size() + 4 || name.compare(0, prefix.size(), prefix) != 0 || !name.ends_with(".tmp"))
+    return 0;
   const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - 4);
   const auto dash = middle.find('-');
   if (dash == 0 || dash == std::string::npos) return 0;
@@ -38,14 +39,16 @@ void removeOrphanedTemporaries(const std::filesystem::path& dir, const std::file
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     const pid_t owner = temporaryOwner(entry.path().filename().string(), prefix);
     // A live owner may be writing it now; kill(pid, 0) tells without sending anything.
-    if (owner > 0 && owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH) std::filesystem::remove(entry.path(), ec);
+    if (owner > 0 && owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH)
+      std::filesystem::remove(entry.path(), ec);
   }
 }
 
 void pauseIfTestAsks(const std::filesystem::path& temp, const std::filesystem::path& path) {
   const char* pattern = std::getenv(kPauseBeforeRenameVariable);
   if (!pattern || !*pattern || !path.string().ends_with(pattern)) return;
-  std::fprintf(stderr, "animpack: paused before renaming %s to %s (%s)\n", temp.c_str(), path.c_str(), kPauseBeforeRenameVariable);
+  std::fprintf(stderr, "animpack: paused before renaming %s to %s (%s)\n", temp.c_str(), path.c_str(),
+               kPauseBeforeRenameVariable);
   std::fflush(stderr);
   for (;;) ::pause();
 }

@@ -23,11 +23,10 @@ Status writeFileAtomic(const std::filesystem::path& path, std::string_view text)
 /// interrupts it; false on an error (errno says which).
 bool writeAll(int fd, std::span<const std::uint8_t> bytes);
 
-/// Test hook (kill-safety tests, README "Command line", files are written whole): when this environment variable is set and the
-/// destination's path ends with its value (".anpk", ".anproj.autosave", "/hero.anproj"),
-/// writeFileAtomic() writes the temporary, prints
-/// "animpack: paused before renaming TEMP to PATH" on stderr and waits, until the process is
-/// killed, before the rename. Read at every write, so a process may set it between writes.
+/// Test hook (kill-safety tests, README "Command line", files are written whole): when this environment variable is set
+/// and the destination's path ends with its value (".anpk", ".anproj.autosave", "/hero.anproj"), writeFileAtomic()
+/// writes the temporary, prints "animpack: paused before renaming TEMP to PATH" on stderr and waits, until the process
+/// is killed, before the rename. Read at every write, so a process may set it between writes.
 inline constexpr const char* kPauseBeforeRenameVariable = "ANIMPACK_TEST_PAUSE_BEFORE_RENAME";
 
 }  // namespace animpack::core

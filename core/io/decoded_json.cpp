@@ -15,13 +15,16 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame) {
   using nlohmann::json;
   json joints = json::array();
   for (std::size_t j = 0; j < header.names.size(); ++j)
-    joints.push_back({{"name", header.names[j]}, {"parent", header.parents[j]}, {"precision_cm", header.tolerances[j].precisionCm},
+    joints.push_back({{"name", header.names[j]},
+                      {"parent", header.parents[j]},
+                      {"precision_cm", header.tolerances[j].precisionCm},
                       {"shell_cm", header.tolerances[j].shellCm}});
-  std::string out = "{\"clip\":" + json(header.clip).dump() + ",\"source\":" + json(header.source).dump() +
-                    ",\"source_clip\":" + (header.sourceClip ? json(*header.sourceClip) : json(nullptr)).dump() + ",\"clip_index\":" + std::to_string(header.clipIndex) +
-                    ",\"start_time\":" + json(header.startTime).dump() + ",\"sample_rate\":" + json(header.sampleRate).dump() +
-                    ",\"frame_count\":" + std::to_string(header.frameCount) + ",\"unit_to_cm\":" + json(header.unitToCm).dump() +
-                    ",\"joints\":" + joints.dump() + ",\"frames\":[";
+  std::string out =
+      "{\"clip\":" + json(header.clip).dump() + ",\"source\":" + json(header.source).dump() +
+      ",\"source_clip\":" + (header.sourceClip ? json(*header.sourceClip) : json(nullptr)).dump() +
+      ",\"clip_index\":" + std::to_string(header.clipIndex) + ",\"start_time\":" + json(header.startTime).dump() +
+      ",\"sample_rate\":" + json(header.sampleRate).dump() + ",\"frame_count\":" + std::to_string(header.frameCount) +
+      ",\"unit_to_cm\":" + json(header.unitToCm).dump() + ",\"joints\":" + joints.dump() + ",\"frames\":[";
   // Frames are written by hand: a mocap clip has millions of numbers.
   std::vector<runtime::Transform> pose(header.names.size());
   char buf[32];
@@ -35,7 +38,7 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame) {
     for (std::size_t j = 0; j < pose.size(); ++j) {
       const runtime::Transform& t = pose[j];
       const float v[10] = {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y,
-                           t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z};
+                           t.rotation.z,    t.rotation.w,    t.scale.x,       t.scale.y,    t.scale.z};
       out += j ? ",[" : "[";
       for (int i = 0; i < 10; ++i) {
         if (i) out += ',';
@@ -58,8 +61,15 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
   const double duration = frames > 1 ? double(frames - 1) / double(clip.sampleRate()) : 0.0;
   const std::uint32_t count = rateHz ? sampleCount(duration, *rateHz) : frames;
   // The pack stores these as floats: widen them exactly so the text reads back as the same float.
-  const ClipJsonHeader header{std::string(clip.name()), clip.clipIndex(), clip.startTime(), rateHz ? *rateHz : double(clip.sampleRate()), count,
-                              double(sk.unitToCm()), sk.names(), {sk.parents().begin(), sk.parents().end()}, clip.tolerances(),
+  const ClipJsonHeader header{std::string(clip.name()),
+                              clip.clipIndex(),
+                              clip.startTime(),
+                              rateHz ? *rateHz : double(clip.sampleRate()),
+                              count,
+                              double(sk.unitToCm()),
+                              sk.names(),
+                              {sk.parents().begin(), sk.parents().end()},
+                              clip.tolerances(),
                               std::string(clip.sourceFile()),
                               clip.sourceClip().empty() ? std::nullopt : std::optional<std::string>(clip.sourceClip())};
   runtime::Player player, basePlayer;
@@ -68,9 +78,11 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
   std::vector<runtime::Transform> base(apply ? sk.jointCount() : 0);
   return clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
     // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.
-    const double frame = rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate()), double(frames - 1)) : double(f);
+    const double frame =
+        rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate()), double(frames - 1)) : double(f);
     player.sampleFrame(clip.view, static_cast<float>(frame), pose);
-    if (foldRootMotion) runtime::applyRootMotionAtFrame(player, clip.view, static_cast<float>(frame), sk.parents(), pose, rootScratch);
+    if (foldRootMotion)
+      runtime::applyRootMotionAtFrame(player, clip.view, static_cast<float>(frame), sk.parents(), pose, rootScratch);
     if (!apply) return;
     runtime::sampleAdditiveBase(pack, clip, basePlayer, static_cast<float>(frame / double(clip.sampleRate())), base);
     runtime::applyAdditive(base, pose, 1.f, pose);

@@ -18,15 +18,15 @@ namespace animpack::core {
 struct ClipJsonHeader {
   std::string clip;
   std::uint32_t clipIndex = 0;
-  double startTime = 0;         ///< s, source time of frame 0
-  double sampleRate = 30;       ///< Hz: frame f is at startTime + f / sampleRate
+  double startTime = 0;    ///< s, source time of frame 0
+  double sampleRate = 30;  ///< Hz: frame f is at startTime + f / sampleRate
   std::uint32_t frameCount = 0;
-  double unitToCm = 1;          ///< cm per file unit
+  double unitToCm = 1;  ///< cm per file unit
   std::vector<std::string> names;
   std::vector<std::int32_t> parents;
   std::vector<runtime::JointTolerance> tolerances;  ///< one per joint
-  std::string source;                      ///< the source file name
-  std::optional<std::string> sourceClip;   ///< the animation's own name; none when the pack does not record it (null)
+  std::string source;                               ///< the source file name
+  std::optional<std::string> sourceClip;  ///< the animation's own name; none when the pack does not record it (null)
 };
 
 /// Fills `pose` (one transform per joint) with frame `frame`'s local transforms.

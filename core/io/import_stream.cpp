@@ -72,8 +72,8 @@ class Reader {
   std::uint64_t count(std::size_t elementBytes, const char* what) {
     const auto n = pod<std::uint64_t>(what);
     if (problem.empty() && n > (m_bytes.size() - m_pos) / elementBytes) {
-      fail(std::string(what) + ": " + std::to_string(n) + " elements do not fit in the " + std::to_string(m_bytes.size() - m_pos) +
-           " bytes left");
+      fail(std::string(what) + ": " + std::to_string(n) + " elements do not fit in the " +
+           std::to_string(m_bytes.size() - m_pos) + " bytes left");
       return 0;
     }
     return problem.empty() ? n : 0;
@@ -231,15 +231,18 @@ ImportedAsset readAsset(Reader& r) {
 /// The rules an asset from importAsset() always meets.
 Status validateAsset(const ImportedAsset& a) {
   if (auto st = a.skeleton.validate(); !st) return st;
-  if (a.skeleton.restLocal.size() != a.skeleton.jointCount() || a.skeleton.inverseBind.size() != a.skeleton.jointCount())
+  if (a.skeleton.restLocal.size() != a.skeleton.jointCount() ||
+      a.skeleton.inverseBind.size() != a.skeleton.jointCount())
     return Error{"rest pose or bind matrices do not match the joints"};
   for (std::size_t i = 0; i < a.clips.size(); ++i) {
     const RawClip& c = a.clips[i];
     if (c.clipIndex != i) return Error{"clip " + std::to_string(i) + " has index " + std::to_string(c.clipIndex)};
     if (!std::isfinite(c.startTime)) return Error{"clip " + std::to_string(i) + " starts at a non-finite time"};
-    if (c.keyedChannels.size() != c.jointCount) return Error{"clip " + std::to_string(i) + ": keyed channels do not match the joints"};
+    if (c.keyedChannels.size() != c.jointCount)
+      return Error{"clip " + std::to_string(i) + ": keyed channels do not match the joints"};
     if (auto st = c.validate(a.skeleton); !st) return st;
-    if (c.source && !c.source->valid(c.jointCount)) return Error{"clip " + std::to_string(i) + ": its source keys are inconsistent"};
+    if (c.source && !c.source->valid(c.jointCount))
+      return Error{"clip " + std::to_string(i) + ": its source keys are inconsistent"};
   }
   for (const SkinnedMesh& m : a.meshes)
     if (auto st = m.validate(a.skeleton.jointCount()); !st) return st;
@@ -270,18 +273,21 @@ Expected<ImportedAsset> readImportStream(std::span<const std::uint8_t> bytes, st
   if (bytes.size() < kImportStreamHeaderBytes)
     return Error{prefix + "is truncated (" + std::to_string(bytes.size()) + " bytes, the header alone is " +
                  std::to_string(kImportStreamHeaderBytes) + ")"};
-  if (std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) return Error{prefix + "does not start with its magic tag"};
+  if (std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
+    return Error{prefix + "does not start with its magic tag"};
   Reader header(bytes.subspan(sizeof(kMagic), kImportStreamHeaderBytes - sizeof(kMagic)));
   const auto version = header.pod<std::uint32_t>("version");
   const auto kind = header.pod<std::uint32_t>("kind");
   const auto size = header.pod<std::uint64_t>("size");
   const auto checksum = header.pod<std::uint64_t>("checksum");
   if (version != kImportStreamVersion)
-    return Error{prefix + "has version " + std::to_string(version) + ", this build reads " + std::to_string(kImportStreamVersion)};
+    return Error{prefix + "has version " + std::to_string(version) + ", this build reads " +
+                 std::to_string(kImportStreamVersion)};
   if (kind != kKindAsset && kind != kKindError) return Error{prefix + "has unknown kind " + std::to_string(kind)};
   const auto payload = bytes.subspan(kImportStreamHeaderBytes);
   if (size != payload.size())
-    return Error{prefix + "says " + std::to_string(size) + " payload bytes but holds " + std::to_string(payload.size())};
+    return Error{prefix + "says " + std::to_string(size) + " payload bytes but holds " +
+                 std::to_string(payload.size())};
   if (runtime::fnv1a64(payload) != checksum) return Error{prefix + "fails its checksum"};
   Reader r(payload);
   if (kind == kKindError) {

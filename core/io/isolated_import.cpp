@@ -27,9 +27,9 @@ extern char** environ;
 namespace animpack::core {
 namespace {
 
-constexpr int kStreamFd = 3;            // the child writes its import stream here
-constexpr int kChildOutOfMemory = 3;    // exit code: an allocation failed (under the cap)
-constexpr int kChildBadArguments = 4;   // exit code: the parent passed something unreadable
+constexpr int kStreamFd = 3;           // the child writes its import stream here
+constexpr int kChildOutOfMemory = 3;   // exit code: an allocation failed (under the cap)
+constexpr int kChildBadArguments = 4;  // exit code: the parent passed something unreadable
 constexpr std::size_t kStderrTail = 16 * 1024;
 using Clock = std::chrono::steady_clock;
 
@@ -116,13 +116,14 @@ std::string lastLine(const std::string& text) {
   std::size_t end = text.find_last_not_of(" \t\r\n");
   if (end == std::string::npos) return {};
   const std::size_t begin = text.rfind('\n', end);
-  std::string line = text.substr(begin == std::string::npos ? 0 : begin + 1, end + 1 - (begin == std::string::npos ? 0 : begin + 1));
+  std::string line =
+      text.substr(begin == std::string::npos ? 0 : begin + 1, end + 1 - (begin == std::string::npos ? 0 : begin + 1));
   if (line.size() > 200) line = line.substr(0, 197) + "...";
   return line;
 }
 
-Expected<pid_t> spawnChild(const std::filesystem::path& executable, const std::vector<std::string>& args, int streamWrite,
-                           int errWrite) {
+Expected<pid_t> spawnChild(const std::filesystem::path& executable, const std::vector<std::string>& args,
+                           int streamWrite, int errWrite) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -154,7 +155,8 @@ Expected<pid_t> spawnChild(const std::filesystem::path& executable, const std::v
 Status ImportLimits::validate() const {
   if (!(timeoutS > 0 && timeoutS <= kMaxTimeoutS)) return Error{"--import-timeout must be in (0, 1e6] seconds"};
   if (memoryMb < kMinMemoryMb || memoryMb > kMaxMemoryMb)
-    return Error{"--import-memory must be a whole number of MiB from " + std::to_string(kMinMemoryMb) + " to " + std::to_string(kMaxMemoryMb)};
+    return Error{"--import-memory must be a whole number of MiB from " + std::to_string(kMinMemoryMb) + " to " +
+                 std::to_string(kMaxMemoryMb)};
   return Status::ok();
 }
 
@@ -175,8 +177,8 @@ bool importMemoryCapAvailable() {
 Expected<ImportedAsset> importIsolated(const std::filesystem::path& executable, const std::filesystem::path& path,
                                        const ImportOptions& options, const ImportLimits& limits) {
   const std::string file = path.string();
-  std::vector<std::string> args = {executable.string(), kImportChildCommand, "--parent", std::to_string(::getpid()),
-                                   "--memory-mb", std::to_string(limits.memoryMb)};
+  std::vector<std::string> args = {executable.string(),        kImportChildCommand, "--parent",
+                                   std::to_string(::getpid()), "--memory-mb",       std::to_string(limits.memoryMb)};
   if (options.unitToCm) args.insert(args.end(), {"--unit-to-cm", number(*options.unitToCm)});
   if (options.sampleRate) args.insert(args.end(), {"--sample-rate", number(*options.sampleRate)});
   args.insert(args.end(), {"--", file});
@@ -185,7 +187,8 @@ Expected<ImportedAsset> importIsolated(const std::filesystem::path& executable, 
   int streamRead = -1, streamWrite = -1, errRead = -1, errWrite = -1;
   if (!makePipe(streamRead, streamWrite, owned) || !makePipe(errRead, errWrite, owned))
     return Error{file + ": cannot create the import pipes: " + std::strerror(errno)};
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits.timeoutS));
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits.timeoutS));
   auto pid = spawnChild(executable, args, streamWrite, errWrite);
   if (!pid) return Error{file + ": " + pid.message()};
   owned.close(streamWrite);
@@ -209,7 +212,8 @@ Expected<ImportedAsset> importIsolated(const std::filesystem::path& executable, 
   if (code == kChildOutOfMemory)
     return Error{file + ": the import ran out of memory (" + std::to_string(limits.memoryMb) + " MB cap)"};
   if (code != 0)
-    return Error{file + ": the import process failed (exit " + std::to_string(code) + (said.empty() ? "" : ": " + said) + ")"};
+    return Error{file + ": the import process failed (exit " + std::to_string(code) +
+                 (said.empty() ? "" : ": " + said) + ")"};
   return readImportStream(stream, file);
 }
 
@@ -269,7 +273,8 @@ int runImportChild(int argc, char** argv, int first) {
       else throw std::invalid_argument(a);
     }
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "animpack %s: bad argument '%s' (internal mode, started by animpack itself)\n", kImportChildCommand, e.what());
+    std::fprintf(stderr, "animpack %s: bad argument '%s' (internal mode, started by animpack itself)\n",
+                 kImportChildCommand, e.what());
     return kChildBadArguments;
   }
   if (file.empty() || parent <= 0) {
@@ -288,7 +293,8 @@ int runImportChild(int argc, char** argv, int first) {
   }
   const char* fault = std::getenv(kImportFaultVariable);
   const Status hooked = injectFault(fault ? fault : "", capMb);
-  const Expected<ImportedAsset> result = hooked ? importAsset(file, options) : Expected<ImportedAsset>(Error{hooked.message()});
+  const Expected<ImportedAsset> result =
+      hooked ? importAsset(file, options) : Expected<ImportedAsset>(Error{hooked.message()});
   return writeAll(kStreamFd, writeImportStream(result)) ? 0 : kChildBadArguments;
 }
 

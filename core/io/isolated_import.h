@@ -18,8 +18,9 @@ struct ImportLimits {
   static constexpr double kMaxTimeoutS = 1e6;
   static constexpr std::uint64_t kMinMemoryMb = 16, kMaxMemoryMb = std::uint64_t(1) << 24;
 
-  double timeoutS = 60;             ///< s, default 60, in (0, kMaxTimeoutS]: the child is killed after this long
-  std::uint64_t memoryMb = 4096;    ///< MiB, default 4096, kMinMemoryMb..kMaxMemoryMb: the child's address-space cap (RLIMIT_AS)
+  double timeoutS = 60;  ///< s, default 60, in (0, kMaxTimeoutS]: the child is killed after this long
+  std::uint64_t memoryMb =
+      4096;  ///< MiB, default 4096, kMinMemoryMb..kMaxMemoryMb: the child's address-space cap (RLIMIT_AS)
 
   /// The first limit out of its range, named as the CLI option that sets it.
   Status validate() const;

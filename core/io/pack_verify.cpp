@@ -26,7 +26,8 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
     std::map<float, std::vector<std::size_t>> byRate;
     for (std::size_t i = 0; i < pack.clips().size(); ++i)
       if (pack.clips()[i].sourceFile() == fileName) byRate[pack.clips()[i].sampleRate()].push_back(i);
-    if (byRate.empty()) return Error{"no clip of '" + source.string() + "' is in the pack (its clips come from other files)"};
+    if (byRate.empty())
+      return Error{"no clip of '" + source.string() + "' is in the pack (its clips come from other files)"};
     for (const auto& [rate, indices] : byRate) {
       ImportOptions options;
       options.unitToCm = sk.unitToCm();
@@ -76,7 +77,8 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
       continue;
     }
     if (raw->frameCount != clip.view.sourceFrameCount()) {
-      v.problem = "the source has " + std::to_string(raw->frameCount) + " frames, the pack " + std::to_string(clip.view.sourceFrameCount());
+      v.problem = "the source has " + std::to_string(raw->frameCount) + " frames, the pack " +
+                  std::to_string(clip.view.sourceFrameCount());
       result.push_back(v);
       continue;
     }
@@ -91,7 +93,8 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
       const float cycle = clip.view.cycleFrames() / clip.view.sampleRate();
       runtime::moveJoint(skeleton.parents, rm->joint, runtime::characterMotion(clip.view, 0.f, cycle), cycleEnd);
     }
-    const ErrorMetric metric(skeleton, *raw, sk.unitToCm(), shells, 1, LoopLayout{clip.view.wraps(), clip.view.droppedLastFrame()}, cycleEnd);
+    const ErrorMetric metric(skeleton, *raw, sk.unitToCm(), shells, 1,
+                             LoopLayout{clip.view.wraps(), clip.view.droppedLastFrame()}, cycleEnd);
     runtime::Player player;
     // An additive clip is judged as what it shows: its deltas applied to its decoded base.
     const auto base = clip.view.additive() ? std::optional(AdditiveBase::fromPack(pack, clip)) : std::nullopt;
@@ -100,7 +103,8 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
       result.push_back(v);
       continue;
     }
-    const ErrorSummary s = metric.summarize(metric.measureDecoded(clip.view, player, nullptr, base ? &base->value() : nullptr));
+    const ErrorSummary s =
+        metric.summarize(metric.measureDecoded(clip.view, player, nullptr, base ? &base->value() : nullptr));
     v.maxErrorCm = s.maxCm;
     v.maxErrorBetweenFramesCm = s.maxBetweenCm;
     v.p99ErrorCm = s.p99Cm;

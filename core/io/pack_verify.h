@@ -31,17 +31,17 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
 struct ClipVerification {
   std::string name;
   std::string sourceFile;
-  bool checked = false;          ///< a source was given for this clip
-  std::string problem;           ///< why the clip cannot be compared (frame count, missing clip)
-  float maxErrorCm = 0;               ///< at and between frames
+  bool checked = false;  ///< a source was given for this clip
+  std::string problem;   ///< why the clip cannot be compared (frame count, missing clip)
+  float maxErrorCm = 0;  ///< at and between frames
   float maxErrorBetweenFramesCm = 0;
   float p99ErrorCm = 0;
   std::string worstJoint;
   std::int32_t worstFrame = -1;
   double worstTimeS = 0;                   ///< seconds after the first frame of the largest error
   std::vector<std::string> overPrecision;  ///< joints above their precision at some time
-  float maxVertexErrorCm = -1;             ///< cm, the source's skinned vertices, at and between frames; -1: no skinned mesh
-  float skinBoundCm = -1;                  ///< cm, kSkinBoundFactor x the clip's strictest precision; -1: no skinned mesh
+  float maxVertexErrorCm = -1;  ///< cm, the source's skinned vertices, at and between frames; -1: no skinned mesh
+  float skinBoundCm = -1;       ///< cm, kSkinBoundFactor x the clip's strictest precision; -1: no skinned mesh
   /// "skin" when the skinned vertices are nearer their bound than any joint is to its precision
   /// (as a fraction of each), else "joints".
   std::string limitedBy;

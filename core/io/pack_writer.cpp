@@ -29,7 +29,8 @@ std::vector<std::uint8_t> toleranceTable(const std::vector<runtime::JointToleran
     index.push_back(static_cast<std::uint16_t>(i));
   }
   const std::uint8_t width = unique.size() <= 256 ? 1 : 2;
-  std::vector<std::uint8_t> t(runtime::kToleranceHeaderSize + unique.size() * runtime::kToleranceEntrySize + width * index.size(), 0);
+  std::vector<std::uint8_t> t(
+      runtime::kToleranceHeaderSize + unique.size() * runtime::kToleranceEntrySize + width * index.size(), 0);
   storeLE(t.data(), static_cast<std::uint16_t>(unique.size()));
   t[2] = width;
   for (std::size_t u = 0; u < unique.size(); ++u) {
@@ -69,7 +70,9 @@ PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm) {
 }
 
 PackSkeletonRecord skeletonRecord(const runtime::PackSkeleton& skeleton) {
-  return {skeleton.names(), {skeleton.parents().begin(), skeleton.parents().end()}, {skeleton.restPose().begin(), skeleton.restPose().end()},
+  return {skeleton.names(),
+          {skeleton.parents().begin(), skeleton.parents().end()},
+          {skeleton.restPose().begin(), skeleton.restPose().end()},
           skeleton.unitToCm()};
 }
 
@@ -123,14 +126,18 @@ AdditiveRef additiveRef(const runtime::Pack& pack, const runtime::PackClip& clip
 
 Status sameSkeleton(const PackSkeletonRecord& a, const PackSkeletonRecord& b) {
   if (a.names.size() != b.names.size())
-    return Error{"skeletons differ: " + std::to_string(a.names.size()) + " joints vs " + std::to_string(b.names.size())};
+    return Error{"skeletons differ: " + std::to_string(a.names.size()) + " joints vs " +
+                 std::to_string(b.names.size())};
   for (std::size_t j = 0; j < a.names.size(); ++j) {
-    if (a.names[j] != b.names[j]) return Error{"skeletons differ at joint " + std::to_string(j) + ": '" + a.names[j] + "' vs '" + b.names[j] + "'"};
+    if (a.names[j] != b.names[j])
+      return Error{"skeletons differ at joint " + std::to_string(j) + ": '" + a.names[j] + "' vs '" + b.names[j] + "'"};
     if (a.parents[j] != b.parents[j]) return Error{"skeletons differ: joint '" + a.names[j] + "' has another parent"};
     const Transform& x = a.restPose[j];
     const Transform& y = b.restPose[j];
-    const float va[10] = {x.translation.x, x.translation.y, x.translation.z, x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w, x.scale.x, x.scale.y, x.scale.z};
-    float vb[10] = {y.translation.x, y.translation.y, y.translation.z, y.rotation.x, y.rotation.y, y.rotation.z, y.rotation.w, y.scale.x, y.scale.y, y.scale.z};
+    const float va[10] = {x.translation.x, x.translation.y, x.translation.z, x.rotation.x, x.rotation.y,
+                          x.rotation.z,    x.rotation.w,    x.scale.x,       x.scale.y,    x.scale.z};
+    float vb[10] = {y.translation.x, y.translation.y, y.translation.z, y.rotation.x, y.rotation.y,
+                    y.rotation.z,    y.rotation.w,    y.scale.x,       y.scale.y,    y.scale.z};
     if (va[3] * vb[3] + va[4] * vb[4] + va[5] * vb[5] + va[6] * vb[6] < 0)
       for (int i = 3; i < 7; ++i) vb[i] = -vb[i];
     for (int i = 0; i < 10; ++i)
@@ -138,7 +145,8 @@ Status sameSkeleton(const PackSkeletonRecord& a, const PackSkeletonRecord& b) {
         return Error{"skeletons differ: joint '" + a.names[j] + "' has another rest pose"};
   }
   if (std::fabs(a.unitToCm - b.unitToCm) > 1e-6f * a.unitToCm)
-    return Error{"skeletons differ: unit " + std::to_string(a.unitToCm) + " cm vs " + std::to_string(b.unitToCm) + " cm"};
+    return Error{"skeletons differ: unit " + std::to_string(a.unitToCm) + " cm vs " + std::to_string(b.unitToCm) +
+                 " cm"};
   return Status::ok();
 }
 
@@ -175,7 +183,8 @@ std::uint32_t writeSkeleton(std::vector<std::uint8_t>& b, const PackSkeletonReco
     put(b, p + 4, strings.add(skeleton.names[j]));
     put(b, p + 8, static_cast<std::uint32_t>(skeleton.names[j].size()));
     const Transform& t = skeleton.restPose[j];
-    const float v[10] = {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z};
+    const float v[10] = {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y,
+                         t.rotation.z,    t.rotation.w,    t.scale.x,       t.scale.y,    t.scale.z};
     for (int i = 0; i < 10; ++i) put(b, p + 12 + 4 * std::size_t(i), v[i]);
   }
   return size;
@@ -286,7 +295,8 @@ std::vector<std::uint8_t> buildPack(const PackSkeletonRecord& skeleton, std::spa
   put(b, H::stringsOffset, stringsOffset);
   put(b, H::stringsSize, static_cast<std::uint32_t>(strings.bytes.size()));
   put(b, H::sourceClipsOffset, sourceClipsOffset);
-  put(b, H::checksum, runtime::fnv1a64(std::span(b.data() + runtime::kPackChecksumStart, b.size() - runtime::kPackChecksumStart)));
+  put(b, H::checksum,
+      runtime::fnv1a64(std::span(b.data() + runtime::kPackChecksumStart, b.size() - runtime::kPackChecksumStart)));
   return b;
 }
 

@@ -19,8 +19,8 @@ namespace animpack::core {
 /// Everything a pack stores about one clip.
 struct PackClipRecord {
   std::string name;
-  std::string sourceFile;        ///< file name of the source (no directories)
-  std::string sourceClip;        ///< the source animation's own name (empty: unknown)
+  std::string sourceFile;  ///< file name of the source (no directories)
+  std::string sourceClip;  ///< the source animation's own name (empty: unknown)
   std::uint32_t clipIndex = 0;
   double startTime = 0;
   float sampleRate = 30.f;
@@ -30,7 +30,7 @@ struct PackClipRecord {
   std::uint64_t sourceHash = 0;
   std::vector<runtime::JointTolerance> tolerances;  ///< per joint
   std::span<const std::uint8_t> data;               ///< the clip block
-  AdditiveRef additive;  ///< an additive clip's base: a clip of the same pack, by pack name
+  AdditiveRef additive;                             ///< an additive clip's base: a clip of the same pack, by pack name
 };
 
 struct PackSkeletonRecord {

@@ -38,8 +38,8 @@ Transform decompose(const Mat34d& m, double* residual) {
 }
 
 bool isFinite(const Transform& t) {
-  const float v[10] = {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w, t.translation.x,
-                       t.translation.y, t.translation.z, t.scale.x, t.scale.y, t.scale.z};
+  const float v[10] = {t.rotation.x,    t.rotation.y,    t.rotation.z, t.rotation.w, t.translation.x,
+                       t.translation.y, t.translation.z, t.scale.x,    t.scale.y,    t.scale.z};
   for (float f : v)
     if (!std::isfinite(f)) return false;
   return std::fabs(runtime::dot(t.rotation, t.rotation) - 1.f) < 1e-3f;

@@ -26,7 +26,8 @@ std::string hex(std::uint64_t v) {
 
 /// A 16-digit hexadecimal hash; false when `text` is not one.
 bool fromHex(const std::string& text, std::uint64_t& out) {
-  if (text.empty() || text.size() > 16 || text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return false;
+  if (text.empty() || text.size() > 16 || text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    return false;
   out = std::strtoull(text.c_str(), nullptr, 16);
   return true;
 }
@@ -40,10 +41,13 @@ class Reader {
   Expected<Project> read(const Json& root) {
     if (!root.is_object()) return fail("not a project file (expected a JSON object)");
     const auto version = root.find("animpack_project");
-    if (version == root.end() || !version->is_number_integer()) return fail("not an animpack project (no 'animpack_project' version)");
+    if (version == root.end() || !version->is_number_integer())
+      return fail("not an animpack project (no 'animpack_project' version)");
     const auto v = version->get<std::int64_t>();
     if (v < 1) return fail("project version " + std::to_string(v) + " is not valid");
-    if (v > kProjectVersion) return fail("project version " + std::to_string(v) + " is newer than this animpack (" + std::to_string(kProjectVersion) + ")");
+    if (v > kProjectVersion)
+      return fail("project version " + std::to_string(v) + " is newer than this animpack (" +
+                  std::to_string(kProjectVersion) + ")");
     Project p;
     if (auto st = common(root, p); !st) return Error{st.message()};
     if (v == 1) {
@@ -89,7 +93,8 @@ class Reader {
     if (const auto clips = root.find("clips"); clips != root.end()) {
       if (!clips->is_array()) return fail("key 'clips': expected an array");
       for (const Json& c : *clips) {
-        if (!c.is_object() || !c.contains("name") || !c["name"].is_string()) return fail("key 'clips': each clip needs a 'name'");
+        if (!c.is_object() || !c.contains("name") || !c["name"].is_string())
+          return fail("key 'clips': each clip needs a 'name'");
         const std::string name = c["name"].get<std::string>();
         ClipApprovalRecord a;
         if (auto st = approvalState(c, "clips." + name, a); !st) return st;
@@ -104,9 +109,12 @@ class Reader {
   }
 
   Status version2(const Json& root, Project& p) {
-    static const std::set<std::string> known = {"animpack_project", "sources", "settings", "up_axis", "budget_kib", "budget_kind", "clips"};
+    static const std::set<std::string> known = {"animpack_project", "sources",     "settings", "up_axis",
+                                                "budget_kib",       "budget_kind", "clips"};
     for (const auto& [k, v] : root.items())
-      if (!known.count(k)) return fail("unknown key '" + k + "' (known: animpack_project, sources, settings, up_axis, budget_kib, budget_kind, clips)");
+      if (!known.count(k))
+        return fail("unknown key '" + k +
+                    "' (known: animpack_project, sources, settings, up_axis, budget_kib, budget_kind, clips)");
     const auto sources = root.find("sources");
     if (sources == root.end() || !sources->is_array()) return fail("key 'sources': expected an array of source files");
     std::set<std::filesystem::path> seen;
@@ -159,7 +167,9 @@ class Reader {
     if (state == c.end()) return Status::ok();
     if (!state->is_string()) return fail("key '" + key + ".approval': expected needs_review, approved or rejected");
     const auto parsed = approvalStateFromName(state->get<std::string>());
-    if (!parsed) return fail("key '" + key + ".approval': unknown approval '" + state->get<std::string>() + "' (needs_review, approved, rejected)");
+    if (!parsed)
+      return fail("key '" + key + ".approval': unknown approval '" + state->get<std::string>() +
+                  "' (needs_review, approved, rejected)");
     a.state = *parsed;
     return Status::ok();
   }
@@ -182,7 +192,9 @@ class Reader {
   Status approvalRecord(const Json& c, const std::string& key, ClipApprovalRecord& a) {
     static const std::set<std::string> known = {"approval", "settings_hash", "source_hash", "by", "at", "max_error_cm"};
     for (const auto& [k, v] : c.items())
-      if (!known.count(k)) return fail("key '" + key + "." + k + "': unknown (known: approval, settings_hash, source_hash, by, at, max_error_cm)");
+      if (!known.count(k))
+        return fail("key '" + key + "." + k +
+                    "': unknown (known: approval, settings_hash, source_hash, by, at, max_error_cm)");
     if (auto st = approvalState(c, key, a); !st) return st;
     if (a.state == ApprovalState::NeedsReview) return Status::ok();
     if (auto st = hash(c, "settings_hash", key, a.settingsHash); !st) return st;
@@ -234,13 +246,15 @@ std::string approvalOutdated(const ClipApprovalRecord& a, std::uint64_t settings
   return "";
 }
 
-std::string approvalMismatch(const ClipApprovalRecord& a, std::uint64_t settingsHash, std::uint64_t sourceHash, float maxErrorCm) {
+std::string approvalMismatch(const ClipApprovalRecord& a, std::uint64_t settingsHash, std::uint64_t sourceHash,
+                             float maxErrorCm) {
   if (a.state == ApprovalState::NeedsReview) return "not approved";
   if (a.state == ApprovalState::Rejected) return "rejected";
   if (auto why = approvalOutdated(a, settingsHash, sourceHash); !why.empty()) return why;
   // A float written as JSON and read back is the same float; allow its last digit anyway.
   if (a.maxErrorCm && maxErrorCm > *a.maxErrorCm * (1.f + 1e-6f))
-    return "its max error " + std::to_string(maxErrorCm) + " cm is above the approved " + std::to_string(*a.maxErrorCm) + " cm";
+    return "its max error " + std::to_string(maxErrorCm) + " cm is above the approved " +
+           std::to_string(*a.maxErrorCm) + " cm";
   return "";
 }
 

@@ -28,11 +28,11 @@ std::optional<ApprovalState> approvalStateFromName(std::string_view name);
 /// A lead's decision on one clip and what it was made for.
 struct ClipApprovalRecord {
   ApprovalState state = ApprovalState::NeedsReview;
-  std::uint64_t settingsHash = 0;        ///< the clip's effective settings (EffectiveSettings::hash) when decided
-  std::uint64_t sourceHash = 0;          ///< FNV-1a 64 of the source file's bytes when decided
-  std::string who;                       ///< OS user name
-  std::string when;                      ///< UTC, ISO 8601 ("2026-12-01T13:20:00Z")
-  std::optional<float> maxErrorCm;       ///< cm, the clip's measured max error when decided
+  std::uint64_t settingsHash = 0;   ///< the clip's effective settings (EffectiveSettings::hash) when decided
+  std::uint64_t sourceHash = 0;     ///< FNV-1a 64 of the source file's bytes when decided
+  std::string who;                  ///< OS user name
+  std::string when;                 ///< UTC, ISO 8601 ("2026-12-01T13:20:00Z")
+  std::optional<float> maxErrorCm;  ///< cm, the clip's measured max error when decided
   bool operator==(const ClipApprovalRecord&) const = default;
 };
 
@@ -45,7 +45,7 @@ std::string approvalMismatch(const ClipApprovalRecord& approval, std::uint64_t s
                              float maxErrorCm);
 
 struct ProjectSource {
-  std::filesystem::path path;                 ///< absolute
+  std::filesystem::path path;                   ///< absolute
   std::optional<CompressionSettings> settings;  ///< stacked on the project's settings for this file only
   bool operator==(const ProjectSource&) const = default;
 };
@@ -55,10 +55,11 @@ CompressionSettings stackedSettings(const CompressionSettings& project, const st
 
 struct Project {
   std::vector<ProjectSource> sources;
-  CompressionSettings settings;               ///< the pack's settings; `clips` keyed by pack name
-  std::string upAxis = "as_imported";         ///< the studio's display up axis (core/anim/up_axis.h names)
-  std::optional<double> budgetKib;            ///< KiB, the pack's size budget; none: no budget
-  BudgetKind budgetKind = BudgetKind::Resident;  ///< what the budget counts; a project without `budget_kind` counts the pack file
+  CompressionSettings settings;        ///< the pack's settings; `clips` keyed by pack name
+  std::string upAxis = "as_imported";  ///< the studio's display up axis (core/anim/up_axis.h names)
+  std::optional<double> budgetKib;     ///< KiB, the pack's size budget; none: no budget
+  BudgetKind budgetKind =
+      BudgetKind::Resident;  ///< what the budget counts; a project without `budget_kind` counts the pack file
   std::map<std::string, ClipApprovalRecord> approvals;  ///< by pack name
   /// Read from a version-1 project: approvals were keyed by the animation's own name.
   bool approvalsBySourceName = false;

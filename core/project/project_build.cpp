@@ -13,7 +13,8 @@ ExportOptions projectExportOptions(const Project& project, const std::filesystem
   for (std::size_t i = 0; i < project.sources.size(); ++i) {
     o.batch.fileSettings.push_back(project.settingsFor(i));
     const auto relative = project.sources[i].path.lexically_relative(dir);
-    o.batch.sourceNames.push_back(relative.empty() ? project.sources[i].path.generic_string() : relative.generic_string());
+    o.batch.sourceNames.push_back(relative.empty() ? project.sources[i].path.generic_string()
+                                                   : relative.generic_string());
   }
   o.budgetKb = project.budgetKib;
   o.budgetKind = project.budgetKind;
@@ -71,7 +72,8 @@ std::string escaped(const std::filesystem::path& path) {
 
 }  // namespace
 
-std::string depfileText(const std::filesystem::path& target, const std::filesystem::path& projectPath, const Project& project) {
+std::string depfileText(const std::filesystem::path& target, const std::filesystem::path& projectPath,
+                        const Project& project) {
   std::string out = escaped(target) + ":";
   out += " \\\n  " + escaped(std::filesystem::absolute(projectPath).lexically_normal());
   for (const ProjectSource& s : project.sources) out += " \\\n  " + escaped(s.path);

@@ -20,7 +20,7 @@ std::vector<std::filesystem::path> projectFiles(const Project& project);
 
 /// One clip of a built pack, with what its approval is checked against.
 struct BuiltClip {
-  std::string name;        ///< pack name
+  std::string name;  ///< pack name
   std::string sourceClip;
   std::string file;
   std::uint64_t settingsHash = 0;
@@ -35,6 +35,7 @@ Expected<std::vector<BuiltClip>> builtClips(const ExportResult& result, const st
 std::vector<std::string> unapprovedClips(const Project& project, const std::vector<BuiltClip>& clips);
 
 /// A Make-style depfile: `target` depends on the project and every source, one per line joined with ` \`.
-std::string depfileText(const std::filesystem::path& target, const std::filesystem::path& projectPath, const Project& project);
+std::string depfileText(const std::filesystem::path& target, const std::filesystem::path& projectPath,
+                        const Project& project);
 
 }  // namespace animpack::core

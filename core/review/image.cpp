@@ -42,7 +42,8 @@ void Image::blend(int x, int y, Rgb c, float alpha) {
   alpha = std::min(alpha, 1.f);
   std::uint8_t* p = rgb.data() + (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3;
   const std::array<std::uint8_t, 3> src{c.r, c.g, c.b};
-  for (int i = 0; i < 3; ++i) p[i] = std::uint8_t(float(p[i]) + (float(src[std::size_t(i)]) - float(p[i])) * alpha + 0.5f);
+  for (int i = 0; i < 3; ++i)
+    p[i] = std::uint8_t(float(p[i]) + (float(src[std::size_t(i)]) - float(p[i])) * alpha + 0.5f);
 }
 
 Rgb Image::at(int x, int y) const {
@@ -51,7 +52,8 @@ Rgb Image::at(int x, int y) const {
 }
 
 std::vector<std::uint8_t> encodePng(const Image& image) {
-  ANIMPACK_ASSERT(image.width > 0 && image.height > 0 && image.rgb.size() == std::size_t(image.width) * std::size_t(image.height) * 3,
+  ANIMPACK_ASSERT(image.width > 0 && image.height > 0 &&
+                      image.rgb.size() == std::size_t(image.width) * std::size_t(image.height) * 3,
                   "encodePng needs a non-empty image with width x height x 3 bytes");
   // Each scanline starts with its filter type; 0 (none) keeps the encoder simple, zlib does the rest.
   const std::size_t stride = std::size_t(image.width) * 3;

@@ -27,8 +27,8 @@ std::vector<std::array<double, 3>> positions(const Skeleton& skeleton, std::span
   for (std::size_t j = 0; j < locals.size(); ++j) {
     const double p[3] = {object[j].m[9], object[j].m[10], object[j].m[11]};
     for (int r = 0; r < 3; ++r)
-      out[j][std::size_t(r)] = root[std::size_t(r)] * p[0] + root[std::size_t(4 + r)] * p[1] + root[std::size_t(8 + r)] * p[2] +
-                               root[std::size_t(12 + r)];
+      out[j][std::size_t(r)] = root[std::size_t(r)] * p[0] + root[std::size_t(4 + r)] * p[1] +
+                               root[std::size_t(8 + r)] * p[2] + root[std::size_t(12 + r)];
   }
   return out;
 }
@@ -44,10 +44,14 @@ void drawLine(Image& image, double x0, double y0, double x1, double y1, double t
   const double half = thickness / 2;
   // Clamp the box before converting: a zoomed segment can reach far outside the picture.
   auto box = [](double v, int lo, int hi) { return int(std::clamp(v, double(lo), double(hi))); };
-  const int minX = box(std::floor(std::min(x0, x1) - half - 1), std::max(clip.x0, 0), std::min(clip.x1, image.width) - 1);
-  const int maxX = box(std::ceil(std::max(x0, x1) + half + 1), std::max(clip.x0, 0), std::min(clip.x1, image.width) - 1);
-  const int minY = box(std::floor(std::min(y0, y1) - half - 1), std::max(clip.y0, 0), std::min(clip.y1, image.height) - 1);
-  const int maxY = box(std::ceil(std::max(y0, y1) + half + 1), std::max(clip.y0, 0), std::min(clip.y1, image.height) - 1);
+  const int minX =
+      box(std::floor(std::min(x0, x1) - half - 1), std::max(clip.x0, 0), std::min(clip.x1, image.width) - 1);
+  const int maxX =
+      box(std::ceil(std::max(x0, x1) + half + 1), std::max(clip.x0, 0), std::min(clip.x1, image.width) - 1);
+  const int minY =
+      box(std::floor(std::min(y0, y1) - half - 1), std::max(clip.y0, 0), std::min(clip.y1, image.height) - 1);
+  const int maxY =
+      box(std::ceil(std::max(y0, y1) + half + 1), std::max(clip.y0, 0), std::min(clip.y1, image.height) - 1);
   const double dx = x1 - x0, dy = y1 - y0, len2 = dx * dx + dy * dy;
   for (int y = minY; y <= maxY; ++y)
     for (int x = minX; x <= maxX; ++x) {
@@ -106,12 +110,14 @@ void drawZoom(Image& image, const PoseOverlay& overlay, const ToPixel& toPixel, 
 
 }  // namespace
 
-Expected<PoseOverlay> poseOverlay(std::shared_ptr<const ImportedAsset> asset, std::shared_ptr<const CompressedClip> clip,
-                                  std::uint32_t frame, std::int32_t worstJoint) {
+Expected<PoseOverlay> poseOverlay(std::shared_ptr<const ImportedAsset> asset,
+                                  std::shared_ptr<const CompressedClip> clip, std::uint32_t frame,
+                                  std::int32_t worstJoint) {
   if (!asset || !clip) return Error{"no clip to draw"};
   if (clip->clipIndex >= asset->clips.size()) return Error{"clip " + clip->name + " is not in " + asset->file};
   const RawClip& raw = asset->clips[clip->clipIndex];
-  if (frame >= raw.frameCount) return Error{"frame " + std::to_string(frame) + " is past the end of clip " + clip->name};
+  if (frame >= raw.frameCount)
+    return Error{"frame " + std::to_string(frame) + " is past the end of clip " + clip->name};
   const DecodedClip decoded(asset, clip);
   if (!decoded.valid() || frame >= decoded.frameCount()) return Error{"clip " + clip->name + " does not decode"};
   PoseOverlay overlay;

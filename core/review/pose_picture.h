@@ -21,10 +21,10 @@ struct CompressedClip;
 
 /// Both poses of one frame in the display's space (the scene-root transform applied, Y up).
 struct PoseOverlay {
-  std::vector<std::int32_t> parents;           ///< parents first, -1 for a root
+  std::vector<std::int32_t> parents;            ///< parents first, -1 for a root
   std::vector<std::array<double, 3>> original;  ///< joint positions, file units
   std::vector<std::array<double, 3>> compressed;
-  std::vector<Transform> originalLocal;        ///< the poses themselves, local joint transforms
+  std::vector<Transform> originalLocal;  ///< the poses themselves, local joint transforms
   std::vector<Transform> compressedLocal;
   std::int32_t worstJoint = -1;                ///< circled; -1: none
   std::shared_ptr<const ImportedAsset> asset;  ///< the file (for renderers that draw its meshes)
@@ -33,8 +33,9 @@ struct PoseOverlay {
 };
 
 /// The overlay of `clip` at `frame`: the source's frame and the runtime's decoding of it.
-Expected<PoseOverlay> poseOverlay(std::shared_ptr<const ImportedAsset> asset, std::shared_ptr<const CompressedClip> clip,
-                                  std::uint32_t frame, std::int32_t worstJoint);
+Expected<PoseOverlay> poseOverlay(std::shared_ptr<const ImportedAsset> asset,
+                                  std::shared_ptr<const CompressedClip> clip, std::uint32_t frame,
+                                  std::int32_t worstJoint);
 
 /// Draws the overlay, looking along -Z at the figure's bounding box (original grey-blue, compressed
 /// orange, the worst joint circled red), `width` x `height` pixels.

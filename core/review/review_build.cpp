@@ -108,7 +108,8 @@ Expected<ReviewPacket> buildReviewPacket(const Project& project, const std::file
     // A file whose skeleton differs cannot share the pack: its clips are reported, not packed.
     std::string skeletonError;
     if (!skeleton) skeleton = &*file.skeleton;
-    else if (auto st = sameSkeleton(*skeleton, *file.skeleton); !st) skeletonError = "left out of the pack: " + st.message();
+    else if (auto st = sameSkeleton(*skeleton, *file.skeleton); !st)
+      skeletonError = "left out of the pack: " + st.message();
     for (std::size_t c = 0; c < file.clips.size(); ++c) {
       const BatchClip& clip = file.clips[c];
       ReviewClip row;

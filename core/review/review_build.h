@@ -17,12 +17,12 @@
 namespace animpack::core {
 
 struct ReviewOptions {
-  ImportFunction importer;  ///< empty: importAsset() in this process
-  unsigned jobs = 0;        ///< worker threads; 0: one per core
-  PictureRenderer renderer; ///< empty: the software raster (drawPoseOverlay)
+  ImportFunction importer;   ///< empty: importAsset() in this process
+  unsigned jobs = 0;         ///< worker threads; 0: one per core
+  PictureRenderer renderer;  ///< empty: the software raster (drawPoseOverlay)
   std::string rendererName = "software raster";
-  PictureLegend legend;     ///< how the renderer's pictures read (the software raster's by default)
-  bool pictures = true;     ///< false: leave the pictures out (the packet says so)
+  PictureLegend legend;  ///< how the renderer's pictures read (the software raster's by default)
+  bool pictures = true;  ///< false: leave the pictures out (the packet says so)
   std::size_t pictureCount = 5;
   std::string toolVersion = "unknown";
 };
@@ -31,8 +31,8 @@ struct ReviewOptions {
 /// packet. Failed files and clips (a source whose skeleton differs included) become rows with their
 /// error; an error is returned only when no clip compressed.
 Expected<ReviewPacket> buildReviewPacket(const Project& project, const std::filesystem::path& projectPath,
-                                         const ReviewOptions& options,
-                                         const BatchProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
+                                         const ReviewOptions& options, const BatchProgress& progress = {},
+                                         const std::atomic<bool>* cancel = nullptr);
 
 /// Writes reviewPacketHtml(packet) to `path` atomically.
 Status writeReviewPacket(const ReviewPacket& packet, const std::filesystem::path& path);

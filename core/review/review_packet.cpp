@@ -40,9 +40,7 @@ std::string approvalLabel(const ReviewApproval& a) {
   return "needs review";
 }
 
-std::string approvalClass(const ReviewApproval& a) {
-  return a.outdated.empty() ? a.state : "needs_review";
-}
+std::string approvalClass(const ReviewApproval& a) { return a.outdated.empty() ? a.state : "needs_review"; }
 
 const char* kStyle = R"css(
 body{font:14px/1.4 "DejaVu Sans",Arial,sans-serif;margin:24px;color:#222;background:#fff}
@@ -63,7 +61,9 @@ tr.failed td{color:#c8281e}
 
 std::string totalsSection(const ReviewPacket& packet, const ReviewTotals& t) {
   std::string h = "<h2>Pack</h2>\n<div class=\"totals\">";
-  auto item = [&](const std::string& label, const std::string& value) { h += "<div>" + label + "<b>" + value + "</b></div>"; };
+  auto item = [&](const std::string& label, const std::string& value) {
+    h += "<div>" + label + "<b>" + value + "</b></div>";
+  };
   item("clips", std::to_string(t.clips) + (t.failed ? format(" (+%zu failed)", t.failed) : ""));
   item("raw", kib(t.rawBytes));
   item("compressed", kib(t.compressedBytes));
@@ -78,7 +78,8 @@ std::string totalsSection(const ReviewPacket& packet, const ReviewTotals& t) {
     const double used = double(budgetedBytes(packet.budgetKind, packet.packBytes, packet.residentBytes)) / 1024.0;
     const bool over = used > *packet.budgetKib;
     const double fill = *packet.budgetKib > 0 ? std::min(used / *packet.budgetKib, 1.0) * 100 : 100;
-    h += format("<p id=\"budget\">Budget %.1f KiB %s: ", *packet.budgetKib, resident ? "resident (the pack and what opening it derives)" : "for the pack file");
+    h += format("<p id=\"budget\">Budget %.1f KiB %s: ", *packet.budgetKib,
+                resident ? "resident (the pack and what opening it derives)" : "for the pack file");
     h += over ? format("<span class=\"over-text\">over by %.1f KiB</span>", used - *packet.budgetKib)
               : format("<span class=\"ok-text\">%.1f KiB left</span>", *packet.budgetKib - used);
     h += format(" (%.0f %% used)</p>\n<div class=\"meter%s\"><span style=\"width:%.1f%%\"></span></div>\n",
@@ -93,7 +94,8 @@ std::string clipTable(const ReviewPacket& packet) {
   std::string h =
       "<h2>Clips</h2>\n<table id=\"clips\"><thead><tr><th class=\"l\">file</th><th class=\"l\">clip</th><th>frames</th>"
       "<th>bytes</th><th>ratio</th><th>max error</th><th>p99 error</th><th class=\"l\">worst joint</th>"
-      "<th>worst frame</th><th class=\"l\">approval</th><th class=\"l\">by</th><th class=\"l\">when</th></tr></thead><tbody>\n";
+      "<th>worst frame</th><th class=\"l\">approval</th><th class=\"l\">by</th><th "
+      "class=\"l\">when</th></tr></thead><tbody>\n";
   for (const ReviewClip& c : packet.clips) {
     const ClipReport& r = c.report;
     if (!r.error.empty()) {
@@ -133,36 +135,47 @@ std::string chart(const ReviewPacket& packet, const std::vector<std::size_t>& wo
   maxError *= 1.12;
   auto x = [&](double bytes) { return left + bytes / maxBytes * (w - left - right); };
   auto y = [&](double error) { return hgt - bottom - error / maxError * (hgt - top - bottom); };
-  s += format("<svg id=\"chart\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-              "font-family=\"DejaVu Sans,Arial,sans-serif\" font-size=\"11\">\n", w, hgt, w, hgt);
-  s += format("<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafaf7\" stroke=\"#bbb\"/>\n", left, top,
-              w - left - right, hgt - top - bottom);
+  s += format(
+      "<svg id=\"chart\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+      "font-family=\"DejaVu Sans,Arial,sans-serif\" font-size=\"11\">\n",
+      w, hgt, w, hgt);
+  s += format("<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafaf7\" stroke=\"#bbb\"/>\n", left,
+              top, w - left - right, hgt - top - bottom);
   for (int k = 0; k <= 4; ++k) {
     const double bx = maxBytes * k / 4, ey = maxError * k / 4;
-    s += format("<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e2e2e2\"/>", x(bx), top, x(bx), hgt - bottom);
-    s += format("<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%.1f</text>\n", x(bx), hgt - bottom + 15, bx / 1024);
-    s += format("<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#e2e2e2\"/>", left, y(ey), w - right, y(ey));
+    s += format("<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e2e2e2\"/>", x(bx), top, x(bx),
+                hgt - bottom);
+    s +=
+        format("<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%.1f</text>\n", x(bx), hgt - bottom + 15, bx / 1024);
+    s += format("<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#e2e2e2\"/>", left, y(ey), w - right,
+                y(ey));
     s += format("<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n", left - 6, y(ey) + 4, ey);
   }
-  s += format("<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">compressed size (KiB)</text>\n", (left + w - right) / 2,
-              hgt - 10);
+  s += format("<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">compressed size (KiB)</text>\n",
+              (left + w - right) / 2, hgt - 10);
   s += format("<text transform=\"translate(16 %.0f) rotate(-90)\" text-anchor=\"middle\">max error (cm)</text>\n",
               (top + hgt - bottom) / 2);
   for (std::size_t i : shown) {
     const ReviewClip& c = packet.clips[i];
     const std::string cls = approvalClass(c.approval);
     const char* fill = cls == "approved" ? "#1e8232" : cls == "rejected" ? "#c8281e" : "#d49a00";
-    s += format("<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" fill-opacity=\"0.8\" stroke=\"#333\" stroke-width=\"0.5\">",
-                x(double(c.report.compressedBytes)), y(double(c.report.maxErrorCm)), fill);
-    s += "<title>" + escape(c.report.clip) + format(": %llu bytes, %.4f cm", static_cast<unsigned long long>(c.report.compressedBytes),
-                                                    double(c.report.maxErrorCm)) + "</title></circle>\n";
+    s += format(
+        "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" fill-opacity=\"0.8\" stroke=\"#333\" "
+        "stroke-width=\"0.5\">",
+        x(double(c.report.compressedBytes)), y(double(c.report.maxErrorCm)), fill);
+    s += "<title>" + escape(c.report.clip) +
+         format(": %llu bytes, %.4f cm", static_cast<unsigned long long>(c.report.compressedBytes),
+                double(c.report.maxErrorCm)) +
+         "</title></circle>\n";
   }
   for (std::size_t i : worst) {
     const ReviewClip& c = packet.clips[i];
     s += format("<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">", x(double(c.report.compressedBytes)) + 7,
-                y(double(c.report.maxErrorCm)) - 6) + escape(c.report.clip) + "</text>\n";
+                y(double(c.report.maxErrorCm)) - 6) +
+         escape(c.report.clip) + "</text>\n";
   }
-  s += "</svg>\n<p class=\"legend\"><i style=\"background:#1e8232\"></i>approved<i style=\"background:#d49a00\"></i>needs review"
+  s += "</svg>\n<p class=\"legend\"><i style=\"background:#1e8232\"></i>approved<i "
+       "style=\"background:#d49a00\"></i>needs review"
        "<i style=\"background:#c8281e\"></i>rejected</p>\n";
   return s;
 }
@@ -170,12 +183,14 @@ std::string chart(const ReviewPacket& packet, const std::vector<std::size_t>& wo
 std::string picturesSection(const ReviewPacket& packet) {
   std::string h = "<h2>Worst frames</h2>\n";
   if (!packet.pictures.empty())
-    h += "<p class=\"legend\"><i style=\"background:" + escape(packet.picturesLegend.original) + "\"></i>original <i style=\"background:" +
-         escape(packet.picturesLegend.compressed) + "\"></i>compressed; " + escape(packet.picturesLegend.marks) +
-         "; drawn by the " + escape(packet.picturesRenderer) + ".</p>\n<div class=\"pictures\">\n";
+    h += "<p class=\"legend\"><i style=\"background:" + escape(packet.picturesLegend.original) +
+         "\"></i>original <i style=\"background:" + escape(packet.picturesLegend.compressed) + "\"></i>compressed; " +
+         escape(packet.picturesLegend.marks) + "; drawn by the " + escape(packet.picturesRenderer) +
+         ".</p>\n<div class=\"pictures\">\n";
   for (const ReviewPicture& p : packet.pictures) {
     const ClipReport& r = packet.clips[p.clip].report;
-    h += format("<figure><img alt=\"worst frame\" width=\"%d\" height=\"%d\" src=\"data:image/png;base64,", p.width, p.height) +
+    h += format("<figure><img alt=\"worst frame\" width=\"%d\" height=\"%d\" src=\"data:image/png;base64,", p.width,
+                p.height) +
          base64(p.png) + "\"><figcaption><b>" + escape(r.clip) + "</b> frame " + std::to_string(r.worstFrame) +
          ", worst joint " + escape(r.worstJoint) + ", " + cm(r.maxErrorCm) + "</figcaption></figure>\n";
   }
@@ -210,8 +225,9 @@ std::vector<std::size_t> worstClips(const std::vector<ReviewClip>& clips, std::s
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < clips.size(); ++i)
     if (clips[i].report.error.empty()) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return clips[a].report.maxErrorCm > clips[b].report.maxErrorCm; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return clips[a].report.maxErrorCm > clips[b].report.maxErrorCm;
+  });
   if (order.size() > count) order.resize(count);
   return order;
 }
@@ -221,7 +237,8 @@ std::string base64(const std::vector<std::uint8_t>& bytes) {
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
   for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    const std::uint32_t n = std::uint32_t(bytes[i]) << 16 | (i + 1 < bytes.size() ? std::uint32_t(bytes[i + 1]) << 8 : 0u) |
+    const std::uint32_t n = std::uint32_t(bytes[i]) << 16 |
+                            (i + 1 < bytes.size() ? std::uint32_t(bytes[i + 1]) << 8 : 0u) |
                             (i + 2 < bytes.size() ? std::uint32_t(bytes[i + 2]) : 0u);
     out += kDigits[n >> 18 & 63];
     out += kDigits[n >> 12 & 63];
@@ -234,10 +251,12 @@ std::string base64(const std::vector<std::uint8_t>& bytes) {
 std::string reviewPacketHtml(const ReviewPacket& packet) {
   const ReviewTotals totals = reviewTotals(packet.clips);
   const std::vector<std::size_t> worst = worstClips(packet.clips, 5);
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Review: " + escape(packet.title) +
-                  "</title>\n<style>" + kStyle + "</style></head><body>\n";
-  h += "<h1>Review packet: " + escape(packet.title) + "</h1>\n<p class=\"meta\">Generated " + escape(packet.generatedAt) +
-       " by animpack " + escape(packet.toolVersion) + ". Errors are object-space centimetres on each joint's shell; "
+  std::string h =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Review: " + escape(packet.title) +
+      "</title>\n<style>" + kStyle + "</style></head><body>\n";
+  h += "<h1>Review packet: " + escape(packet.title) + "</h1>\n<p class=\"meta\">Generated " +
+       escape(packet.generatedAt) + " by animpack " + escape(packet.toolVersion) +
+       ". Errors are object-space centimetres on each joint's shell; "
        "bytes are each clip's own bytes in the pack.</p>\n";
   h += totalsSection(packet, totals);
   h += chart(packet, worst);

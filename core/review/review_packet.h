@@ -17,10 +17,10 @@ namespace animpack::core {
 /// A lead's decision on a clip as the packet shows it.
 struct ReviewApproval {
   std::string state = "needs_review";  ///< approved | rejected | needs_review
-  std::string outdated;                ///< why a decision given no longer holds (settings, source, error); empty: it holds
-  std::string by;                      ///< the OS user who gave it ("" when not recorded)
-  std::string at;                      ///< when, ISO 8601 UTC ("" when not recorded)
-  std::optional<float> maxErrorCm;     ///< the max error measured when it was given
+  std::string outdated;             ///< why a decision given no longer holds (settings, source, error); empty: it holds
+  std::string by;                   ///< the OS user who gave it ("" when not recorded)
+  std::string at;                   ///< when, ISO 8601 UTC ("" when not recorded)
+  std::optional<float> maxErrorCm;  ///< the max error measured when it was given
 };
 
 struct ReviewClip {
@@ -38,18 +38,18 @@ struct ReviewPicture {
 };
 
 struct ReviewPacket {
-  std::string title;               ///< the project's name
-  std::string generatedAt;         ///< ISO 8601 UTC
+  std::string title;        ///< the project's name
+  std::string generatedAt;  ///< ISO 8601 UTC
   std::string toolVersion;
   std::optional<double> budgetKib;
   BudgetKind budgetKind = BudgetKind::Resident;  ///< what the budget counts
-  std::uint64_t packBytes = 0;     ///< the pack's file size
-  std::uint64_t residentBytes = 0; ///< the pack's file and what opening it derives
-  std::vector<ReviewClip> clips;   ///< pack order; failed clips carry report.error
+  std::uint64_t packBytes = 0;                   ///< the pack's file size
+  std::uint64_t residentBytes = 0;               ///< the pack's file and what opening it derives
+  std::vector<ReviewClip> clips;                 ///< pack order; failed clips carry report.error
   std::vector<ReviewPicture> pictures;
-  std::string picturesRenderer;    ///< what drew the pictures ("software raster", "studio's 3D viewport (Qt 3D)")
-  PictureLegend picturesLegend;    ///< how to read them
-  std::string picturesNote;        ///< why pictures are missing; empty when every one was drawn
+  std::string picturesRenderer;  ///< what drew the pictures ("software raster", "studio's 3D viewport (Qt 3D)")
+  PictureLegend picturesLegend;  ///< how to read them
+  std::string picturesNote;      ///< why pictures are missing; empty when every one was drawn
 };
 
 /// Totals of the clips that compressed.

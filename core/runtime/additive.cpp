@@ -6,7 +6,8 @@
 
 namespace animpack::runtime {
 
-void applyAdditive(std::span<const Transform> base, std::span<const Transform> delta, float weight, std::span<Transform> out) {
+void applyAdditive(std::span<const Transform> base, std::span<const Transform> delta, float weight,
+                   std::span<Transform> out) {
   const std::size_t n = std::min({base.size(), delta.size(), out.size()});
   const float w = std::clamp(weight, 0.f, 1.f);
   for (std::size_t j = 0; j < n; ++j) {
@@ -41,7 +42,8 @@ float additiveBaseFrame(const ClipView& base, std::int32_t baseFrame, float seco
   return std::clamp(seconds * base.sampleRate(), 0.f, last);
 }
 
-void sampleAdditiveBase(const Pack& pack, const PackClip& clip, Player& player, float seconds, std::span<Transform> out) {
+void sampleAdditiveBase(const Pack& pack, const PackClip& clip, Player& player, float seconds,
+                        std::span<Transform> out) {
   if (clip.additiveBase() == kAdditiveNone) return;
   if (clip.additiveBase() == kAdditiveRest) {
     const auto rest = pack.skeleton().restPose();

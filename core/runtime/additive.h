@@ -16,7 +16,8 @@ namespace animpack::runtime {
 /// out = base with `delta` applied at `weight` (0: base, 1: base * delta): rotation base *
 /// slerp(identity, delta, weight) along the shortest path, translation base + weight x delta,
 /// scale base x lerp(1, delta, weight). All spans have the joint count; `out` may be `base`.
-void applyAdditive(std::span<const Transform> base, std::span<const Transform> delta, float weight, std::span<Transform> out);
+void applyAdditive(std::span<const Transform> base, std::span<const Transform> delta, float weight,
+                   std::span<Transform> out);
 
 /// One joint's delta from `base` to `pose` (the inverse of applyAdditive at weight 1).
 Transform additiveDelta(const Transform& base, const Transform& pose);
@@ -29,6 +30,7 @@ float additiveBaseFrame(const ClipView& base, std::int32_t baseFrame, float seco
 /// The base pose of additive clip `clip` of `pack` for the clip's time `seconds` (from its first
 /// frame): the rest pose, or its base clip sampled with `player` (use another player than the
 /// clip's own, so neither loses its cursor). Leaves `out` alone for a clip that is not additive.
-void sampleAdditiveBase(const Pack& pack, const PackClip& clip, Player& player, float seconds, std::span<Transform> out);
+void sampleAdditiveBase(const Pack& pack, const PackClip& clip, Player& player, float seconds,
+                        std::span<Transform> out);
 
 }  // namespace animpack::runtime

@@ -49,7 +49,8 @@ class BitWriter {
   }
   /// Appends a signed value in `count` bits, two's complement.
   void writeSigned(std::int32_t value, unsigned count) {
-    write(count == 32 ? static_cast<std::uint32_t>(value) : static_cast<std::uint32_t>(value) & ((1u << count) - 1u), count);
+    write(count == 32 ? static_cast<std::uint32_t>(value) : static_cast<std::uint32_t>(value) & ((1u << count) - 1u),
+          count);
   }
   std::uint64_t bitCount() const { return m_bits; }
   /// The bytes written, the last one zero-padded.

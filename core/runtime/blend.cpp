@@ -48,7 +48,8 @@ Transform blendJoint(const Transform& ta, const Transform& tb, float weight, Ble
     r.rotation = nlerp(ta.rotation, tb.rotation, weight);
     return r;
   }
-  if (ta.translation.x == tb.translation.x && ta.translation.y == tb.translation.y && ta.translation.z == tb.translation.z) {
+  if (ta.translation.x == tb.translation.x && ta.translation.y == tb.translation.y &&
+      ta.translation.z == tb.translation.z) {
     // One offset: its revolution cancels (R1 x nlerp(R1^-1 Ra, R1^-1 Rb) = nlerp(Ra, Rb)) and the
     // bone keeps its length exactly.
     r.translation = ta.translation;
@@ -97,17 +98,22 @@ struct BlendLanes {
     F x, y, z, w;
   };
 
-  static F dot3(const V3& a, const V3& b) { return L::add(L::add(L::mul(a.x, b.x), L::mul(a.y, b.y)), L::mul(a.z, b.z)); }
+  static F dot3(const V3& a, const V3& b) {
+    return L::add(L::add(L::mul(a.x, b.x), L::mul(a.y, b.y)), L::mul(a.z, b.z));
+  }
   static F dot4(const Q& a, const Q& b) {
     return L::add(L::add(L::add(L::mul(a.x, b.x), L::mul(a.y, b.y)), L::mul(a.z, b.z)), L::mul(a.w, b.w));
   }
   static V3 scale3(const V3& a, F s) { return {L::mul(a.x, s), L::mul(a.y, s), L::mul(a.z, s)}; }
   static V3 add3(const V3& a, const V3& b) { return {L::add(a.x, b.x), L::add(a.y, b.y), L::add(a.z, b.z)}; }
   static V3 cross3(const V3& a, const V3& b) {
-    return {L::sub(L::mul(a.y, b.z), L::mul(a.z, b.y)), L::sub(L::mul(a.z, b.x), L::mul(a.x, b.z)), L::sub(L::mul(a.x, b.y), L::mul(a.y, b.x))};
+    return {L::sub(L::mul(a.y, b.z), L::mul(a.z, b.y)), L::sub(L::mul(a.z, b.x), L::mul(a.x, b.z)),
+            L::sub(L::mul(a.x, b.y), L::mul(a.y, b.x))};
   }
   static F lerp1(F a, F b, F t) { return L::add(a, L::mul(L::sub(b, a), t)); }
-  static V3 lerp3(const V3& a, const V3& b, F t) { return {lerp1(a.x, b.x, t), lerp1(a.y, b.y, t), lerp1(a.z, b.z, t)}; }
+  static V3 lerp3(const V3& a, const V3& b, F t) {
+    return {lerp1(a.x, b.x, t), lerp1(a.y, b.y, t), lerp1(a.z, b.z, t)};
+  }
   static Q normalize(const Q& q) {
     const F n2 = dot4(q, q);
     const M positive = L::gt(n2, L::set(0.f));
@@ -133,7 +139,8 @@ struct BlendLanes {
   }
   /// decompose(): revolution (identity for a zero offset), stretch and spin; `opposite` marks lanes
   /// whose offset points against the axis (rotationBetween's special case).
-  static void decompose(const V3& translation, const Q& rotation, const V3& axis, Q& revolution, F& stretch, Q& spin, M& opposite) {
+  static void decompose(const V3& translation, const Q& rotation, const V3& axis, Q& revolution, F& stretch, Q& spin,
+                        M& opposite) {
     stretch = L::sqrt(dot3(translation, translation));
     const M offset = L::gt(stretch, L::set(1e-12f));
     const V3 dir = scale3(translation, L::div(L::set(1.f), stretch));
@@ -166,7 +173,8 @@ struct BlendLanes {
       }
     auto* bytes = reinterpret_cast<unsigned char*>(pose);
     std::uint32_t offsets[N];
-    for (unsigned l = 0; l < N; ++l) offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, rotation));
+    for (unsigned l = 0; l < N; ++l)
+      offsets[l] = static_cast<std::uint32_t>(j[l] * sizeof(Transform) + offsetof(Transform, rotation));
     L::storeQuads(in[0], in[1], in[2], in[3], bytes, offsets, joints.count);
     for (unsigned l = 0; l < N; ++l) offsets[l] += offsetof(Transform, translation) - offsetof(Transform, rotation);
     L::storeTriples(in[4], in[5], in[6], bytes, offsets, joints.count);
@@ -178,8 +186,8 @@ struct BlendLanes {
   /// transform. Every joint is read before any is written, so `out` may alias `a` or `b`.
   static void run(const Transform* a, const Transform* b, const JointBlock& joints, float weight, BlendMode mode,
                   std::span<const Transform> restPose, Transform* out) {
-    static_assert(sizeof(Transform) == 10 * sizeof(float) && offsetof(Transform, rotation) == 0 && offsetof(Transform, translation) == 16 &&
-                      offsetof(Transform, scale) == 28,
+    static_assert(sizeof(Transform) == 10 * sizeof(float) && offsetof(Transform, rotation) == 0 &&
+                      offsetof(Transform, translation) == 16 && offsetof(Transform, scale) == 28,
                   "load() reads a Transform as rotation, translation, scale");
     std::size_t j[N];
     for (unsigned l = 0; l < N; ++l) j[l] = joints[l];
@@ -203,13 +211,12 @@ struct BlendLanes {
       translation = ta;
       rotation = nlerp(ra, rb, w);
     } else {
-      auto rest = [&](unsigned l) {
-        return j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{};
-      };
+      auto rest = [&](unsigned l) { return j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{}; };
       V3 axis;
       if constexpr (N == 4) {
         const Vec3 r0 = rest(0), r1 = rest(1), r2 = rest(2), r3 = rest(3);
-        axis = {L::floats(r0.x, r1.x, r2.x, r3.x), L::floats(r0.y, r1.y, r2.y, r3.y), L::floats(r0.z, r1.z, r2.z, r3.z)};
+        axis = {L::floats(r0.x, r1.x, r2.x, r3.x), L::floats(r0.y, r1.y, r2.y, r3.y),
+                L::floats(r0.z, r1.z, r2.z, r3.z)};
       } else {
         float rx[N], ry[N], rz[N];
         for (unsigned l = 0; l < N; ++l) {
@@ -223,7 +230,8 @@ struct BlendLanes {
       const F len = L::sqrt(dot3(axis, axis));
       const M bone = L::gt(len, L::set(1e-12f));
       axis = scale3(axis, L::div(L::set(1.f), len));
-      axis = {L::select(bone, axis.x, L::set(0.f)), L::select(bone, axis.y, L::set(1.f)), L::select(bone, axis.z, L::set(0.f))};
+      axis = {L::select(bone, axis.x, L::set(0.f)), L::select(bone, axis.y, L::set(1.f)),
+              L::select(bone, axis.z, L::set(0.f))};
       Q revA, spinA, revB, spinB;
       F stretchA, stretchB;
       M oppositeA, oppositeB;
@@ -243,7 +251,8 @@ struct BlendLanes {
                   L::select(sameOffset, shortcut.z, rotation.z), L::select(sameOffset, shortcut.w, rotation.w)};
       opposite = L::andMask(opposite, L::notMask(sameOffset));
     }
-    F result[10] = {rotation.x, rotation.y, rotation.z, rotation.w, translation.x, translation.y, translation.z, scale.x, scale.y, scale.z};
+    F result[10] = {rotation.x,    rotation.y,    rotation.z, rotation.w, translation.x,
+                    translation.y, translation.z, scale.x,    scale.y,    scale.z};
     if (!joints.list) {
       // A block of consecutive joints may hold some the same in both poses (a listed joint differs:
       // blendPoses compared them).
@@ -259,7 +268,9 @@ struct BlendLanes {
     // may alias the inputs) is written.
     Transform special[N];
     for (unsigned l = 0; l < joints.count; ++l)
-      if (L::lane(opposite, l)) special[l] = blendJoint(a[j[l]], b[j[l]], weight, mode, j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{});
+      if (L::lane(opposite, l))
+        special[l] =
+            blendJoint(a[j[l]], b[j[l]], weight, mode, j[l] < restPose.size() ? restPose[j[l]].translation : Vec3{});
     store(result, out, joints, j);
     for (unsigned l = 0; l < joints.count; ++l)
       if (L::lane(opposite, l)) out[j[l]] = special[l];
@@ -269,14 +280,17 @@ struct BlendLanes {
 #if defined(ANIMPACK_HAVE_AVX2)
 /// BlendLanes::run of eight joints compiled for AVX2 (blendPoses checks the CPU); without FMA every
 /// operation rounds as on SSE2, so the poses are bit-identical.
-[[gnu::target("avx2,bmi2"), gnu::flatten]] void blendEightAvx2(const Transform* a, const Transform* b, std::size_t first, unsigned count,
-                                                               float weight, BlendMode mode, std::span<const Transform> restPose, Transform* out) {
+[[gnu::target("avx2,bmi2"), gnu::flatten]] void blendEightAvx2(const Transform* a, const Transform* b,
+                                                               std::size_t first, unsigned count, float weight,
+                                                               BlendMode mode, std::span<const Transform> restPose,
+                                                               Transform* out) {
   BlendLanes<Avx2EightLanes>::run(a, b, JointBlock{nullptr, first, count}, weight, mode, restPose, out);
 }
 
 /// Whether joints first .. first + 7 are the same in both poses, bit for bit.
 [[gnu::target("avx2")]] bool sameEightAvx2(const Transform* a, const Transform* b, std::size_t first) {
-  return Avx2EightLanes::sameBlock10(reinterpret_cast<const float*>(a + first), reinterpret_cast<const float*>(b + first));
+  return Avx2EightLanes::sameBlock10(reinterpret_cast<const float*>(a + first),
+                                     reinterpret_cast<const float*>(b + first));
 }
 #endif
 
@@ -310,7 +324,8 @@ void blendPoses(std::span<const Transform> a, std::span<const Transform> b, floa
   auto blendGroup = [&] {
     const JointBlock joints{group, 0, count};
 #if defined(ANIMPACK_HAVE_SSE2)
-    if (path != DecodePath::Scalar) BlendLanes<Sse2Lanes>::run(a.data(), b.data(), joints, weight, mode, restPose, out.data());
+    if (path != DecodePath::Scalar)
+      BlendLanes<Sse2Lanes>::run(a.data(), b.data(), joints, weight, mode, restPose, out.data());
     else
 #endif
       BlendLanes<PortableLanes>::run(a.data(), b.data(), joints, weight, mode, restPose, out.data());

@@ -113,8 +113,8 @@ void writeRaw(Bytes& out, std::span<const BlockTrack> tracks, [[maybe_unused]] s
 }
 
 /// Segment table, boundary rows and segment data, tracks in parameter order, then the bit padding.
-void writeUniformData(Bytes& out, std::span<const BlockTrack> tracks, const std::vector<std::uint32_t>& order, std::uint32_t frames,
-                      std::uint32_t segmentLength) {
+void writeUniformData(Bytes& out, std::span<const BlockTrack> tracks, const std::vector<std::uint32_t>& order,
+                      std::uint32_t frames, std::uint32_t segmentLength) {
   const std::uint32_t segments = uniformSegmentCount(frames, segmentLength);
   BitWriter rows;
   for (std::uint32_t k = 0; k <= segments; ++k)

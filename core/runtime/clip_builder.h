@@ -49,9 +49,9 @@ struct BlockTrack {
 struct BlockClip {
   std::uint32_t frameCount = 1;
   float sampleRate = 30.f;
-  std::uint16_t flags = 0;            ///< kClipFlag*, without kClipFlagRootMotion (set when rootMotion is given)
-  std::uint32_t segmentLength = 16;   ///< frames per uniform segment (ignored without uniform tracks)
-  std::span<const BlockTrack> tracks; ///< joint x 3 + channel
+  std::uint16_t flags = 0;                   ///< kClipFlag*, without kClipFlagRootMotion (set when rootMotion is given)
+  std::uint32_t segmentLength = 16;          ///< frames per uniform segment (ignored without uniform tracks)
+  std::span<const BlockTrack> tracks;        ///< joint x 3 + channel
   std::span<const std::uint8_t> rootMotion;  ///< the root-motion section (FORMAT.md "Root motion"), or empty
 };
 

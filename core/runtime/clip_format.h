@@ -16,13 +16,13 @@ inline constexpr int kChannelCount = 3;
 
 /// How one sub-track (joint x channel) is stored.
 enum class TrackKind : std::uint8_t {
-  Default = 0,          ///< equals the skeleton's rest value: no data
-  Constant = 1,         ///< one value: rotation 48-bit smallest-three, vector 3 x float32
-  ConstantQ32 = 2,      ///< one rotation, 32-bit smallest-three
-  ConstantFloat = 3,    ///< one rotation, 4 x float32 (precision beyond 48 bits)
-  Keyed = 4,            ///< Catmull-Rom keys in the need-sorted key stream
-  Uniform = 5,          ///< every frame: spline through regular boundaries plus per-frame residuals
-  Raw = 6,              ///< every frame as float32 (format version 2): the precision floor
+  Default = 0,        ///< equals the skeleton's rest value: no data
+  Constant = 1,       ///< one value: rotation 48-bit smallest-three, vector 3 x float32
+  ConstantQ32 = 2,    ///< one rotation, 32-bit smallest-three
+  ConstantFloat = 3,  ///< one rotation, 4 x float32 (precision beyond 48 bits)
+  Keyed = 4,          ///< Catmull-Rom keys in the need-sorted key stream
+  Uniform = 5,        ///< every frame: spline through regular boundaries plus per-frame residuals
+  Raw = 6,            ///< every frame as float32 (format version 2): the precision floor
 };
 inline constexpr std::uint8_t kTrackKindCount = 7;
 
@@ -47,9 +47,9 @@ inline constexpr std::uint32_t kBitPadding = 8;
 inline constexpr unsigned kMaxResidualBits = 31;
 inline constexpr unsigned kMaxBoundaryBits = 32;
 inline constexpr unsigned kMaxResidualShift = 15;
-inline constexpr std::uint32_t kMaxJoints = 16383;        // 14-bit joint index in a key
-inline constexpr std::uint32_t kMaxKeyedFrames = 65536;   // 16-bit key time
-inline constexpr std::uint8_t kUniformFlagReference = 1;  // rotation relative to a reference quaternion
+inline constexpr std::uint32_t kMaxJoints = 16383;             // 14-bit joint index in a key
+inline constexpr std::uint32_t kMaxKeyedFrames = 65536;        // 16-bit key time
+inline constexpr std::uint8_t kUniformFlagReference = 1;       // rotation relative to a reference quaternion
 inline constexpr std::uint8_t kUniformFlagFourComponents = 2;  // rotation stored as x, y, z, w (normalised at decode)
 
 /// Clip header flags.
@@ -66,7 +66,8 @@ inline constexpr std::uint16_t kClipFlagAdditive = 8;
 /// which the wrap interval replaces (decoding frame F gives it).
 inline constexpr std::uint16_t kClipFlagDroppedLast = 16;
 inline constexpr std::uint16_t kClipFlagsV2 = kClipFlagLoop;
-inline constexpr std::uint16_t kClipFlagsV3 = kClipFlagLoop | kClipFlagWrap | kClipFlagRootMotion | kClipFlagAdditive | kClipFlagDroppedLast;
+inline constexpr std::uint16_t kClipFlagsV3 =
+    kClipFlagLoop | kClipFlagWrap | kClipFlagRootMotion | kClipFlagAdditive | kClipFlagDroppedLast;
 
 /// Root-motion section (version 3): u16 joint, u8 up axis (0 x, 1 y, 2 z), u8 zero, f32[4]
 /// reference ground frame (x y z on the ground plane, yaw in radians about the up axis), f32[4]
@@ -81,17 +82,17 @@ inline std::uint64_t rootMotionSectionSize(std::uint32_t frames) {
 /// Field offsets of the clip header. Sections follow the header in a fixed order, each starting
 /// at a multiple of 4 bytes; their sizes follow from the counts and the track kinds (FORMAT.md).
 struct ClipHeaderLayout {
-  static constexpr std::uint32_t frameCount = 0;         // u32
-  static constexpr std::uint32_t sampleRate = 4;         // f32, Hz
-  static constexpr std::uint32_t jointCount = 8;         // u16
-  static constexpr std::uint32_t segmentLength = 10;     // u16, frames per uniform segment (0: none)
-  static constexpr std::uint32_t flags = 12;             // u16
-  static constexpr std::uint32_t uniformTrackCount = 14; // u16
-  static constexpr std::uint32_t keyedTrackCount = 16;   // u16
-  static constexpr std::uint32_t rawTrackCount = 18;     // u16 (format version 1: always zero)
-  static constexpr std::uint32_t keyCount = 20;          // u32
-  static constexpr std::uint32_t snapshotCount = 24;     // u32
-  static constexpr std::uint32_t totalSize = 28;         // u32
+  static constexpr std::uint32_t frameCount = 0;          // u32
+  static constexpr std::uint32_t sampleRate = 4;          // f32, Hz
+  static constexpr std::uint32_t jointCount = 8;          // u16
+  static constexpr std::uint32_t segmentLength = 10;      // u16, frames per uniform segment (0: none)
+  static constexpr std::uint32_t flags = 12;              // u16
+  static constexpr std::uint32_t uniformTrackCount = 14;  // u16
+  static constexpr std::uint32_t keyedTrackCount = 16;    // u16
+  static constexpr std::uint32_t rawTrackCount = 18;      // u16 (format version 1: always zero)
+  static constexpr std::uint32_t keyCount = 20;           // u32
+  static constexpr std::uint32_t snapshotCount = 24;      // u32
+  static constexpr std::uint32_t totalSize = 28;          // u32
 };
 
 /// Bytes a constant sub-track stores (FORMAT.md "Sub-tracks and kinds"); 0 for the other kinds.
@@ -111,7 +112,8 @@ inline std::uint32_t align4(std::uint32_t v) { return (v + 3u) & ~3u; }
 /// Boundary frames of the uniform segments: b_k = k * S for k < M, b_M = frames - 1.
 inline std::uint32_t uniformSegmentCount(std::uint32_t frames, std::uint32_t segmentLength) {
   if (frames < 2 || segmentLength == 0) return 0;
-  return static_cast<std::uint32_t>((std::uint64_t(frames) - 1 + segmentLength - 1) / segmentLength);  // 64 bits: no wrap
+  return static_cast<std::uint32_t>((std::uint64_t(frames) - 1 + segmentLength - 1) /
+                                    segmentLength);  // 64 bits: no wrap
 }
 
 template <typename T>

@@ -15,13 +15,16 @@ Error fail(const std::string& what) { return Error{"corrupt clip data: " + what}
 bool finite3(const float v[3]) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
 
 bool unitQuat(const Quat& q) {
-  return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w) && std::fabs(dot(q, q) - 1.f) <= 1e-3f;
+  return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w) &&
+         std::fabs(dot(q, q) - 1.f) <= 1e-3f;
 }
 
 /// Bounds-checked reads of the blob.
 struct Reader {
   std::span<const std::uint8_t> data;
-  bool has(std::uint64_t offset, std::uint64_t size) const { return offset <= data.size() && size <= data.size() - offset; }
+  bool has(std::uint64_t offset, std::uint64_t size) const {
+    return offset <= data.size() && size <= data.size() - offset;
+  }
   template <typename T>
   T at(std::uint64_t offset) const {
     return loadLE<T>(data.data() + offset);
@@ -31,7 +34,8 @@ struct Reader {
 }  // namespace
 
 Quat decodeRotationKey(const std::uint8_t* payload) {
-  const std::uint16_t v[3] = {loadLE<std::uint16_t>(payload), loadLE<std::uint16_t>(payload + 2), loadLE<std::uint16_t>(payload + 4)};
+  const std::uint16_t v[3] = {loadLE<std::uint16_t>(payload), loadLE<std::uint16_t>(payload + 2),
+                              loadLE<std::uint16_t>(payload + 4)};
   return unpackQuat48(v);
 }
 
@@ -66,7 +70,9 @@ class ClipViewReader {
     if (!m_r.has(m_pos, size)) return fail(std::string(what) + " out of bounds");
     return Status::ok();
   }
-  TrackKind kindOf(std::uint32_t i) const { return static_cast<TrackKind>((m_r.data[kClipHeaderSize + i / 2] >> ((i & 1) * 4)) & 15u); }
+  TrackKind kindOf(std::uint32_t i) const {
+    return static_cast<TrackKind>((m_r.data[kClipHeaderSize + i / 2] >> ((i & 1) * 4)) & 15u);
+  }
   std::uint32_t frames() const { return m_view.m_frameCount; }
 
   Reader m_r;
@@ -93,16 +99,21 @@ Status ClipViewReader::header(std::span<const Transform> restPose) {
   v.m_keyCount = m_r.at<std::uint32_t>(H::keyCount);
   const std::uint32_t snapshots = m_r.at<std::uint32_t>(H::snapshotCount);
   const std::uint32_t totalSize = m_r.at<std::uint32_t>(H::totalSize);
-  if (totalSize != size) return fail("clip header says " + std::to_string(totalSize) + " bytes but " + std::to_string(size) + " are present");
+  if (totalSize != size)
+    return fail("clip header says " + std::to_string(totalSize) + " bytes but " + std::to_string(size) +
+                " are present");
   if (size > 0xfffffff0u) return fail("clip larger than 4 GiB");
   if (joints == 0 || joints > kMaxJoints) return fail("joint count " + std::to_string(joints) + " out of range");
-  if (joints != restPose.size()) return fail("clip has " + std::to_string(joints) + " joints, the skeleton " + std::to_string(restPose.size()));
+  if (joints != restPose.size())
+    return fail("clip has " + std::to_string(joints) + " joints, the skeleton " + std::to_string(restPose.size()));
   if (v.m_frameCount == 0) return fail("frame count is 0");
-  if (!(v.m_sampleRate > 0.f) || !std::isfinite(v.m_sampleRate) || v.m_sampleRate > 1e5f) return fail("sample rate out of range");
+  if (!(v.m_sampleRate > 0.f) || !std::isfinite(v.m_sampleRate) || v.m_sampleRate > 1e5f)
+    return fail("sample rate out of range");
   if ((v.m_flags & ~kClipFlagsV3) != 0) return fail("unknown clip flags");
   if ((v.m_flags & kClipFlagWrap) && !(v.m_flags & kClipFlagLoop)) return fail("wrap flag without the loop flag");
   if ((v.m_flags & kClipFlagWrap) && v.m_frameCount < 2) return fail("a wrapping clip needs two frames");
-  if ((v.m_flags & kClipFlagDroppedLast) && !(v.m_flags & kClipFlagWrap)) return fail("dropped-last-frame flag without the wrap flag");
+  if ((v.m_flags & kClipFlagDroppedLast) && !(v.m_flags & kClipFlagWrap))
+    return fail("dropped-last-frame flag without the wrap flag");
   if ((v.m_uniformCount > 0) != (v.m_segmentLength > 0)) return fail("segment length and uniform tracks disagree");
   if (snapshots != 0) return fail("snapshot count is not 0 (snapshots end with format version 4)");
   v.m_joints = static_cast<std::uint16_t>(joints);
@@ -133,14 +144,18 @@ Status ClipViewReader::kinds() {
       ++uniform;
     }
     raw += kind == TrackKind::Raw;
-    if (constantSize(kind, channel) > 0 && constants++ == 0) m_view.m_firstConstantByte = static_cast<std::uint16_t>(i / 2);
+    if (constantSize(kind, channel) > 0 && constants++ == 0)
+      m_view.m_firstConstantByte = static_cast<std::uint16_t>(i / 2);
   }
-  if ((m_subTracks & 1) && (m_r.data[kClipHeaderSize + m_subTracks / 2] >> 4) != 0) return fail("kind padding is not zero");
-  if (uniform != m_view.m_uniformCount || keyed != m_view.m_keyedCount || raw != m_view.m_rawCount) return fail("track counts disagree with track kinds");
+  if ((m_subTracks & 1) && (m_r.data[kClipHeaderSize + m_subTracks / 2] >> 4) != 0)
+    return fail("kind padding is not zero");
+  if (uniform != m_view.m_uniformCount || keyed != m_view.m_keyedCount || raw != m_view.m_rawCount)
+    return fail("track counts disagree with track kinds");
   m_view.m_constantCount = static_cast<std::uint16_t>(constants);
   m_view.m_keyedRotations = static_cast<std::uint16_t>(m_keyedRotationKinds);
   m_view.m_segmentCount = uniform > 0 ? uniformSegmentCount(frames(), m_view.m_segmentLength) : 0;
-  if (uniform > 0 && (m_view.m_segmentCount == 0 || std::uint64_t(m_view.m_segmentCount) * m_view.m_segmentLength < frames() - 1))
+  if (uniform > 0 &&
+      (m_view.m_segmentCount == 0 || std::uint64_t(m_view.m_segmentCount) * m_view.m_segmentLength < frames() - 1))
     return fail("uniform segments do not cover the clip's frames");
   m_pos += kindBytes(m_view.m_joints);
   return Status::ok();
@@ -180,21 +195,26 @@ Status ClipViewReader::keyedParams() {
     const std::uint32_t joint = m_r.at<std::uint16_t>(m_pos), channel = m_r.at<std::uint8_t>(m_pos + 2);
     const std::int64_t sub = std::int64_t(joint) * 3 + channel;
     if (t == m_keyedRotationKinds) previous = -1;
-    if (joint >= m_view.m_joints || channel >= 3 || (channel == 0) != rotation || sub <= previous || kindOf(std::uint32_t(sub)) != TrackKind::Keyed ||
-        m_r.at<std::uint8_t>(m_pos + 3) != 0)
+    if (joint >= m_view.m_joints || channel >= 3 || (channel == 0) != rotation || sub <= previous ||
+        kindOf(std::uint32_t(sub)) != TrackKind::Keyed || m_r.at<std::uint8_t>(m_pos + 3) != 0)
       return fail("keyed track parameters out of order");
     previous = sub;
     const std::uint32_t count = m_r.at<std::uint32_t>(m_pos + 4);
-    if (count < 2 || count > frames()) return fail("keyed track of joint " + std::to_string(joint) + " has " + std::to_string(count) + " keys");
+    if (count < 2 || count > frames())
+      return fail("keyed track of joint " + std::to_string(joint) + " has " + std::to_string(count) + " keys");
     keys += count;
     if (!rotation)
       for (int c = 0; c < 3; ++c) {
-        const float minimum = m_r.at<float>(m_pos + 8 + 4 * std::uint64_t(c)), extent = m_r.at<float>(m_pos + 20 + 4 * std::uint64_t(c));
-        if (!std::isfinite(minimum) || !std::isfinite(extent) || extent < 0.f) return fail("keyed track range is not finite");
+        const float minimum = m_r.at<float>(m_pos + 8 + 4 * std::uint64_t(c)),
+                    extent = m_r.at<float>(m_pos + 20 + 4 * std::uint64_t(c));
+        if (!std::isfinite(minimum) || !std::isfinite(extent) || extent < 0.f)
+          return fail("keyed track range is not finite");
       }
     m_pos += size;
   }
-  if (keys != m_view.m_keyCount) return fail("keyed tracks hold " + std::to_string(keys) + " keys, the header says " + std::to_string(m_view.m_keyCount));
+  if (keys != m_view.m_keyCount)
+    return fail("keyed tracks hold " + std::to_string(keys) + " keys, the header says " +
+                std::to_string(m_view.m_keyCount));
   return Status::ok();
 }
 
@@ -208,13 +228,17 @@ Status ClipViewReader::uniformParams() {
     if (!m_r.has(m_pos, kUniformParamSize)) return fail("uniform track parameters out of bounds");
     const std::uint32_t joint = m_r.at<std::uint16_t>(m_pos), channel = m_r.at<std::uint8_t>(m_pos + 2);
     const std::uint8_t flags = m_r.at<std::uint8_t>(m_pos + 3);
-    if ((flags & ~(kUniformFlagReference | kUniformFlagFourComponents)) != 0) return fail("unknown uniform track flags");
-    if (joint >= m_view.m_joints || channel >= 3) return fail("uniform track parameters name joint " + std::to_string(joint));
+    if ((flags & ~(kUniformFlagReference | kUniformFlagFourComponents)) != 0)
+      return fail("unknown uniform track flags");
+    if (joint >= m_view.m_joints || channel >= 3)
+      return fail("uniform track parameters name joint " + std::to_string(joint));
     if (channel != 0 && flags != 0) return fail("rotation flags on a vector track");
-    if (flags == (kUniformFlagReference | kUniformFlagFourComponents)) return fail("a four-component rotation has no reference");
+    if (flags == (kUniformFlagReference | kUniformFlagFourComponents))
+      return fail("a four-component rotation has no reference");
     const unsigned g = static_cast<unsigned>(uniformGroup(Channel(channel), flags));
     const std::int64_t sub = std::int64_t(joint) * 3 + channel;
-    if (g < group || (g == group && sub <= previous) || kindOf(std::uint32_t(sub)) != TrackKind::Uniform || listed[std::size_t(sub)])
+    if (g < group || (g == group && sub <= previous) || kindOf(std::uint32_t(sub)) != TrackKind::Uniform ||
+        listed[std::size_t(sub)])
       return fail("uniform track parameters out of order");
     listed[std::size_t(sub)] = true;
     for (unsigned x = group; x < g; ++x) ends[x] = static_cast<std::uint16_t>(t);
@@ -258,7 +282,8 @@ Status ClipViewReader::keys() {
     std::uint32_t last = 0;
     for (std::uint32_t i = 0; i < count; ++i, k += kKeySize) {
       const std::uint32_t frame = m_r.at<std::uint16_t>(k);
-      if (i == 0 ? frame != 0 : frame <= last) return fail("key times of keyed track " + std::to_string(t) + " do not increase from frame 0");
+      if (i == 0 ? frame != 0 : frame <= last)
+        return fail("key times of keyed track " + std::to_string(t) + " do not increase from frame 0");
       last = frame;
     }
     if (last != frames() - 1) return fail("keyed track " + std::to_string(t) + " does not end at the last frame");
@@ -281,7 +306,8 @@ Status ClipViewReader::rawSamples() {
       float x[4] = {0.f, 0.f, 0.f, 1.f};
       for (unsigned c = 0; c < components; ++c) x[c] = m_r.at<float>(p + 4 * c);
       if (!finite3(x) || !std::isfinite(x[3]) || (components == 4 && !unitQuat({x[0], x[1], x[2], x[3]})))
-        return fail("raw sample " + std::to_string(f) + " of joint " + std::to_string(i / 3) + " is not finite or not a unit rotation");
+        return fail("raw sample " + std::to_string(f) + " of joint " + std::to_string(i / 3) +
+                    " is not finite or not a unit rotation");
     }
   }
   m_pos += size;
@@ -315,14 +341,17 @@ Status ClipViewReader::uniformData() {
     std::uint64_t bits = 0;
     for (std::uint32_t t = 0; t < v.m_uniformCount; ++t) {
       const std::uint64_t h = data + begin + 3 * std::uint64_t(t);
-      const std::uint32_t word = m_r.at<std::uint8_t>(h) | (std::uint32_t(m_r.at<std::uint8_t>(h + 1)) << 8) | (std::uint32_t(m_r.at<std::uint8_t>(h + 2)) << 16);
+      const std::uint32_t word = m_r.at<std::uint8_t>(h) | (std::uint32_t(m_r.at<std::uint8_t>(h + 1)) << 8) |
+                                 (std::uint32_t(m_r.at<std::uint8_t>(h + 2)) << 16);
       const unsigned b0 = word & 31u, b1 = (word >> 5) & 31u, b2 = (word >> 10) & 31u, b3 = (word >> 19) & 31u;
       if (t < v.m_groupEnd[1] || t >= v.m_groupEnd[2] ? b3 != 0 || (word >> 24) != 0 : (word >> 24) != 0)
         return fail("segment header has unknown bits");
       bits += std::uint64_t(v.segmentFrames(k)) * (b0 + b1 + b2 + b3);
     }
-    if (headerBytes * 8 + bits > 0xffffffffu) return fail("segment " + std::to_string(k) + " holds more than 2^32 bits");
-    if (headerBytes + (bits + 7) / 8 != end - begin) return fail("segment " + std::to_string(k) + " size disagrees with its bit rates");
+    if (headerBytes * 8 + bits > 0xffffffffu)
+      return fail("segment " + std::to_string(k) + " holds more than 2^32 bits");
+    if (headerBytes + (bits + 7) / 8 != end - begin)
+      return fail("segment " + std::to_string(k) + " size disagrees with its bit rates");
   }
   return Status::ok();
 }
@@ -351,11 +380,14 @@ Status ClipViewReader::rootMotion() {
     const float v[4] = {m_r.at<float>(at), m_r.at<float>(at + 4), m_r.at<float>(at + 8), m_r.at<float>(at + 12)};
     return finite3(v) && std::isfinite(v[3]) && v[up] == 0.f;
   };
-  if (!valid(p + 4) || !valid(p + 20)) return fail("root-motion reference or cycle is not finite or leaves the ground plane");
+  if (!valid(p + 4) || !valid(p + 20))
+    return fail("root-motion reference or cycle is not finite or leaves the ground plane");
   for (std::uint32_t f = 0; f < frames(); ++f) {
     const std::uint64_t at = p + kRootMotionHeaderSize + std::uint64_t(f) * kRootMotionFrameSize;
-    if (!valid(at)) return fail("root motion of frame " + std::to_string(f) + " is not finite or leaves the ground plane");
-    if (f == 0 && (m_r.at<float>(at) != 0.f || m_r.at<float>(at + 4) != 0.f || m_r.at<float>(at + 8) != 0.f || m_r.at<float>(at + 12) != 0.f))
+    if (!valid(at))
+      return fail("root motion of frame " + std::to_string(f) + " is not finite or leaves the ground plane");
+    if (f == 0 && (m_r.at<float>(at) != 0.f || m_r.at<float>(at + 4) != 0.f || m_r.at<float>(at + 8) != 0.f ||
+                   m_r.at<float>(at + 12) != 0.f))
       return fail("root motion of frame 0 is not zero");
   }
   return Status::ok();
@@ -367,9 +399,10 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
   ClipViewReader reader(blob, view);
   if (auto st = reader.header(restPose); !st) return Error{st.message()};
   // Each stage needs the ones before it; stop at the first failure.
-  Status (ClipViewReader::*stages[])() = {&ClipViewReader::kinds,      &ClipViewReader::constants,   &ClipViewReader::keyedParams,
-                                          &ClipViewReader::uniformParams, &ClipViewReader::keys,    &ClipViewReader::rawSamples,
-                                          &ClipViewReader::uniformData, &ClipViewReader::padding,     &ClipViewReader::rootMotion};
+  Status (ClipViewReader::*stages[])() = {
+      &ClipViewReader::kinds,         &ClipViewReader::constants, &ClipViewReader::keyedParams,
+      &ClipViewReader::uniformParams, &ClipViewReader::keys,      &ClipViewReader::rawSamples,
+      &ClipViewReader::uniformData,   &ClipViewReader::padding,   &ClipViewReader::rootMotion};
   for (auto stage : stages)
     if (auto st = (reader.*stage)(); !st) return Error{st.message()};
   view.m_id = nextId++;
@@ -394,7 +427,8 @@ std::optional<RootMotionInfo> ClipView::rootMotion() const {
 UniformTrackInfo ClipView::uniformTrack(std::uint32_t i) const {
   unsigned g = 0;
   while (g + 1 < kUniformGroupCount && i >= uniformGroupStart(g + 1)) ++g;
-  const std::uint8_t* p = uniformGroupParams(g) + std::size_t(i - uniformGroupStart(g)) * uniformParamSize(UniformGroup(g));
+  const std::uint8_t* p =
+      uniformGroupParams(g) + std::size_t(i - uniformGroupStart(g)) * uniformParamSize(UniformGroup(g));
   UniformTrackInfo t;
   t.joint = loadLE<std::uint16_t>(p);
   t.channel = Channel(p[2]);
@@ -404,7 +438,8 @@ UniformTrackInfo ClipView::uniformTrack(std::uint32_t i) const {
   t.step = loadLE<float>(p + 16);
   for (int c = 0; c < 4; ++c) t.width[c] = p[20 + c];
   if (t.components == 4) t.minValue[3] = loadLE<float>(p + 24);
-  if (t.hasReference) t.reference = {loadLE<float>(p + 24), loadLE<float>(p + 28), loadLE<float>(p + 32), loadLE<float>(p + 36)};
+  if (t.hasReference)
+    t.reference = {loadLE<float>(p + 24), loadLE<float>(p + 28), loadLE<float>(p + 32), loadLE<float>(p + 36)};
   // Where it sits in a boundary row: the widths of the tracks before it.
   for (unsigned h = 0; h <= g; ++h) {
     const std::uint8_t* q = uniformGroupParams(h);
@@ -453,12 +488,16 @@ ClipView::Sections ClipView::sections() const {
   s.constants = 0;
   for (std::uint32_t i = 0; i < std::uint32_t(m_joints) * 3; ++i) {
     const TrackKind k = kind(i / 3, Channel(i % 3));
-    s.constants += k == TrackKind::Constant ? (i % 3 == 0 ? 6 : 12) : k == TrackKind::ConstantQ32 ? 4 : k == TrackKind::ConstantFloat ? 16 : 0;
+    s.constants += k == TrackKind::Constant        ? (i % 3 == 0 ? 6 : 12)
+                   : k == TrackKind::ConstantQ32   ? 4
+                   : k == TrackKind::ConstantFloat ? 16
+                                                   : 0;
   }
   s.keyedParams = at(uniformParams()) - m_keyedParams;
   s.uniformParams = at(uniformGroupParams(kUniformGroupCount)) - at(uniformParams());
   s.keys = m_keyCount * kKeySize;
-  for (std::uint32_t i = 0; i < m_rawCount; ++i) s.rawSamples += m_frameCount * (rawTrack(i).channel == Channel::Rotation ? 16 : 12);
+  for (std::uint32_t i = 0; i < m_rawCount; ++i)
+    s.rawSamples += m_frameCount * (rawTrack(i).channel == Channel::Rotation ? 16 : 12);
   if (m_uniformCount > 0) {
     s.segmentTable = 4 * (m_segmentCount + 1);
     s.boundaries = static_cast<std::uint32_t>((std::uint64_t(m_segmentCount + 1) * m_rowBits + 7) / 8);

@@ -26,8 +26,8 @@ struct UniformTrackInfo {
   std::uint8_t components = 3;  ///< 4: a rotation stored as x, y, z, w and normalised
   Quat reference;
   float minValue[4] = {};
-  float step = 0;               ///< quantization step of boundaries and residual units
-  std::uint8_t width[4] = {};   ///< boundary bits per component
+  float step = 0;                       ///< quantization step of boundaries and residual units
+  std::uint8_t width[4] = {};           ///< boundary bits per component
   std::uint32_t boundaryBitOffset = 0;  ///< position of this track inside a boundary row
 };
 
@@ -53,9 +53,9 @@ struct RawTrackInfo {
 /// motion and the turn about the up axis taken out of `joint`, per frame, relative to frame 0.
 struct RootMotionInfo {
   std::uint32_t joint = 0;
-  std::uint8_t upAxis = 1;    ///< 0 x, 1 y, 2 z
-  float reference[4] = {};    ///< the ground frame at frame 0: x y z (on the ground plane), yaw (radians)
-  float cycle[4] = {};        ///< the motion of one cycle: x y z, yaw
+  std::uint8_t upAxis = 1;               ///< 0 x, 1 y, 2 z
+  float reference[4] = {};               ///< the ground frame at frame 0: x y z (on the ground plane), yaw (radians)
+  float cycle[4] = {};                   ///< the motion of one cycle: x y z, yaw
   const std::uint8_t* frames = nullptr;  ///< f32[4] per frame: x y z, yaw
 };
 
@@ -128,7 +128,9 @@ class ClipView {
   std::uint32_t keyedRotationCount() const { return m_keyedRotations; }
 
   /// First boundary frame of segment k (k <= segmentCount()).
-  std::uint32_t boundaryFrame(std::uint32_t k) const { return k >= m_segmentCount ? m_frameCount - 1 : k * m_segmentLength; }
+  std::uint32_t boundaryFrame(std::uint32_t k) const {
+    return k >= m_segmentCount ? m_frameCount - 1 : k * m_segmentLength;
+  }
   /// Frames whose residuals segment k stores (the last segment also holds the final frame).
   std::uint32_t segmentFrames(std::uint32_t k) const {
     return k + 1 == m_segmentCount ? m_frameCount - k * m_segmentLength : m_segmentLength;
@@ -145,14 +147,18 @@ class ClipView {
   /// Start of group g's uniform parameter records.
   const std::uint8_t* uniformGroupParams(unsigned g) const {
     const std::uint8_t* p = uniformParams();
-    for (unsigned i = 0; i < g; ++i) p += std::size_t(uniformGroupStart(i + 1) - uniformGroupStart(i)) * uniformParamSize(UniformGroup(i));
+    for (unsigned i = 0; i < g; ++i)
+      p += std::size_t(uniformGroupStart(i + 1) - uniformGroupStart(i)) * uniformParamSize(UniformGroup(i));
     return p;
   }
-  const std::uint8_t* keys() const { return m_blob + align4(static_cast<std::uint32_t>(uniformGroupParams(kUniformGroupCount) - m_blob)); }
+  const std::uint8_t* keys() const {
+    return m_blob + align4(static_cast<std::uint32_t>(uniformGroupParams(kUniformGroupCount) - m_blob));
+  }
   const std::uint8_t* rawSamples() const { return m_blob + m_raw; }
   const std::uint8_t* boundaryBits() const { return m_blob + align4(m_segmentTable + 4 * (m_segmentCount + 1)); }
   const std::uint8_t* segmentData(std::uint32_t k) const {
-    const std::uint32_t rows = align4(static_cast<std::uint32_t>((std::uint64_t(m_segmentCount + 1) * m_rowBits + 7) / 8));
+    const std::uint32_t rows =
+        align4(static_cast<std::uint32_t>((std::uint64_t(m_segmentCount + 1) * m_rowBits + 7) / 8));
     return boundaryBits() + rows + loadLE<std::uint32_t>(m_blob + m_segmentTable + 4 * std::size_t(k));
   }
 
@@ -161,8 +167,8 @@ class ClipView {
 
   /// Sizes by section, for `animpack dump`.
   struct Sections {
-    std::uint32_t header = 0, kinds = 0, constants = 0, keyedParams = 0, uniformParams = 0, boundaries = 0, segmentTable = 0,
-                  segmentData = 0, keys = 0, rawSamples = 0, padding = 0, rootMotion = 0;
+    std::uint32_t header = 0, kinds = 0, constants = 0, keyedParams = 0, uniformParams = 0, boundaries = 0,
+                  segmentTable = 0, segmentData = 0, keys = 0, rawSamples = 0, padding = 0, rootMotion = 0;
   };
   Sections sections() const;
 

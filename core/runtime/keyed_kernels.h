@@ -48,13 +48,14 @@ struct Keyed {
   static void key(const Lanes& t, const std::uint32_t index[4], F& time, F v[4]) {
     const std::uint8_t* p[4];
     for (unsigned l = 0; l < 4; ++l) p[l] = t.keys[l] + std::size_t(index[l]) * kKeySize;
-    time = L::fromInt(L::ints(loadLE<std::uint16_t>(p[0]), loadLE<std::uint16_t>(p[1]), loadLE<std::uint16_t>(p[2]), loadLE<std::uint16_t>(p[3])));
+    time = L::fromInt(L::ints(loadLE<std::uint16_t>(p[0]), loadLE<std::uint16_t>(p[1]), loadLE<std::uint16_t>(p[2]),
+                              loadLE<std::uint16_t>(p[3])));
     if constexpr (Rotation) {
       // 48 bits: components at bits 0, 15 and 30 (15 bits each), the dropped index at bits 45..46.
-      const I lo = L::ints(loadLE<std::uint32_t>(p[0] + 2), loadLE<std::uint32_t>(p[1] + 2), loadLE<std::uint32_t>(p[2] + 2),
-                           loadLE<std::uint32_t>(p[3] + 2));
-      const I hi = L::ints(loadLE<std::uint16_t>(p[0] + 6), loadLE<std::uint16_t>(p[1] + 6), loadLE<std::uint16_t>(p[2] + 6),
-                           loadLE<std::uint16_t>(p[3] + 6));
+      const I lo = L::ints(loadLE<std::uint32_t>(p[0] + 2), loadLE<std::uint32_t>(p[1] + 2),
+                           loadLE<std::uint32_t>(p[2] + 2), loadLE<std::uint32_t>(p[3] + 2));
+      const I hi = L::ints(loadLE<std::uint16_t>(p[0] + 6), loadLE<std::uint16_t>(p[1] + 6),
+                           loadLE<std::uint16_t>(p[2] + 6), loadLE<std::uint16_t>(p[3] + 6));
       const I mask = L::setInts(0x7fff);
       const I q[3] = {L::andInts(lo, mask), L::andInts(L::template shr<15>(lo), mask),
                       L::andInts(L::orInts(L::template shr<30>(lo), L::template shl<2>(hi)), mask)};
@@ -66,15 +67,16 @@ struct Keyed {
       // detail::assemble: the dropped component from the others, put where the index says, then normalized.
       const F rest = L::sub(L::sub(L::sub(L::set(1.f), L::mul(c[0], c[0])), L::mul(c[1], c[1])), L::mul(c[2], c[2]));
       const F dropped = L::select(L::gt(rest, L::set(0.f)), L::sqrt(rest), L::set(0.f));
-      const M is0 = L::eqInts(index3, L::setInts(0)), is1 = L::eqInts(index3, L::setInts(1)), is2 = L::eqInts(index3, L::setInts(2)),
-              is3 = L::eqInts(index3, L::setInts(3));
+      const M is0 = L::eqInts(index3, L::setInts(0)), is1 = L::eqInts(index3, L::setInts(1)),
+              is2 = L::eqInts(index3, L::setInts(2)), is3 = L::eqInts(index3, L::setInts(3));
       const F assembled[4] = {L::select(is0, dropped, c[0]), L::select(is0, c[0], L::select(is1, dropped, c[1])),
-                              L::select(L::orMask(is0, is1), c[1], L::select(is2, dropped, c[2])), L::select(is3, dropped, c[2])};
+                              L::select(L::orMask(is0, is1), c[1], L::select(is2, dropped, c[2])),
+                              L::select(is3, dropped, c[2])};
       Uniform<L>::template normalize<L>(assembled, v);
     } else {
       for (unsigned c = 0; c < 3; ++c) {
-        const I q = L::ints(loadLE<std::uint16_t>(p[0] + 2 + 2 * c), loadLE<std::uint16_t>(p[1] + 2 + 2 * c), loadLE<std::uint16_t>(p[2] + 2 + 2 * c),
-                            loadLE<std::uint16_t>(p[3] + 2 + 2 * c));
+        const I q = L::ints(loadLE<std::uint16_t>(p[0] + 2 + 2 * c), loadLE<std::uint16_t>(p[1] + 2 + 2 * c),
+                            loadLE<std::uint16_t>(p[2] + 2 + 2 * c), loadLE<std::uint16_t>(p[3] + 2 + 2 * c));
         // unpackUnorm16: minimum + q x (extent / 65535).
         v[c] = L::add(t.minimum[c], L::mul(L::fromInt(q), L::div(t.extent[c], L::set(65535.f))));
       }
@@ -104,7 +106,8 @@ struct Keyed {
       for (unsigned i = 1; i < 4; ++i) {
         const F* p = values[i - 1];
         F* v = values[i];
-        const F d = L::add(L::add(L::add(L::mul(v[0], p[0]), L::mul(v[1], p[1])), L::mul(v[2], p[2])), L::mul(v[3], p[3]));
+        const F d =
+            L::add(L::add(L::add(L::mul(v[0], p[0]), L::mul(v[1], p[1])), L::mul(v[2], p[2])), L::mul(v[3], p[3]));
         const M flip = L::lt(d, L::set(0.f));
         for (unsigned c = 0; c < 4; ++c) v[c] = L::flipSign(flip, v[c]);
       }
@@ -124,8 +127,9 @@ struct Keyed {
     // A lane at its track's last key takes that key as it is.
     const M last = L::eqInts(L::andInts(L::ints(1, 2, 4, 8), L::setInts(lastMask)), L::ints(1, 2, 4, 8));
     for (unsigned c = 0; c < (Rotation ? 4u : 3u); ++c) {
-      const F curve = L::add(L::add(L::add(L::mul(w[0], values[0][c]), L::mul(w[1], values[1][c])), L::mul(w[2], values[2][c])),
-                             L::mul(w[3], values[3][c]));
+      const F curve =
+          L::add(L::add(L::add(L::mul(w[0], values[0][c]), L::mul(w[1], values[1][c])), L::mul(w[2], values[2][c])),
+                 L::mul(w[3], values[3][c]));
       out[c] = L::select(last, values[1][c], curve);
     }
     if constexpr (Rotation) {

@@ -68,7 +68,8 @@ struct ScalarWords {
     std::uint64_t v[4];
   };
   /// Each lane's 64 bits from bit base[l] + frame x stride[l] of `data` on (bitsAt).
-  static W words(const std::uint8_t* data, const std::uint32_t base[4], const std::uint8_t stride[4], std::uint32_t frame) {
+  static W words(const std::uint8_t* data, const std::uint32_t base[4], const std::uint8_t stride[4],
+                 std::uint32_t frame) {
     W w;
     for (int l = 0; l < 4; ++l) w.v[l] = bitsAt(data, base[l] + std::uint64_t(frame) * stride[l]);
     return w;
@@ -105,8 +106,8 @@ struct PortableLanes : ScalarWords<PortableLanes> {
     return r;
   }
 
-#define ANIMPACK_LANEWISE(expr) \
-  F r;                          \
+#define ANIMPACK_LANEWISE(expr)                \
+  F r;                                         \
   for (int i = 0; i < 4; ++i) r.v[i] = (expr); \
   return r
   static F add(F a, F b) { ANIMPACK_LANEWISE(a.v[i] + b.v[i]); }
@@ -117,8 +118,8 @@ struct PortableLanes : ScalarWords<PortableLanes> {
   static F neg(F a) { ANIMPACK_LANEWISE(-a.v[i]); }
 #undef ANIMPACK_LANEWISE
 
-#define ANIMPACK_LANEMASK(expr) \
-  M r;                          \
+#define ANIMPACK_LANEMASK(expr)                           \
+  M r;                                                    \
   for (int i = 0; i < 4; ++i) r.v[i] = (expr) ? ~0u : 0u; \
   return r
   static M lt(F a, F b) { ANIMPACK_LANEMASK(a.v[i] < b.v[i]); }
@@ -127,8 +128,8 @@ struct PortableLanes : ScalarWords<PortableLanes> {
   static M eq(F a, F b) { ANIMPACK_LANEMASK(a.v[i] == b.v[i]); }
 #undef ANIMPACK_LANEMASK
 
-#define ANIMPACK_INTWISE(expr) \
-  I r;                         \
+#define ANIMPACK_INTWISE(expr)                 \
+  I r;                                         \
   for (int i = 0; i < 4; ++i) r.v[i] = (expr); \
   return r
   static M andMask(M a, M b) { ANIMPACK_INTWISE(a.v[i] & b.v[i]); }
@@ -142,9 +143,13 @@ struct PortableLanes : ScalarWords<PortableLanes> {
   static I eqInts(I a, I b) { ANIMPACK_INTWISE(a.v[i] == b.v[i] ? ~0u : 0u); }
   static I shr1(I a) { ANIMPACK_INTWISE(a.v[i] >> 1); }
   template <int N>
-  static I shr(I a) { ANIMPACK_INTWISE(a.v[i] >> N); }
+  static I shr(I a) {
+    ANIMPACK_INTWISE(a.v[i] >> N);
+  }
   template <int N>
-  static I shl(I a) { ANIMPACK_INTWISE(a.v[i] << N); }
+  static I shl(I a) {
+    ANIMPACK_INTWISE(a.v[i] << N);
+  }
   /// 2^a per lane, a in 0..31.
   static I powerOfTwo(I a) { ANIMPACK_INTWISE(1u << a.v[i]); }
   /// 2^-a per lane as a float, a in 0..126.
@@ -181,7 +186,8 @@ struct PortableLanes : ScalarWords<PortableLanes> {
   /// All ones where a and b hold the same bits (a float compare would take -0 for +0).
   static M sameBits(F a, F b) {
     M r;
-    for (int i = 0; i < 4; ++i) r.v[i] = std::bit_cast<std::uint32_t>(a.v[i]) == std::bit_cast<std::uint32_t>(b.v[i]) ? ~0u : 0u;
+    for (int i = 0; i < 4; ++i)
+      r.v[i] = std::bit_cast<std::uint32_t>(a.v[i]) == std::bit_cast<std::uint32_t>(b.v[i]) ? ~0u : 0u;
     return r;
   }
   /// Two's complement int32 -> float, rounded to nearest.
@@ -267,9 +273,13 @@ struct Sse2Lanes : ScalarWords<Sse2Lanes> {
   static I eqInts(I a, I b) { return {_mm_cmpeq_epi32(a.v, b.v)}; }
   static I shr1(I a) { return {_mm_srli_epi32(a.v, 1)}; }
   template <int N>
-  static I shr(I a) { return {_mm_srli_epi32(a.v, N)}; }
+  static I shr(I a) {
+    return {_mm_srli_epi32(a.v, N)};
+  }
   template <int N>
-  static I shl(I a) { return {_mm_slli_epi32(a.v, N)}; }
+  static I shl(I a) {
+    return {_mm_slli_epi32(a.v, N)};
+  }
   static I powerOfTwo(I a) {
     // The float 2^a built from its exponent bits, truncated to int32; 2^31 is out of range and
     // converts to 0x80000000, which is 2^31 read as unsigned.
@@ -327,18 +337,23 @@ struct Sse2Lanes : ScalarWords<Sse2Lanes> {
   }
   static void gatherRecords10(const float* const records[4], F out[10]) {
     // Floats 0-3, 4-7 and 6-9 of each record, transposed: three loads per record instead of ten.
-    __m128 a0 = _mm_loadu_ps(records[0]), a1 = _mm_loadu_ps(records[1]), a2 = _mm_loadu_ps(records[2]), a3 = _mm_loadu_ps(records[3]);
+    __m128 a0 = _mm_loadu_ps(records[0]), a1 = _mm_loadu_ps(records[1]), a2 = _mm_loadu_ps(records[2]),
+           a3 = _mm_loadu_ps(records[3]);
     _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
-    __m128 b0 = _mm_loadu_ps(records[0] + 4), b1 = _mm_loadu_ps(records[1] + 4), b2 = _mm_loadu_ps(records[2] + 4), b3 = _mm_loadu_ps(records[3] + 4);
+    __m128 b0 = _mm_loadu_ps(records[0] + 4), b1 = _mm_loadu_ps(records[1] + 4), b2 = _mm_loadu_ps(records[2] + 4),
+           b3 = _mm_loadu_ps(records[3] + 4);
     _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
-    __m128 c0 = _mm_loadu_ps(records[0] + 6), c1 = _mm_loadu_ps(records[1] + 6), c2 = _mm_loadu_ps(records[2] + 6), c3 = _mm_loadu_ps(records[3] + 6);
+    __m128 c0 = _mm_loadu_ps(records[0] + 6), c1 = _mm_loadu_ps(records[1] + 6), c2 = _mm_loadu_ps(records[2] + 6),
+           c3 = _mm_loadu_ps(records[3] + 6);
     _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
     const __m128 all[10] = {a0, a1, a2, a3, b0, b1, b2, c1, c2, c3};
     for (int c = 0; c < 10; ++c) out[c].v = all[c];
   }
   static void gather4(const std::uint8_t* const bytes[4], F out[4]) {
-    __m128 a0 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[0])), a1 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[1])),
-           a2 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[2])), a3 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[3]));
+    __m128 a0 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[0])),
+           a1 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[1])),
+           a2 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[2])),
+           a3 = _mm_loadu_ps(reinterpret_cast<const float*>(bytes[3]));
     _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
     out[0].v = a0;
     out[1].v = a1;
@@ -381,7 +396,9 @@ struct Avx2PairLanes {
 
   [[gnu::target("avx2")]] static F set(float x) { return {_mm256_set1_ps(x)}; }
   /// Four floats into both halves.
-  [[gnu::target("avx2")]] static F load(const float* p) { return {_mm256_broadcast_ps(reinterpret_cast<const __m128*>(p))}; }
+  [[gnu::target("avx2")]] static F load(const float* p) {
+    return {_mm256_broadcast_ps(reinterpret_cast<const __m128*>(p))};
+  }
   [[gnu::target("avx2")]] static M loadInts(const std::uint32_t* p) {
     return {_mm256_castsi256_ps(_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))))};
   }
@@ -398,11 +415,17 @@ struct Avx2PairLanes {
   [[gnu::target("avx2")]] static M eq(F a, F b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_EQ_OQ)}; }
   [[gnu::target("avx2")]] static M andMask(M a, M b) { return {_mm256_and_ps(a.v, b.v)}; }
   [[gnu::target("avx2")]] static M orMask(M a, M b) { return {_mm256_or_ps(a.v, b.v)}; }
-  [[gnu::target("avx2")]] static M notMask(M a) { return {_mm256_xor_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))}; }
+  [[gnu::target("avx2")]] static M notMask(M a) {
+    return {_mm256_xor_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))};
+  }
   [[gnu::target("avx2")]] static F select(M m, F a, F b) { return {_mm256_blendv_ps(b.v, a.v, m.v)}; }
-  [[gnu::target("avx2")]] static F flipSign(M m, F a) { return {_mm256_xor_ps(a.v, _mm256_and_ps(m.v, _mm256_set1_ps(-0.f)))}; }
+  [[gnu::target("avx2")]] static F flipSign(M m, F a) {
+    return {_mm256_xor_ps(a.v, _mm256_and_ps(m.v, _mm256_set1_ps(-0.f)))};
+  }
   // 32-bit integer lanes, kept in the float register type (the casts cost nothing).
-  [[gnu::target("avx2")]] static I setInts(std::uint32_t x) { return {_mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(x)))}; }
+  [[gnu::target("avx2")]] static I setInts(std::uint32_t x) {
+    return {_mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(x)))};
+  }
   [[gnu::target("avx2")]] static I andInts(I a, I b) { return {_mm256_and_ps(a.v, b.v)}; }
   [[gnu::target("avx2")]] static I xorInts(I a, I b) { return {_mm256_xor_ps(a.v, b.v)}; }
   [[gnu::target("avx2")]] static I addInts(I a, I b) {
@@ -411,7 +434,9 @@ struct Avx2PairLanes {
   [[gnu::target("avx2")]] static I subInts(I a, I b) {
     return {_mm256_castsi256_ps(_mm256_sub_epi32(_mm256_castps_si256(a.v), _mm256_castps_si256(b.v)))};
   }
-  [[gnu::target("avx2")]] static I shr1(I a) { return {_mm256_castsi256_ps(_mm256_srli_epi32(_mm256_castps_si256(a.v), 1))}; }
+  [[gnu::target("avx2")]] static I shr1(I a) {
+    return {_mm256_castsi256_ps(_mm256_srli_epi32(_mm256_castps_si256(a.v), 1))};
+  }
   [[gnu::target("avx2")]] static F fromInt(I a) { return {_mm256_cvtepi32_ps(_mm256_castps_si256(a.v))}; }
   [[gnu::target("avx2")]] static bool any(M m) { return _mm256_movemask_ps(m.v) != 0; }
   [[gnu::target("avx2")]] static bool lane(M m, int i) { return (_mm256_movemask_ps(m.v) >> i) & 1; }
@@ -432,14 +457,17 @@ struct Avx2PairLanes {
   }
   /// Sse2Lanes::storeQuads of the lower half's lanes (`lowCount` of them, to `lowOffsets`) and the
   /// upper half's, transposed in one pass for both.
-  [[gnu::target("avx2")]] static void storeQuadPair(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* lowOffsets, unsigned lowCount,
+  [[gnu::target("avx2")]] static void storeQuadPair(F x, F y, F z, F w, unsigned char* base,
+                                                    const std::uint32_t* lowOffsets, unsigned lowCount,
                                                     const std::uint32_t* highOffsets, unsigned highCount) {
     const __m256 xy0 = _mm256_unpacklo_ps(x.v, y.v), xy1 = _mm256_unpackhi_ps(x.v, y.v);
     const __m256 zw0 = _mm256_unpacklo_ps(z.v, w.v), zw1 = _mm256_unpackhi_ps(z.v, w.v);
-    const __m256 lanes[4] = {_mm256_shuffle_ps(xy0, zw0, 0x44), _mm256_shuffle_ps(xy0, zw0, 0xee), _mm256_shuffle_ps(xy1, zw1, 0x44),
-                             _mm256_shuffle_ps(xy1, zw1, 0xee)};
-    for (unsigned i = 0; i < lowCount; ++i) _mm_storeu_ps(reinterpret_cast<float*>(base + lowOffsets[i]), _mm256_castps256_ps128(lanes[i]));
-    for (unsigned i = 0; i < highCount; ++i) _mm_storeu_ps(reinterpret_cast<float*>(base + highOffsets[i]), _mm256_extractf128_ps(lanes[i], 1));
+    const __m256 lanes[4] = {_mm256_shuffle_ps(xy0, zw0, 0x44), _mm256_shuffle_ps(xy0, zw0, 0xee),
+                             _mm256_shuffle_ps(xy1, zw1, 0x44), _mm256_shuffle_ps(xy1, zw1, 0xee)};
+    for (unsigned i = 0; i < lowCount; ++i)
+      _mm_storeu_ps(reinterpret_cast<float*>(base + lowOffsets[i]), _mm256_castps256_ps128(lanes[i]));
+    for (unsigned i = 0; i < highCount; ++i)
+      _mm_storeu_ps(reinterpret_cast<float*>(base + highOffsets[i]), _mm256_extractf128_ps(lanes[i], 1));
   }
   /// The lower (first) and upper (second) half of a register, as four lanes.
   [[gnu::target("avx2")]] static Sse2Lanes::F low(F a) { return {_mm256_castps256_ps128(a.v)}; }
@@ -463,10 +491,12 @@ struct Avx2EightLanes : Avx2PairLanes {
     Sse2Lanes::gatherRecords10(records + 4, high);
     for (int c = 0; c < 10; ++c) out[c] = pair(low[c], high[c]);
   }
-  [[gnu::target("avx2")]] static void storeQuads(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
+  [[gnu::target("avx2")]] static void storeQuads(F x, F y, F z, F w, unsigned char* base, const std::uint32_t* offsets,
+                                                 unsigned count) {
     storeQuadPair(x, y, z, w, base, offsets, count < 4 ? count : 4, offsets + 4, count > 4 ? count - 4 : 0);
   }
-  [[gnu::target("avx2")]] static void storeTriples(F x, F y, F z, unsigned char* base, const std::uint32_t* offsets, unsigned count) {
+  [[gnu::target("avx2")]] static void storeTriples(F x, F y, F z, unsigned char* base, const std::uint32_t* offsets,
+                                                   unsigned count) {
     Sse2Lanes::storeTriples(half(x, 0), half(y, 0), half(z, 0), base, offsets, count < 4 ? count : 4);
     if (count > 4) Sse2Lanes::storeTriples(half(x, 1), half(y, 1), half(z, 1), base, offsets + 4, count - 4);
   }
@@ -483,8 +513,9 @@ struct Avx2EightLanes : Avx2PairLanes {
   [[gnu::target("avx2")]] static bool sameBlock10(const float* a, const float* b) {
     __m256i same = _mm256_set1_epi32(-1);
     for (int v = 0; v < 10; ++v)
-      same = _mm256_and_si256(same, _mm256_cmpeq_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 8 * v)),
-                                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 8 * v))));
+      same =
+          _mm256_and_si256(same, _mm256_cmpeq_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 8 * v)),
+                                                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 8 * v))));
     return _mm256_movemask_epi8(same) == -1;
   }
   /// Stores in[c] as float c of eight consecutive records (loadBlock10's inverse): floats 0-3 and
@@ -494,7 +525,8 @@ struct Avx2EightLanes : Avx2PairLanes {
     storeQuadBlock(first, 4, in[4], in[5], in[6], in[7]);
     // Floats 8 and 9 as pairs: records 0, 1 and 4, 5 from the low interleave, 2, 3 and 6, 7 from the high.
     const __m256 p0 = _mm256_unpacklo_ps(in[8].v, in[9].v), p1 = _mm256_unpackhi_ps(in[8].v, in[9].v);
-    const __m128 pairs[4] = {_mm256_castps256_ps128(p0), _mm256_castps256_ps128(p1), _mm256_extractf128_ps(p0, 1), _mm256_extractf128_ps(p1, 1)};
+    const __m128 pairs[4] = {_mm256_castps256_ps128(p0), _mm256_castps256_ps128(p1), _mm256_extractf128_ps(p0, 1),
+                             _mm256_extractf128_ps(p1, 1)};
     for (int h = 0; h < 4; ++h) {
       const int record = 2 * h;  // 0, 2, 4, 6
       _mm_storel_pi(reinterpret_cast<__m64*>(first + 10 * record + 8), pairs[h]);
@@ -511,7 +543,8 @@ struct Avx2EightLanes : Avx2PairLanes {
   [[gnu::target("avx2")]] static void loadQuadBlock(const float* first, int offset, F& a, F& b, F& c, F& d) {
     __m256 r[4];
     for (int i = 0; i < 4; ++i)
-      r[i] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(first + 10 * i + offset)), _mm_loadu_ps(first + 10 * (i + 4) + offset), 1);
+      r[i] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(first + 10 * i + offset)),
+                                  _mm_loadu_ps(first + 10 * (i + 4) + offset), 1);
     const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
     const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
     a.v = _mm256_shuffle_ps(t0, t2, 0x44);
@@ -520,11 +553,12 @@ struct Avx2EightLanes : Avx2PairLanes {
     d.v = _mm256_shuffle_ps(t1, t3, 0xee);
   }
   /// loadQuadBlock()'s inverse.
-  [[gnu::target("avx2")]] static void storeQuadBlock(float* first, int offset, const F& a, const F& b, const F& c, const F& d) {
+  [[gnu::target("avx2")]] static void storeQuadBlock(float* first, int offset, const F& a, const F& b, const F& c,
+                                                     const F& d) {
     const __m256 ab0 = _mm256_unpacklo_ps(a.v, b.v), ab1 = _mm256_unpackhi_ps(a.v, b.v);
     const __m256 cd0 = _mm256_unpacklo_ps(c.v, d.v), cd1 = _mm256_unpackhi_ps(c.v, d.v);
-    const __m256 r[4] = {_mm256_shuffle_ps(ab0, cd0, 0x44), _mm256_shuffle_ps(ab0, cd0, 0xee), _mm256_shuffle_ps(ab1, cd1, 0x44),
-                         _mm256_shuffle_ps(ab1, cd1, 0xee)};
+    const __m256 r[4] = {_mm256_shuffle_ps(ab0, cd0, 0x44), _mm256_shuffle_ps(ab0, cd0, 0xee),
+                         _mm256_shuffle_ps(ab1, cd1, 0x44), _mm256_shuffle_ps(ab1, cd1, 0xee)};
     for (int i = 0; i < 4; ++i) {
       _mm_storeu_ps(first + 10 * i + offset, _mm256_castps256_ps128(r[i]));
       _mm_storeu_ps(first + 10 * (i + 4) + offset, _mm256_extractf128_ps(r[i], 1));
@@ -548,13 +582,14 @@ struct Avx2Lanes : Sse2Lanes {
     __m256i v;
   };
   /// ScalarWords::words(), the positions computed four lanes at once.
-  [[gnu::target("avx2")]] static W words(const std::uint8_t* data, const std::uint32_t base[4], const std::uint8_t stride[4],
-                                         std::uint32_t frame) {
+  [[gnu::target("avx2")]] static W words(const std::uint8_t* data, const std::uint32_t base[4],
+                                         const std::uint8_t stride[4], std::uint32_t frame) {
     std::uint32_t strides;
     std::memcpy(&strides, stride, sizeof(strides));
-    const __m256i position = _mm256_add_epi64(_mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base))),
-                                              _mm256_mul_epu32(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(static_cast<int>(strides))),
-                                                               _mm256_set1_epi64x(frame)));
+    const __m256i position =
+        _mm256_add_epi64(_mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base))),
+                         _mm256_mul_epu32(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(static_cast<int>(strides))),
+                                          _mm256_set1_epi64x(frame)));
     alignas(32) std::uint64_t byte[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(byte), _mm256_srli_epi64(position, 3));
     std::uint64_t word[4];

@@ -18,7 +18,8 @@ Error fail(const std::string& what) { return Error{"corrupt clip data: " + what}
 bool finite3(const float v[3]) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
 
 bool unitQuat(float x, float y, float z, float w) {
-  return std::isfinite(x) && std::isfinite(y) && std::isfinite(z) && std::isfinite(w) && std::fabs(x * x + y * y + z * z + w * w - 1.f) <= 1e-3f;
+  return std::isfinite(x) && std::isfinite(y) && std::isfinite(z) && std::isfinite(w) &&
+         std::fabs(x * x + y * y + z * z + w * w - 1.f) <= 1e-3f;
 }
 
 /// Storage behind the BlockTracks of one legacy clip.
@@ -43,7 +44,9 @@ class LegacyReader {
   T at(std::uint64_t offset) const {
     return loadLE<T>(m_blob.data() + offset);
   }
-  bool has(std::uint64_t offset, std::uint64_t size) const { return offset <= m_blob.size() && size <= m_blob.size() - offset; }
+  bool has(std::uint64_t offset, std::uint64_t size) const {
+    return offset <= m_blob.size() && size <= m_blob.size() - offset;
+  }
   Status section(std::uint64_t size, const char* what) {
     m_pos = align4(static_cast<std::uint32_t>(m_pos));
     return has(m_pos, size) ? Status::ok() : Status(fail(std::string(what) + " out of bounds"));
@@ -74,7 +77,8 @@ class LegacyReader {
 };
 
 Status LegacyReader::header() {
-  if (!has(0, kClipHeaderSize)) return fail("clip is " + std::to_string(m_blob.size()) + " bytes, shorter than its header");
+  if (!has(0, kClipHeaderSize))
+    return fail("clip is " + std::to_string(m_blob.size()) + " bytes, shorter than its header");
   using H = ClipHeaderLayout;
   m_clip.frameCount = at<std::uint32_t>(H::frameCount);
   m_clip.sampleRate = at<float>(H::sampleRate);
@@ -87,16 +91,20 @@ Status LegacyReader::header() {
   m_keyCount = at<std::uint32_t>(H::keyCount);
   m_snapshotCount = at<std::uint32_t>(H::snapshotCount);
   if (at<std::uint32_t>(H::totalSize) != m_blob.size())
-    return fail("clip header says " + std::to_string(at<std::uint32_t>(H::totalSize)) + " bytes but " + std::to_string(m_blob.size()) + " are present");
+    return fail("clip header says " + std::to_string(at<std::uint32_t>(H::totalSize)) + " bytes but " +
+                std::to_string(m_blob.size()) + " are present");
   if (joints == 0 || joints > kMaxJoints) return fail("joint count " + std::to_string(joints) + " out of range");
-  if (joints != m_joints) return fail("clip has " + std::to_string(joints) + " joints, the skeleton " + std::to_string(m_joints));
+  if (joints != m_joints)
+    return fail("clip has " + std::to_string(joints) + " joints, the skeleton " + std::to_string(m_joints));
   if (m_clip.frameCount == 0) return fail("frame count is 0");
-  if (!(m_clip.sampleRate > 0.f) || !std::isfinite(m_clip.sampleRate) || m_clip.sampleRate > 1e5f) return fail("sample rate out of range");
+  if (!(m_clip.sampleRate > 0.f) || !std::isfinite(m_clip.sampleRate) || m_clip.sampleRate > 1e5f)
+    return fail("sample rate out of range");
   const std::uint16_t flags = m_clip.flags;
   if ((flags & ~kClipFlagsV3) != 0) return fail("unknown clip flags");
   if ((flags & kClipFlagWrap) && !(flags & kClipFlagLoop)) return fail("wrap flag without the loop flag");
   if ((flags & kClipFlagWrap) && m_clip.frameCount < 2) return fail("a wrapping clip needs two frames");
-  if ((flags & kClipFlagDroppedLast) && !(flags & kClipFlagWrap)) return fail("dropped-last-frame flag without the wrap flag");
+  if ((flags & kClipFlagDroppedLast) && !(flags & kClipFlagWrap))
+    return fail("dropped-last-frame flag without the wrap flag");
   if ((m_uniformCount > 0) != (m_clip.segmentLength > 0)) return fail("segment length and uniform tracks disagree");
   m_clip.flags = static_cast<std::uint16_t>(flags & ~kClipFlagRootMotion);  // buildClip sets it again with the section
   m_tracks.assign(std::size_t(joints) * 3, BlockTrack{});
@@ -113,7 +121,8 @@ Status LegacyReader::kinds() {
     const TrackKind kind = static_cast<TrackKind>(k);
     if ((kind == TrackKind::ConstantQ32 || kind == TrackKind::ConstantFloat) && Channel(i % 3) != Channel::Rotation)
       return fail("rotation-only track kind on a vector channel");
-    if (kind == TrackKind::Keyed && (m_clip.frameCount < 2 || m_clip.frameCount > kMaxKeyedFrames)) return fail("keyed track in a clip of unsupported length");
+    if (kind == TrackKind::Keyed && (m_clip.frameCount < 2 || m_clip.frameCount > kMaxKeyedFrames))
+      return fail("keyed track in a clip of unsupported length");
     if (kind == TrackKind::Uniform && m_clip.frameCount < 2) return fail("uniform track in a one-frame clip");
     uniform += kind == TrackKind::Uniform;
     keyed += kind == TrackKind::Keyed;
@@ -121,7 +130,8 @@ Status LegacyReader::kinds() {
     m_tracks[i].kind = kind;
   }
   if ((m_tracks.size() & 1) && (m_blob[m_pos + m_tracks.size() / 2] >> 4) != 0) return fail("kind padding is not zero");
-  if (uniform != m_uniformCount || keyed != m_keyedCount || raw != m_rawCount) return fail("track counts disagree with track kinds");
+  if (uniform != m_uniformCount || keyed != m_keyedCount || raw != m_rawCount)
+    return fail("track counts disagree with track kinds");
   m_pos += kindBytes(m_joints);
   return Status::ok();
 }
@@ -158,7 +168,8 @@ Status LegacyReader::keyedParams() {
       for (int c = 0; c < 3; ++c) {
         m_tracks[i].rangeMin[c] = at<float>(m_pos + 4 + 4 * std::uint64_t(c));
         m_tracks[i].rangeExtent[c] = at<float>(m_pos + 16 + 4 * std::uint64_t(c));
-        if (!std::isfinite(m_tracks[i].rangeMin[c]) || !std::isfinite(m_tracks[i].rangeExtent[c]) || m_tracks[i].rangeExtent[c] < 0.f)
+        if (!std::isfinite(m_tracks[i].rangeMin[c]) || !std::isfinite(m_tracks[i].rangeExtent[c]) ||
+            m_tracks[i].rangeExtent[c] < 0.f)
           return fail("keyed track range is not finite");
       }
     m_keyed.push_back(i);
@@ -173,10 +184,13 @@ Status LegacyReader::uniformParams() {
     if (m_tracks[i].kind != TrackKind::Uniform) continue;
     BlockTrack& t = m_tracks[i];
     if (!has(m_pos, kUniformParamSize)) return fail("uniform track parameters out of bounds");
-    if (at<std::uint16_t>(m_pos) != i / 3 || at<std::uint8_t>(m_pos + 2) != i % 3) return fail("uniform track parameters out of order");
+    if (at<std::uint16_t>(m_pos) != i / 3 || at<std::uint8_t>(m_pos + 2) != i % 3)
+      return fail("uniform track parameters out of order");
     t.uniformFlags = at<std::uint8_t>(m_pos + 3);
-    if ((t.uniformFlags & ~(kUniformFlagReference | kUniformFlagFourComponents)) != 0) return fail("unknown uniform track flags");
-    const bool reference = (t.uniformFlags & kUniformFlagReference) != 0, four = (t.uniformFlags & kUniformFlagFourComponents) != 0;
+    if ((t.uniformFlags & ~(kUniformFlagReference | kUniformFlagFourComponents)) != 0)
+      return fail("unknown uniform track flags");
+    const bool reference = (t.uniformFlags & kUniformFlagReference) != 0,
+               four = (t.uniformFlags & kUniformFlagFourComponents) != 0;
     if (i % 3 != 0 && (reference || four)) return fail("rotation flags on a vector track");
     if (reference && four) return fail("a four-component rotation has no reference");
     t.step = at<float>(m_pos + 16);
@@ -202,7 +216,8 @@ Status LegacyReader::uniformParams() {
     if (reference) {
       if (!has(m_pos, kUniformRefSize)) return fail("uniform reference rotation out of bounds");
       for (int c = 0; c < 4; ++c) t.reference[c] = at<float>(m_pos + 4 * std::uint64_t(c));
-      if (!unitQuat(t.reference[0], t.reference[1], t.reference[2], t.reference[3])) return fail("uniform reference rotation is not a unit quaternion");
+      if (!unitQuat(t.reference[0], t.reference[1], t.reference[2], t.reference[3]))
+        return fail("uniform reference rotation is not a unit quaternion");
       m_pos += kUniformRefSize;
     }
     m_uniform.push_back(i);
@@ -224,9 +239,11 @@ Status LegacyReader::keys() {
     const std::uint16_t jc = at<std::uint16_t>(key + 2);
     const std::uint32_t joint = jc & 0x3fffu, channel = jc >> 14;
     if (joint >= m_joints || channel >= 3)
-      return fail("key " + std::to_string(i) + " names joint " + std::to_string(joint) + " channel " + std::to_string(channel));
+      return fail("key " + std::to_string(i) + " names joint " + std::to_string(joint) + " channel " +
+                  std::to_string(channel));
     const std::uint32_t sub = joint * 3 + channel;
-    if (m_tracks[sub].kind != TrackKind::Keyed) return fail("key " + std::to_string(i) + " belongs to a track that is not keyed");
+    if (m_tracks[sub].kind != TrackKind::Keyed)
+      return fail("key " + std::to_string(i) + " belongs to a track that is not keyed");
     TrackData& d = m_data[sub];
     const std::size_t n = d.keyFrames.size();
     if (frame >= m_clip.frameCount) return fail("key " + std::to_string(i) + " is past the last frame");
@@ -243,7 +260,8 @@ Status LegacyReader::keys() {
   }
   for (const std::uint32_t sub : m_keyed) {
     const TrackData& d = m_data[sub];
-    if (d.keyFrames.size() < 2 || d.keyFrames.back() != m_clip.frameCount - 1) return fail("a keyed track does not end at the last frame");
+    if (d.keyFrames.size() < 2 || d.keyFrames.back() != m_clip.frameCount - 1)
+      return fail("a keyed track does not end at the last frame");
     m_tracks[sub].keyFrames = d.keyFrames;
     m_tracks[sub].keyPayloads = d.keyPayloads;
   }
@@ -265,7 +283,8 @@ Status LegacyReader::snapshots() {
     if (s == 0 ? frame != 0 : frame <= previous) return fail("snapshot frames out of order");
     if (frame >= m_clip.frameCount) return fail("snapshot past the last frame");
     const auto expected = std::upper_bound(m_need.begin(), m_need.end(), frame) - m_need.begin();
-    if (end != std::uint32_t(expected) || start > end) return fail("snapshot " + std::to_string(s) + " replay range is wrong");
+    if (end != std::uint32_t(expected) || start > end)
+      return fail("snapshot " + std::to_string(s) + " replay range is wrong");
     previous = frame;
   }
   m_pos += std::uint64_t(m_snapshotCount) * kSnapshotSize;
@@ -285,7 +304,8 @@ Status LegacyReader::rawSamples() {
       std::array<float, 4> x = {0.f, 0.f, 0.f, 1.f};
       for (unsigned c = 0; c < components; ++c) x[c] = at<float>(m_pos + 4 * c);
       if (!finite3(x.data()) || !std::isfinite(x[3]) || (components == 4 && !unitQuat(x[0], x[1], x[2], x[3])))
-        return fail("raw sample " + std::to_string(f) + " of joint " + std::to_string(i / 3) + " is not finite or not a unit rotation");
+        return fail("raw sample " + std::to_string(f) + " of joint " + std::to_string(i / 3) +
+                    " is not finite or not a unit rotation");
       if (components == 3) x[3] = 0.f;
       d.raw.push_back(x);
     }
@@ -298,7 +318,8 @@ Status LegacyReader::rawSamples() {
 Status LegacyReader::uniformData() {
   if (m_uniformCount == 0) return Status::ok();
   const std::uint32_t segments = uniformSegmentCount(m_clip.frameCount, m_clip.segmentLength);
-  if (segments == 0 || std::uint64_t(segments) * m_clip.segmentLength < m_clip.frameCount - 1) return fail("uniform segments do not cover the clip's frames");
+  if (segments == 0 || std::uint64_t(segments) * m_clip.segmentLength < m_clip.frameCount - 1)
+    return fail("uniform segments do not cover the clip's frames");
   if (m_rowBits > 0xffffffffu) return fail("boundary rows too wide");
   if (auto st = section(std::uint64_t(segments + 1) * 4, "segment table"); !st) return st;
   std::vector<std::uint32_t> offsets(segments + 1);
@@ -333,25 +354,30 @@ Status LegacyReader::uniformData() {
     if (offsets[k + 1] < offsets[k]) return fail("segment offsets decrease");
   const std::uint64_t headerBytes = std::uint64_t(m_uniformCount) * kSegmentHeaderBytesPerTrack;
   for (std::uint32_t k = 0; k < segments; ++k) {
-    if (offsets[k + 1] - offsets[k] < headerBytes) return fail("segment " + std::to_string(k) + " shorter than its header");
+    if (offsets[k + 1] - offsets[k] < headerBytes)
+      return fail("segment " + std::to_string(k) + " shorter than its header");
     const std::uint8_t* seg = m_blob.data() + data + offsets[k];
-    const std::uint32_t frames = k + 1 == segments ? m_clip.frameCount - k * m_clip.segmentLength : m_clip.segmentLength;
+    const std::uint32_t frames =
+        k + 1 == segments ? m_clip.frameCount - k * m_clip.segmentLength : m_clip.segmentLength;
     std::uint64_t bit = headerBytes * 8;
     for (std::size_t u = 0; u < m_uniform.size(); ++u) {
       TrackData& d = m_data[m_uniform[u]];
       const std::uint32_t h = seg[3 * u] | (std::uint32_t(seg[3 * u + 1]) << 8) | (std::uint32_t(seg[3 * u + 2]) << 16);
-      const std::array<std::uint8_t, 4> b = {std::uint8_t(h & 31u), std::uint8_t((h >> 5) & 31u), std::uint8_t((h >> 10) & 31u),
-                                             std::uint8_t((h >> 19) & 31u)};
-      if ((m_tracks[m_uniform[u]].uniformFlags & kUniformFlagFourComponents) == 0 && b[3] != 0) return fail("segment header has unknown bits");
+      const std::array<std::uint8_t, 4> b = {std::uint8_t(h & 31u), std::uint8_t((h >> 5) & 31u),
+                                             std::uint8_t((h >> 10) & 31u), std::uint8_t((h >> 19) & 31u)};
+      if ((m_tracks[m_uniform[u]].uniformFlags & kUniformFlagFourComponents) == 0 && b[3] != 0)
+        return fail("segment header has unknown bits");
       d.bits.push_back(b);
       d.shifts.push_back(static_cast<std::uint8_t>((h >> 15) & 15u));
       const std::uint64_t trackBits = std::uint64_t(frames) * (b[0] + b[1] + b[2] + b[3]);
-      if (bit + trackBits > 8 * std::uint64_t(offsets[k + 1] - offsets[k])) return fail("segment " + std::to_string(k) + " size disagrees with its bit rates");
+      if (bit + trackBits > 8 * std::uint64_t(offsets[k + 1] - offsets[k]))
+        return fail("segment " + std::to_string(k) + " size disagrees with its bit rates");
       // The track's residuals of this segment, carried over as packed (frame after frame, x y z w).
       d.residualRuns.push_back({seg, bit});
       bit += trackBits;
     }
-    if ((bit + 7) / 8 != offsets[k + 1] - offsets[k]) return fail("segment " + std::to_string(k) + " size disagrees with its bit rates");
+    if ((bit + 7) / 8 != offsets[k + 1] - offsets[k])
+      return fail("segment " + std::to_string(k) + " size disagrees with its bit rates");
   }
   for (const std::uint32_t sub : m_uniform) {
     const TrackData& d = m_data[sub];
@@ -377,9 +403,10 @@ Status LegacyReader::tail() {
 
 Expected<std::vector<std::uint8_t>> LegacyReader::run() {
   if (auto st = header(); !st) return Error{st.message()};
-  Status (LegacyReader::*stages[])() = {&LegacyReader::kinds,     &LegacyReader::constants,  &LegacyReader::keyedParams,
-                                        &LegacyReader::uniformParams, &LegacyReader::keys, &LegacyReader::snapshots,
-                                        &LegacyReader::rawSamples, &LegacyReader::uniformData, &LegacyReader::tail};
+  Status (LegacyReader::*stages[])() = {
+      &LegacyReader::kinds,         &LegacyReader::constants,   &LegacyReader::keyedParams,
+      &LegacyReader::uniformParams, &LegacyReader::keys,        &LegacyReader::snapshots,
+      &LegacyReader::rawSamples,    &LegacyReader::uniformData, &LegacyReader::tail};
   for (auto stage : stages)
     if (auto st = (this->*stage)(); !st) return Error{st.message()};
   m_clip.tracks = m_tracks;

@@ -4,7 +4,8 @@
 
 namespace animpack::runtime {
 
-void interpolatePoses(std::span<const Transform> a, std::span<const Transform> b, float alpha, std::span<Transform> out) {
+void interpolatePoses(std::span<const Transform> a, std::span<const Transform> b, float alpha,
+                      std::span<Transform> out) {
   for (std::size_t j = 0; j < out.size(); ++j) {
     const Transform& x = a[j];
     const Transform& y = b[j];

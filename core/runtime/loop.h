@@ -11,6 +11,7 @@ namespace animpack::runtime {
 /// Joint by joint, the pose between `a` (alpha 0) and `b` (alpha 1) as between any two decoded
 /// frames: lerp of translation and scale, shortest-path slerp of rotation in the canonical sign.
 /// `out` may alias `a`.
-void interpolatePoses(std::span<const Transform> a, std::span<const Transform> b, float alpha, std::span<Transform> out);
+void interpolatePoses(std::span<const Transform> a, std::span<const Transform> b, float alpha,
+                      std::span<Transform> out);
 
 }  // namespace animpack::runtime

@@ -32,7 +32,8 @@ std::uint64_t skeletonHash(std::span<const std::string> names, std::span<const s
 
 std::string_view PackSkeleton::name(std::uint32_t j) const {
   const std::uint8_t* q = m_file + m_block + kSkeletonHeaderSize + std::size_t(j) * kSkeletonJointSize;
-  return {reinterpret_cast<const char*>(m_file + m_strings + loadLE<std::uint32_t>(q + 4)), loadLE<std::uint32_t>(q + 8)};
+  return {reinterpret_cast<const char*>(m_file + m_strings + loadLE<std::uint32_t>(q + 4)),
+          loadLE<std::uint32_t>(q + 8)};
 }
 
 std::vector<std::string> PackSkeleton::names() const {
@@ -50,26 +51,32 @@ std::int32_t PackSkeleton::find(std::string_view wanted) const {
 
 const std::uint8_t* PackClip::entry() const {
   const std::uint32_t version = loadLE<std::uint32_t>(m_file + PackHeaderLayout::version);
-  return m_file + loadLE<std::uint32_t>(m_file + PackHeaderLayout::clipTableOffset) + std::size_t(m_index) * clipEntrySize(version);
+  return m_file + loadLE<std::uint32_t>(m_file + PackHeaderLayout::clipTableOffset) +
+         std::size_t(m_index) * clipEntrySize(version);
 }
 
 std::string_view PackClip::string(std::uint32_t offset, std::uint32_t length) const {
-  return {reinterpret_cast<const char*>(m_file + loadLE<std::uint32_t>(m_file + PackHeaderLayout::stringsOffset) + offset), length};
+  return {
+      reinterpret_cast<const char*>(m_file + loadLE<std::uint32_t>(m_file + PackHeaderLayout::stringsOffset) + offset),
+      length};
 }
 
 std::string_view PackClip::name() const {
   const std::uint8_t* e = entry();
-  return string(loadLE<std::uint32_t>(e + ClipEntryLayout::nameOffset), loadLE<std::uint16_t>(e + ClipEntryLayout::nameLength));
+  return string(loadLE<std::uint32_t>(e + ClipEntryLayout::nameOffset),
+                loadLE<std::uint16_t>(e + ClipEntryLayout::nameLength));
 }
 
 std::string_view PackClip::sourceFile() const {
   const std::uint8_t* e = entry();
-  return string(loadLE<std::uint32_t>(e + ClipEntryLayout::sourceOffset), loadLE<std::uint16_t>(e + ClipEntryLayout::sourceLength));
+  return string(loadLE<std::uint32_t>(e + ClipEntryLayout::sourceOffset),
+                loadLE<std::uint16_t>(e + ClipEntryLayout::sourceLength));
 }
 
 std::string_view PackClip::sourceClip() const {
   if (loadLE<std::uint32_t>(m_file + PackHeaderLayout::version) < 4) return {};
-  const std::uint8_t* e = m_file + loadLE<std::uint32_t>(m_file + PackHeaderLayout::sourceClipsOffset) + std::size_t(m_index) * kSourceClipEntrySize;
+  const std::uint8_t* e = m_file + loadLE<std::uint32_t>(m_file + PackHeaderLayout::sourceClipsOffset) +
+                          std::size_t(m_index) * kSourceClipEntrySize;
   return string(loadLE<std::uint32_t>(e), loadLE<std::uint32_t>(e + 4));
 }
 
@@ -114,13 +121,16 @@ const PackClip* Pack::findClip(std::string_view name) const {
   return nullptr;
 }
 
-std::size_t Pack::sharedDerivedBytes(std::uint32_t joints) { return sizeof(Pack) + std::size_t(joints) * (sizeof(std::int32_t) + sizeof(Transform)); }
+std::size_t Pack::sharedDerivedBytes(std::uint32_t joints) {
+  return sizeof(Pack) + std::size_t(joints) * (sizeof(std::int32_t) + sizeof(Transform));
+}
 
 std::size_t Pack::clipDerivedBytes() { return sizeof(PackClip); }
 
 std::size_t Pack::derivedBytes() const {
-  return sizeof(*this) + m_skeleton.m_parents.capacity() * sizeof(std::int32_t) + m_skeleton.m_restPose.capacity() * sizeof(Transform) +
-         m_clips.capacity() * sizeof(PackClip) + m_upgraded.capacity();
+  return sizeof(*this) + m_skeleton.m_parents.capacity() * sizeof(std::int32_t) +
+         m_skeleton.m_restPose.capacity() * sizeof(Transform) + m_clips.capacity() * sizeof(PackClip) +
+         m_upgraded.capacity();
 }
 
 Expected<Pack> Pack::load(const std::filesystem::path& path) {
@@ -139,7 +149,8 @@ Expected<Pack> Pack::load(const std::filesystem::path& path) {
 /// (core/io/pack_writer.cpp) builds the same sections in the same order.
 class PackReader {
  public:
-  PackReader(const std::vector<std::uint8_t>& bytes, Pack& pack) : m_data(bytes.data()), m_size(bytes.size()), m_pack(pack) {}
+  PackReader(const std::vector<std::uint8_t>& bytes, Pack& pack)
+      : m_data(bytes.data()), m_size(bytes.size()), m_pack(pack) {}
 
   Status header();
   Status strings();
@@ -169,15 +180,16 @@ Status PackReader::header() {
   const std::uint32_t version = loadLE<std::uint32_t>(m_data + H::version);
   if (version == 0) return fail("format version 0 does not exist");
   if (version > kPackVersion)
-    return fail("format version " + std::to_string(version) + " is newer than this reader (version " + std::to_string(kPackVersion) +
-                "); update animpack to read it");
+    return fail("format version " + std::to_string(version) + " is newer than this reader (version " +
+                std::to_string(kPackVersion) + "); update animpack to read it");
   if (loadLE<std::uint32_t>(m_data + H::flags) != 0) return fail("unknown header flags");
   const std::uint64_t fileSize = loadLE<std::uint64_t>(m_data + H::fileSize);
   if (fileSize != m_size)
     return fail("header says " + std::to_string(fileSize) + " bytes but the file has " + std::to_string(m_size) +
                 (m_size < fileSize ? " (truncated)" : " (trailing data)"));
   const std::uint64_t checksum = loadLE<std::uint64_t>(m_data + H::checksum);
-  if (checksum != fnv1a64(std::span(m_data + kPackChecksumStart, m_size - kPackChecksumStart))) return fail("checksum mismatch: the file is corrupt");
+  if (checksum != fnv1a64(std::span(m_data + kPackChecksumStart, m_size - kPackChecksumStart)))
+    return fail("checksum mismatch: the file is corrupt");
   if (loadLE<std::uint32_t>(m_data + H::headerSize) != kPackHeaderSize) return fail("unexpected header size");
   if (version < 4 && loadLE<std::uint32_t>(m_data + H::reserved) != 0) return fail("reserved header field is not 0");
   m_pack.m_version = version;
@@ -197,8 +209,10 @@ Status PackReader::skeleton() {
   if (!inBounds(m_size, skOffset, skSize) || skSize < kSkeletonHeaderSize) return fail("skeleton block out of bounds");
   const std::uint8_t* sk = m_data + skOffset;
   const std::uint32_t jointCount = loadLE<std::uint32_t>(sk);
-  if (jointCount == 0 || jointCount > kMaxJoints) return fail("joint count " + std::to_string(jointCount) + " out of range");
-  if (skSize != kSkeletonHeaderSize + std::uint64_t(jointCount) * kSkeletonJointSize) return fail("skeleton block size disagrees with its joint count");
+  if (jointCount == 0 || jointCount > kMaxJoints)
+    return fail("joint count " + std::to_string(jointCount) + " out of range");
+  if (skSize != kSkeletonHeaderSize + std::uint64_t(jointCount) * kSkeletonJointSize)
+    return fail("skeleton block size disagrees with its joint count");
   PackSkeleton& skel = m_pack.m_skeleton;
   skel.m_file = m_data;
   skel.m_block = static_cast<std::uint32_t>(skOffset);
@@ -217,7 +231,8 @@ Status PackReader::skeleton() {
       return fail("joint " + std::to_string(j) + " has parent " + std::to_string(parent) + "; parents must come first");
     skel.m_parents[j] = parent;
     const std::uint32_t nameLength = loadLE<std::uint32_t>(q + 8);
-    if (!validString(loadLE<std::uint32_t>(q + 4), nameLength)) return fail("name of joint " + std::to_string(j) + " out of bounds");
+    if (!validString(loadLE<std::uint32_t>(q + 4), nameLength))
+      return fail("name of joint " + std::to_string(j) + " out of bounds");
     nameBytes += nameLength;
     hash = fnv1a64(skel.name(j), fnv1a64Value(nameLength, fnv1a64Value(parent, hash)));
     float v[10];
@@ -228,7 +243,8 @@ Status PackReader::skeleton() {
     t.translation = {v[0], v[1], v[2]};
     t.rotation = {v[3], v[4], v[5], v[6]};
     t.scale = {v[7], v[8], v[9]};
-    if (std::fabs(dot(t.rotation, t.rotation) - 1.f) > 1e-3f) return fail("rest rotation of joint " + std::to_string(j) + " is not a unit quaternion");
+    if (std::fabs(dot(t.rotation, t.rotation) - 1.f) > 1e-3f)
+      return fail("rest rotation of joint " + std::to_string(j) + " is not a unit quaternion");
   }
   if (hash != skel.m_hash) return fail("skeleton hash does not match its joints");
   m_pack.m_skeletonBytes = skSize + nameBytes;
@@ -240,9 +256,11 @@ Status PackReader::sourceClip(std::uint64_t index, const std::string& which) con
   if (m_pack.m_version < 4) return Status::ok();
   const std::uint64_t tableOffset = loadLE<std::uint32_t>(m_data + PackHeaderLayout::sourceClipsOffset);
   const std::uint64_t clipCount = loadLE<std::uint32_t>(m_data + PackHeaderLayout::clipCount);
-  if (tableOffset % 4 != 0 || !inBounds(m_size, tableOffset, clipCount * kSourceClipEntrySize)) return fail("source clip name table out of bounds");
+  if (tableOffset % 4 != 0 || !inBounds(m_size, tableOffset, clipCount * kSourceClipEntrySize))
+    return fail("source clip name table out of bounds");
   const std::uint8_t* e = m_data + tableOffset + index * kSourceClipEntrySize;
-  if (!validString(loadLE<std::uint32_t>(e), loadLE<std::uint32_t>(e + 4))) return fail(which + " source clip name out of bounds");
+  if (!validString(loadLE<std::uint32_t>(e), loadLE<std::uint32_t>(e + 4)))
+    return fail(which + " source clip name out of bounds");
   return Status::ok();
 }
 
@@ -252,11 +270,14 @@ Status PackReader::tolerances(const std::uint8_t* e, const std::string& which) c
   const std::uint32_t jointCount = m_pack.m_skeleton.jointCount();
   const std::uint64_t tolOffset = loadLE<std::uint32_t>(e + ClipEntryLayout::tolerancesOffset);
   const std::uint64_t tolSize = loadLE<std::uint32_t>(e + ClipEntryLayout::tolerancesSize);
-  if (!inBounds(m_size, tolOffset, tolSize) || tolSize < kToleranceHeaderSize) return fail(which + " tolerances out of bounds");
+  if (!inBounds(m_size, tolOffset, tolSize) || tolSize < kToleranceHeaderSize)
+    return fail(which + " tolerances out of bounds");
   const std::uint32_t unique = loadLE<std::uint16_t>(m_data + tolOffset);
   const std::uint32_t indexWidth = m_data[tolOffset + 2];
-  if (unique == 0 || unique > jointCount || (indexWidth != 1 && indexWidth != 2) || m_data[tolOffset + 3] != 0 || (indexWidth == 1 && unique > 256) ||
-      tolSize != kToleranceHeaderSize + std::uint64_t(unique) * kToleranceEntrySize + std::uint64_t(indexWidth) * jointCount)
+  if (unique == 0 || unique > jointCount || (indexWidth != 1 && indexWidth != 2) || m_data[tolOffset + 3] != 0 ||
+      (indexWidth == 1 && unique > 256) ||
+      tolSize !=
+          kToleranceHeaderSize + std::uint64_t(unique) * kToleranceEntrySize + std::uint64_t(indexWidth) * jointCount)
     return fail(which + " tolerance table size is wrong");
   for (std::uint32_t u = 0; u < unique; ++u) {
     const std::uint8_t* q = m_data + tolOffset + kToleranceHeaderSize + std::size_t(u) * kToleranceEntrySize;
@@ -285,7 +306,9 @@ Status PackReader::upgrade(std::vector<std::span<const std::uint8_t>>& blocks) {
   }
   m_pack.m_upgraded.shrink_to_fit();
   for (std::size_t i = 0; i < blocks.size(); ++i)
-    blocks[i] = std::span<const std::uint8_t>(m_pack.m_upgraded).subspan(starts[i], loadLE<std::uint32_t>(m_pack.m_upgraded.data() + starts[i] + ClipHeaderLayout::totalSize));
+    blocks[i] = std::span<const std::uint8_t>(m_pack.m_upgraded)
+                    .subspan(starts[i],
+                             loadLE<std::uint32_t>(m_pack.m_upgraded.data() + starts[i] + ClipHeaderLayout::totalSize));
   return Status::ok();
 }
 
@@ -303,7 +326,8 @@ Status PackReader::clips() {
         !validString(loadLE<std::uint32_t>(e + C::sourceOffset), loadLE<std::uint16_t>(e + C::sourceLength)))
       return fail(which + " names out of bounds");
     if (!std::isfinite(loadLE<double>(e + C::startTime))) return fail(which + " start time is not finite");
-    const std::uint32_t dataOffset = loadLE<std::uint32_t>(e + C::dataOffset), dataSize = loadLE<std::uint32_t>(e + C::dataSize);
+    const std::uint32_t dataOffset = loadLE<std::uint32_t>(e + C::dataOffset),
+                        dataSize = loadLE<std::uint32_t>(e + C::dataSize);
     if (!inBounds(m_size, dataOffset, dataSize)) return fail(which + " data out of bounds");
     if (auto st = tolerances(e, which); !st) return st;
     if (auto st = sourceClip(i, which); !st) return st;
@@ -319,7 +343,8 @@ Status PackReader::clips() {
     const std::string which = "clip " + std::to_string(i) + " ('" + std::string(clip.name()) + "')";
     auto view = ClipView::open(blocks[i], m_pack.m_skeleton.restPose());
     if (!view) return fail(which + ": " + view.message());
-    if (m_pack.m_version < 2 && view->rawCount() > 0) return fail(which + " has raw tracks, which version 1 does not define");
+    if (m_pack.m_version < 2 && view->rawCount() > 0)
+      return fail(which + " has raw tracks, which version 1 does not define");
     if (m_pack.m_version < 3 && (view->flags() & ~kClipFlagsV2) != 0)
       return fail(which + " has clip flags that version " + std::to_string(m_pack.m_version) + " does not define");
     clip.view = view.value();
@@ -334,10 +359,12 @@ Status PackReader::clips() {
     const std::uint32_t base = clip.additiveBase();
     if (base == kAdditiveNone || base == kAdditiveRest) continue;
     const PackClip& b = m_pack.m_clips[base];
-    if (b.view.additive()) return fail("clip '" + std::string(clip.name()) + "' is additive on '" + std::string(b.name()) + "', which is additive itself");
+    if (b.view.additive())
+      return fail("clip '" + std::string(clip.name()) + "' is additive on '" + std::string(b.name()) +
+                  "', which is additive itself");
     if (clip.additiveFrame() >= 0 && std::uint32_t(clip.additiveFrame()) >= b.frameCount())
-      return fail("clip '" + std::string(clip.name()) + "': base frame " + std::to_string(clip.additiveFrame()) + " is past the end of '" +
-                  std::string(b.name()) + "'");
+      return fail("clip '" + std::string(clip.name()) + "': base frame " + std::to_string(clip.additiveFrame()) +
+                  " is past the end of '" + std::string(b.name()) + "'");
   }
   return Status::ok();
 }
@@ -348,9 +375,13 @@ Status PackReader::trailing() const {
   const std::uint64_t tableOffset = loadLE<std::uint32_t>(m_data + H::clipTableOffset);
   const std::uint64_t clipCount = loadLE<std::uint32_t>(m_data + H::clipCount);
   std::uint64_t end = std::max<std::uint64_t>({kPackHeaderSize,
-                                               std::uint64_t(loadLE<std::uint32_t>(m_data + H::skeletonOffset)) + loadLE<std::uint32_t>(m_data + H::skeletonSize),
-                                               tableOffset + clipCount * clipEntrySize(m_pack.m_version), m_stringsOffset + m_stringsSize});
-  if (m_pack.m_version >= 4) end = std::max<std::uint64_t>(end, loadLE<std::uint32_t>(m_data + H::sourceClipsOffset) + clipCount * kSourceClipEntrySize);
+                                               std::uint64_t(loadLE<std::uint32_t>(m_data + H::skeletonOffset)) +
+                                                   loadLE<std::uint32_t>(m_data + H::skeletonSize),
+                                               tableOffset + clipCount * clipEntrySize(m_pack.m_version),
+                                               m_stringsOffset + m_stringsSize});
+  if (m_pack.m_version >= 4)
+    end = std::max<std::uint64_t>(
+        end, loadLE<std::uint32_t>(m_data + H::sourceClipsOffset) + clipCount * kSourceClipEntrySize);
   for (std::uint64_t i = 0; i < clipCount; ++i) {
     const std::uint8_t* e = m_data + tableOffset + i * clipEntrySize(m_pack.m_version);
     end = std::max<std::uint64_t>(end, std::uint64_t(loadLE<std::uint32_t>(e + ClipEntryLayout::dataOffset)) +
@@ -359,7 +390,8 @@ Status PackReader::trailing() const {
                                            loadLE<std::uint32_t>(e + ClipEntryLayout::tolerancesSize));
   }
   if ((end + kPackAlignment - 1) / kPackAlignment * kPackAlignment != m_size)
-    return fail(std::to_string(m_size - std::min<std::uint64_t>(end, m_size)) + " trailing bytes after the last section");
+    return fail(std::to_string(m_size - std::min<std::uint64_t>(end, m_size)) +
+                " trailing bytes after the last section");
   return Status::ok();
 }
 

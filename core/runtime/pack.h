@@ -39,8 +39,8 @@ class PackSkeleton {
   std::int32_t find(std::string_view name) const;
   std::span<const std::int32_t> parents() const { return m_parents; }  ///< parents before children, -1 for a root
   std::span<const Transform> restPose() const { return m_restPose; }
-  float unitToCm() const { return m_unitToCm; }       ///< centimetres per skeleton length unit
-  std::uint64_t hash() const { return m_hash; }       ///< FNV-1a of joint names and parents: compare with your rig
+  float unitToCm() const { return m_unitToCm; }  ///< centimetres per skeleton length unit
+  std::uint64_t hash() const { return m_hash; }  ///< FNV-1a of joint names and parents: compare with your rig
 
  private:
   friend class PackReader;
@@ -59,9 +59,10 @@ class PackClip {
  public:
   ClipView view;
 
-  std::string_view name() const;        ///< the pack name (unique within the pack)
+  std::string_view name() const;  ///< the pack name (unique within the pack)
   std::string_view sourceFile() const;
-  std::string_view sourceClip() const;  ///< the source animation's own name; empty when the pack does not record it (versions 1-3, or a clip merged from one)
+  std::string_view sourceClip() const;  ///< the source animation's own name; empty when the pack does not record it
+                                        ///< (versions 1-3, or a clip merged from one)
   std::uint32_t clipIndex() const;      ///< the clip's position among the source file's animations
   double startTime() const;             ///< seconds on the source timeline of frame 0
   float sampleRate() const { return view.sampleRate(); }
@@ -74,8 +75,8 @@ class PackClip {
   std::vector<JointTolerance> tolerances() const;
   /// The clip's compressed size (FORMAT.md "Compressed size"): its table entry and data block in the file.
   std::uint32_t ownBytes() const;
-  std::uint32_t additiveBase() const;   ///< version 3: kAdditiveNone, kAdditiveRest or the base clip's index
-  std::int32_t additiveFrame() const;   ///< version 3: the base's frame, or -1 for the same time
+  std::uint32_t additiveBase() const;  ///< version 3: kAdditiveNone, kAdditiveRest or the base clip's index
+  std::int32_t additiveFrame() const;  ///< version 3: the base's frame, or -1 for the same time
   std::uint32_t index() const { return m_index; }
 
  private:

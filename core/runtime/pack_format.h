@@ -16,7 +16,9 @@ inline constexpr std::uint32_t kSkeletonJointSize = 52;
 inline constexpr std::uint32_t kClipEntrySize = 56;    // versions 1 and 2
 inline constexpr std::uint32_t kClipEntrySizeV3 = 64;  // version 3 adds the additive base
 /// The clip table entry size of a format version.
-inline constexpr std::uint32_t clipEntrySize(std::uint32_t version) { return version >= 3 ? kClipEntrySizeV3 : kClipEntrySize; }
+inline constexpr std::uint32_t clipEntrySize(std::uint32_t version) {
+  return version >= 3 ? kClipEntrySizeV3 : kClipEntrySize;
+}
 /// Additive base field values (version 3): not additive, or a delta from the rest pose.
 inline constexpr std::uint32_t kAdditiveNone = 0xffffffffu;
 inline constexpr std::uint32_t kAdditiveRest = 0xfffffffeu;
@@ -30,8 +32,8 @@ struct PackHeaderLayout {
   static constexpr std::uint32_t magic = 0;
   static constexpr std::uint32_t version = 8;
   static constexpr std::uint32_t flags = 12;
-  static constexpr std::uint32_t fileSize = 16;      // u64
-  static constexpr std::uint32_t checksum = 24;      // u64
+  static constexpr std::uint32_t fileSize = 16;  // u64
+  static constexpr std::uint32_t checksum = 24;  // u64
   static constexpr std::uint32_t headerSize = 32;
   static constexpr std::uint32_t skeletonOffset = 36;
   static constexpr std::uint32_t skeletonSize = 40;
@@ -46,20 +48,21 @@ struct PackHeaderLayout {
 /// One entry of the clip table. Frame count, sample rate and the loop flag live in the clip's own
 /// header; a tolerance table may be shared by several clips.
 struct ClipEntryLayout {
-  static constexpr std::uint32_t nameOffset = 0;     // u32, into the string table
-  static constexpr std::uint32_t nameLength = 4;     // u16
-  static constexpr std::uint32_t sourceLength = 6;   // u16
-  static constexpr std::uint32_t sourceOffset = 8;   // u32
-  static constexpr std::uint32_t clipIndex = 12;     // u32
-  static constexpr std::uint32_t startTime = 16;     // f64 seconds
-  static constexpr std::uint32_t dataOffset = 24;    // u32
-  static constexpr std::uint32_t dataSize = 28;      // u32
+  static constexpr std::uint32_t nameOffset = 0;    // u32, into the string table
+  static constexpr std::uint32_t nameLength = 4;    // u16
+  static constexpr std::uint32_t sourceLength = 6;  // u16
+  static constexpr std::uint32_t sourceOffset = 8;  // u32
+  static constexpr std::uint32_t clipIndex = 12;    // u32
+  static constexpr std::uint32_t startTime = 16;    // f64 seconds
+  static constexpr std::uint32_t dataOffset = 24;   // u32
+  static constexpr std::uint32_t dataSize = 28;     // u32
   static constexpr std::uint32_t tolerancesOffset = 32;
   static constexpr std::uint32_t tolerancesSize = 36;
   static constexpr std::uint32_t settingsHash = 40;  // u64
   static constexpr std::uint32_t sourceHash = 48;    // u64
-  static constexpr std::uint32_t additiveBase = 56;  // u32 (version 3): kAdditiveNone, kAdditiveRest or the base clip's index
-  static constexpr std::uint32_t additiveFrame = 60; // i32 (version 3): the base's frame, or -1 for the same time
+  static constexpr std::uint32_t additiveBase =
+      56;  // u32 (version 3): kAdditiveNone, kAdditiveRest or the base clip's index
+  static constexpr std::uint32_t additiveFrame = 60;  // i32 (version 3): the base's frame, or -1 for the same time
 };
 
 }  // namespace animpack::runtime

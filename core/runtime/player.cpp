@@ -22,7 +22,7 @@ struct PoseFrames {
   std::uint32_t next = 0;
   float alpha = 0.f;
   bool second = false;
-  bool wrap = false;  // the wrap interval: last frame to frame 0
+  bool wrap = false;      // the wrap interval: last frame to frame 0
   float keySearch = 0.f;  // the time keyed tracks find their key at (FORMAT.md "Keyed tracks")
 };
 
@@ -120,8 +120,9 @@ kernels::FrameSource frameSource(const ClipView& clip, std::uint32_t f) {
   // Rows k-1 .. k+2; a missing neighbour repeats the endpoint (a one-sided tangent).
   const std::uint32_t row[4] = {k == 0 ? k : k - 1, k, k + 1, k + 2 <= segments ? k + 2 : k + 1};
   for (int i = 0; i < 4; ++i) s.rowStart[i] = row[i] * clip.boundaryRowBits();
-  catmullRomWeights(float(clip.boundaryFrame(row[0])), float(clip.boundaryFrame(row[1])), float(clip.boundaryFrame(row[2])),
-                    float(clip.boundaryFrame(row[3])), static_cast<float>(f), s.weights);
+  catmullRomWeights(float(clip.boundaryFrame(row[0])), float(clip.boundaryFrame(row[1])),
+                    float(clip.boundaryFrame(row[2])), float(clip.boundaryFrame(row[3])), static_cast<float>(f),
+                    s.weights);
   return s;
 }
 
@@ -135,8 +136,8 @@ struct CacheUse {
 /// Every uniform track of the pose, batch after batch: the values at its frames read from the
 /// clip's bytes (or the cursor's cache), interpolated between them four tracks at a time.
 template <class Lanes>
-void decodeUniform(const ClipView& clip, const PoseFrames& at, const CacheUse& cache, const typename kernels::Uniform<Lanes>::SlerpSeries& series,
-                   Transform* out) {
+void decodeUniform(const ClipView& clip, const PoseFrames& at, const CacheUse& cache,
+                   const typename kernels::Uniform<Lanes>::SlerpSeries& series, Transform* out) {
   using K = kernels::Uniform<Lanes>;
   using F = typename Lanes::F;
   const bool needA = cache.decode[0], needB = at.second && cache.decode[1];
@@ -169,12 +170,13 @@ void decodeUniform(const ClipView& clip, const PoseFrames& at, const CacheUse& c
         std::memcpy(offsets, batch.outOffset, sizeof(offsets));
       } else {
         const std::uint8_t* r = records + std::size_t(t - start) * uniformParamSize(G);
-        for (unsigned l = 0; l < lanes; ++l, r += uniformParamSize(G)) offsets[l] = kernels::poseOffset(loadLE<std::uint16_t>(r), r[2]);
+        for (unsigned l = 0; l < lanes; ++l, r += uniformParamSize(G))
+          offsets[l] = kernels::poseOffset(loadLE<std::uint16_t>(r), r[2]);
       }
       if (values) {
         // Decoded frames go to their slots; held ones come from them.
         for (int f = 0; f < 2; ++f) {
-          float (*slot)[4] = values->value[cache.slot[f]];
+          float(*slot)[4] = values->value[cache.slot[f]];
           if (f == 0 ? needA : needB)
             for (unsigned c = 0; c < kComponents; ++c) Lanes::store(slot[c], v[f][c]);
           else if (f == 0 || at.second)
@@ -244,13 +246,14 @@ void decodeKeyed(const ClipView& clip, const PoseFrames& at, const CacheUse& cac
         // Both frames lie in the span of the key at or before the pose's time; in the wrap interval
         // the last frame is the last key and frame 0 the first.
         for (unsigned l = 0; l < 4; ++l)
-          t.key[l] = at.wrap ? (f == 0 ? t.count[l] - 1 : 0) : (f == 0 || !need[0] ? Keyed::keyAt(t.keys[l], t.count[l], at.keySearch) : t.key[l]);
+          t.key[l] = at.wrap ? (f == 0 ? t.count[l] - 1 : 0)
+                             : (f == 0 || !need[0] ? Keyed::keyAt(t.keys[l], t.count[l], at.keySearch) : t.key[l]);
         Keyed::template evaluate<Rotation>(t, Lanes::set(static_cast<float>(frames[f])), v[f]);
       }
     }
     if (values) {
       for (int f = 0; f < 2; ++f) {
-        float (*slot)[4] = values->value[cache.slot[f]];
+        float(*slot)[4] = values->value[cache.slot[f]];
         if (need[f])
           for (unsigned c = 0; c < 4; ++c) Lanes::store(slot[c], v[f][c]);
         else if (f == 0 || at.second)
@@ -260,8 +263,10 @@ void decodeKeyed(const ClipView& clip, const PoseFrames& at, const CacheUse& cac
     }
     K::template finish<!Rotation>(offsets, lanes, v[0], v[1], at.second, series, out);
   };
-  for (std::uint32_t t = 0; t < rotations; t += 4) batch.template operator()<true>(std::min<std::uint32_t>(4, rotations - t));
-  for (std::uint32_t t = rotations; t < count; t += 4) batch.template operator()<false>(std::min<std::uint32_t>(4, count - t));
+  for (std::uint32_t t = 0; t < rotations; t += 4)
+    batch.template operator()<true>(std::min<std::uint32_t>(4, rotations - t));
+  for (std::uint32_t t = rotations; t < count; t += 4)
+    batch.template operator()<false>(std::min<std::uint32_t>(4, count - t));
 }
 
 /// Raw tracks: their float32 samples at the pose's frames, interpolated.
@@ -306,7 +311,8 @@ std::size_t keyedBatches(const ClipView& clip) {
 
 /// Every uniform and keyed track of the pose with one lane implementation.
 template <class Lanes>
-void decodeTracks(const ClipView& clip, const PoseFrames& at, const CacheUse& cache, const SlerpTerms& terms, Transform* out) {
+void decodeTracks(const ClipView& clip, const PoseFrames& at, const CacheUse& cache, const SlerpTerms& terms,
+                  Transform* out) {
   const auto series = kernels::Uniform<Lanes>::slerpSeries(terms);
   if (clip.uniformCount() > 0) decodeUniform<Lanes>(clip, at, cache, series, out);
   if (clip.keyedCount() > 0) decodeKeyed<Lanes>(clip, at, cache, uniformBatches(clip), series, out);
@@ -316,7 +322,8 @@ void decodeTracks(const ClipView& clip, const PoseFrames& at, const CacheUse& ca
 /// decodeTracks for CPUs with AVX2: it and everything it calls are inlined into this one function
 /// compiled for AVX2 and BMI2 (decode() checks the CPU). Without FMA the compiler cannot fuse a
 /// multiply and an add, so every operation rounds as on SSE2: the poses are bit-identical.
-[[gnu::target("avx2,bmi2"), gnu::flatten]] void decodeTracksAvx2(const ClipView& clip, const PoseFrames& at, const CacheUse& cache, const SlerpTerms& terms,
+[[gnu::target("avx2,bmi2"), gnu::flatten]] void decodeTracksAvx2(const ClipView& clip, const PoseFrames& at,
+                                                                 const CacheUse& cache, const SlerpTerms& terms,
                                                                  Transform* out) {
   decodeTracks<Avx2Lanes>(clip, at, cache, terms, out);
 }
@@ -324,29 +331,39 @@ void decodeTracks(const ClipView& clip, const PoseFrames& at, const CacheUse& ca
 
 #if defined(ANIMPACK_HAVE_SSE2)
 /// decodeTracks with SSE2 lanes, everything it calls inlined into it as in the AVX2 copy.
-[[gnu::flatten]] void decodeTracksSse2(const ClipView& clip, const PoseFrames& at, const CacheUse& cache, const SlerpTerms& terms, Transform* out) {
+[[gnu::flatten]] void decodeTracksSse2(const ClipView& clip, const PoseFrames& at, const CacheUse& cache,
+                                       const SlerpTerms& terms, Transform* out) {
   decodeTracks<Sse2Lanes>(clip, at, cache, terms, out);
 }
 #endif
 
 /// Bytes of a clip's frame cache (two frames of every uniform and keyed batch).
-std::size_t cacheBytes(const ClipView& clip) { return (uniformBatches(clip) + keyedBatches(clip)) * sizeof(BatchValues); }
+std::size_t cacheBytes(const ClipView& clip) {
+  return (uniformBatches(clip) + keyedBatches(clip)) * sizeof(BatchValues);
+}
 
 std::size_t align16(std::size_t n) { return (n + 15) & ~std::size_t(15); }
 
 }  // namespace
 
-Player::Player(DecodePath path, std::pmr::memory_resource* memory) : m_memory(memory ? memory : std::pmr::get_default_resource()), m_path(path) {}
+Player::Player(DecodePath path, std::pmr::memory_resource* memory)
+    : m_memory(memory ? memory : std::pmr::get_default_resource()), m_path(path) {}
 
 Player::Player(std::span<std::byte> storage, DecodePath path)
-    : m_data(storage.data()), m_capacity(static_cast<std::uint32_t>(std::min<std::size_t>(storage.size(), 0xffffffffu))), m_path(path) {}
+    : m_data(storage.data()),
+      m_capacity(static_cast<std::uint32_t>(std::min<std::size_t>(storage.size(), 0xffffffffu))),
+      m_path(path) {}
 
 Player::~Player() {
   if (m_memory && m_data) m_memory->deallocate(m_data, m_capacity, 16);
 }
 
 Player::Player(Player&& other) noexcept
-    : m_data(other.m_data), m_memory(other.m_memory), m_capacity(other.m_capacity), m_path(other.m_path), m_framesDecoded(other.m_framesDecoded) {
+    : m_data(other.m_data),
+      m_memory(other.m_memory),
+      m_capacity(other.m_capacity),
+      m_path(other.m_path),
+      m_framesDecoded(other.m_framesDecoded) {
   m_cursor[0] = other.m_cursor[0];
   m_cursor[1] = other.m_cursor[1];
   other.m_data = nullptr;
@@ -386,7 +403,8 @@ bool Player::reserve(std::size_t bytes) {
   return true;
 }
 
-void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float frame, std::span<Transform> out) {
+void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float frame,
+                    std::span<Transform> out) {
   const PoseFrames at = splitFrame(clip, frame);
   // The fraction's slerp series, shared by every rotation of the pose between two frames.
   const SlerpTerms terms = SlerpTerms::of(at.alpha);
@@ -401,7 +419,8 @@ void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& cli
     const std::uint32_t frames[2] = {at.first, at.second ? at.next : ~0u};
     if (cursor) {
       // Another clip, or its cache elsewhere in the storage: nothing held.
-      if (cursor->clip != clip.id() || cursor->offset != cacheOffset) *cursor = Cursor{clip.id(), {~0u, ~0u}, static_cast<std::uint32_t>(cacheOffset)};
+      if (cursor->clip != clip.id() || cursor->offset != cacheOffset)
+        *cursor = Cursor{clip.id(), {~0u, ~0u}, static_cast<std::uint32_t>(cacheOffset)};
       cache.values = reinterpret_cast<BatchValues*>(m_data + cacheOffset);
       // A frame the cursor holds is not decoded; a new one takes the slot the pose's other frame
       // does not use, or (one frame) a free slot, else the one whose frame is farther away.
@@ -414,7 +433,10 @@ void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& cli
         if (cache.slot[0] < 0) cache.slot[0] = cache.slot[1] == 0 ? 1 : 0;
         if (cache.slot[1] < 0) cache.slot[1] = 1 - cache.slot[0];
       } else if (cache.slot[0] < 0) {
-        auto distance = [&](int s) { return cursor->frame[s] == ~0u ? ~0u : std::max(cursor->frame[s], at.first) - std::min(cursor->frame[s], at.first); };
+        auto distance = [&](int s) {
+          return cursor->frame[s] == ~0u ? ~0u
+                                         : std::max(cursor->frame[s], at.first) - std::min(cursor->frame[s], at.first);
+        };
         cache.slot[0] = distance(0) >= distance(1) ? 0 : 1;
         cache.slot[1] = 1 - cache.slot[0];
       } else {
@@ -429,7 +451,8 @@ void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& cli
     else
 #endif
 #if defined(ANIMPACK_HAVE_SSE2)
-    if (m_path != DecodePath::Scalar) decodeTracksSse2(clip, at, cache, terms, out.data());
+        if (m_path != DecodePath::Scalar)
+      decodeTracksSse2(clip, at, cache, terms, out.data());
     else
 #endif
       decodeTracks<PortableLanes>(clip, at, cache, terms, out.data());
@@ -437,7 +460,8 @@ void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& cli
   if (clip.rawCount() > 0) decodeRaw(clip, at, terms, out.data());
 }
 
-void Player::sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds, std::span<Transform> out) {
+void Player::sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds,
+                        std::span<Transform> out) {
   float frame = seconds * clip.sampleRate();
   const float cycle = clip.cycleFrames();
   if (clip.loops() && cycle > 0.f) {
@@ -469,8 +493,8 @@ void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform>
   decode(cached ? &m_cursor[0] : nullptr, 0, clip, frame, out);
 }
 
-void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight, BlendMode mode,
-                   std::span<Transform> out) {
+void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight,
+                   BlendMode mode, std::span<Transform> out) {
   // Storage: clip A's cache, clip B's cache, then the second pose; caches while the whole stays
   // within kBlendStateBytesPerJoint.
   const std::size_t budget = kBlendStateBytesPerJoint * clipA.jointCount();

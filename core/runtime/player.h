@@ -28,7 +28,9 @@ namespace animpack::runtime {
 
 enum class BlendMode : std::uint8_t {
   Naive,       ///< lerp translation and scale, nlerp rotation
-  Decomposed,  ///< revolution, stretch and spin blended apart: bone lengths survive the blend (a joint whose offset is the same in both poses keeps it and nlerps its rotation, what the parts give without their rounding; in both modes a joint the same in both poses keeps its transform)
+  Decomposed,  ///< revolution, stretch and spin blended apart: bone lengths survive the blend (a joint whose offset is
+               ///< the same in both poses keeps it and nlerps its rotation, what the parts give without their rounding;
+               ///< in both modes a joint the same in both poses keeps its transform)
 };
 
 class Player {
@@ -41,7 +43,8 @@ class Player {
   /// The player's state comes from `memory` (default: the heap): allocated at the first sample of
   /// a clip that needs more than it holds, so it grows to what the largest clip needs and then never
   /// allocates again.
-  explicit Player(DecodePath path = DecodePath::Simd, std::pmr::memory_resource* memory = std::pmr::get_default_resource());
+  explicit Player(DecodePath path = DecodePath::Simd,
+                  std::pmr::memory_resource* memory = std::pmr::get_default_resource());
   /// A player whose state lives in `storage` (caller-owned, 16-byte aligned): it never allocates.
   /// With too little storage for a clip's frame cache it decodes that clip without one; a blend
   /// needs at least blendStorageBytes() of the skeleton (asserted).
@@ -60,8 +63,8 @@ class Player {
   void sampleFrame(const ClipView& clip, float frame, std::span<Transform> out);
   /// Samples two clips and blends them: weight 0 gives clip A, 1 clip B. Both clips must share
   /// one skeleton (same joint count). The rest pose of A gives the reference bone directions.
-  void blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight,
-             BlendMode mode, std::span<Transform> out);
+  void blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight, BlendMode mode,
+             std::span<Transform> out);
 
   DecodePath path() const { return m_path; }
 
@@ -83,7 +86,8 @@ class Player {
     std::uint32_t offset = 0;             // where in the storage its cache is
   };
   void decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float frame, std::span<Transform> out);
-  void sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds, std::span<Transform> out);
+  void sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds,
+                  std::span<Transform> out);
   bool reserve(std::size_t bytes);
   void forgetOverwritten(std::size_t used);
 

@@ -13,8 +13,7 @@ namespace animpack::runtime {
 /// Object-space (skeleton root space) matrices of every joint in one pass. `parents` must list
 /// parents before children (-1 for a root); all spans have the joint count.
 template <typename S>
-void localToObject(std::span<const std::int32_t> parents, std::span<const Transform> locals,
-                   std::span<Affine<S>> out) {
+void localToObject(std::span<const std::int32_t> parents, std::span<const Transform> locals, std::span<Affine<S>> out) {
   for (std::size_t j = 0; j < locals.size(); ++j) {
     const Affine<S> local = Affine<S>::fromTransform(locals[j]);
     const std::int32_t p = parents[j];

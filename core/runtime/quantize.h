@@ -33,8 +33,8 @@ inline int smallestThree(Quat q, float out[3]) {
   return largest;
 }
 inline std::uint32_t quantizeUnit(float v, std::uint32_t maxValue) {
-  const float t = (std::clamp(v, -kSmallestThreeRange, kSmallestThreeRange) + kSmallestThreeRange) /
-                  (2.f * kSmallestThreeRange);
+  const float t =
+      (std::clamp(v, -kSmallestThreeRange, kSmallestThreeRange) + kSmallestThreeRange) / (2.f * kSmallestThreeRange);
   return static_cast<std::uint32_t>(std::lround(t * static_cast<float>(maxValue)));
 }
 inline float dequantizeUnit(std::uint32_t q, std::uint32_t maxValue) {
@@ -56,15 +56,15 @@ inline void packQuat48(Quat q, std::uint16_t out[3]) {
   const int largest = detail::smallestThree(normalized(q), v);
   const std::uint64_t bits = std::uint64_t(detail::quantizeUnit(v[0], 32767)) |
                              (std::uint64_t(detail::quantizeUnit(v[1], 32767)) << 15) |
-                             (std::uint64_t(detail::quantizeUnit(v[2], 32767)) << 30) |
-                             (std::uint64_t(largest) << 45);
+                             (std::uint64_t(detail::quantizeUnit(v[2], 32767)) << 30) | (std::uint64_t(largest) << 45);
   out[0] = static_cast<std::uint16_t>(bits);
   out[1] = static_cast<std::uint16_t>(bits >> 16);
   out[2] = static_cast<std::uint16_t>(bits >> 32);
 }
 inline Quat unpackQuat48(const std::uint16_t in[3]) {
   const std::uint64_t bits = std::uint64_t(in[0]) | (std::uint64_t(in[1]) << 16) | (std::uint64_t(in[2]) << 32);
-  const float v[3] = {detail::dequantizeUnit(bits & 0x7fff, 32767), detail::dequantizeUnit((bits >> 15) & 0x7fff, 32767),
+  const float v[3] = {detail::dequantizeUnit(bits & 0x7fff, 32767),
+                      detail::dequantizeUnit((bits >> 15) & 0x7fff, 32767),
                       detail::dequantizeUnit((bits >> 30) & 0x7fff, 32767)};
   return detail::assemble(static_cast<int>((bits >> 45) & 3), v);
 }

@@ -25,8 +25,10 @@ QuatD mul(const QuatD& a, const QuatD& b) {
 QuatD conj(const QuatD& q) { return {-q.x, -q.y, -q.z, q.w}; }
 VecD rotate(const QuatD& q, const VecD& p) {
   const double ux = q.x, uy = q.y, uz = q.z;
-  const double tx = 2 * (uy * p.v[2] - uz * p.v[1]), ty = 2 * (uz * p.v[0] - ux * p.v[2]), tz = 2 * (ux * p.v[1] - uy * p.v[0]);
-  return {{p.v[0] + q.w * tx + (uy * tz - uz * ty), p.v[1] + q.w * ty + (uz * tx - ux * tz), p.v[2] + q.w * tz + (ux * ty - uy * tx)}};
+  const double tx = 2 * (uy * p.v[2] - uz * p.v[1]), ty = 2 * (uz * p.v[0] - ux * p.v[2]),
+               tz = 2 * (ux * p.v[1] - uy * p.v[0]);
+  return {{p.v[0] + q.w * tx + (uy * tz - uz * ty), p.v[1] + q.w * ty + (uz * tx - ux * tz),
+           p.v[2] + q.w * tz + (ux * ty - uy * tx)}};
 }
 QuatD widen(const Quat& q) { return {q.x, q.y, q.z, q.w}; }
 VecD widen(const Vec3& v) { return {{v.x, v.y, v.z}}; }
@@ -63,7 +65,8 @@ GroundMotion groundAtFrames(const ClipView& clip, double frames) {
   if (!(cycle > 0)) return groundAtFrame(clip, 0.f);
   const double k = std::floor(frames / cycle);
   const GroundMotion whole = fromFloats(clip.rootMotion()->cycle, clip.rootMotion()->upAxis);
-  return compose(power(whole, static_cast<std::int64_t>(k)), groundAtFrame(clip, static_cast<float>(frames - k * cycle)));
+  return compose(power(whole, static_cast<std::int64_t>(k)),
+                 groundAtFrame(clip, static_cast<float>(frames - k * cycle)));
 }
 
 /// Object-space motion of the character for a motion `d` in the reference frame's axes.
@@ -73,10 +76,10 @@ GroundMotion objectMotion(const RootMotionInfo& info, const GroundMotion& d) {
 }
 
 /// Folds the motion at `frames` from frame 0 (cycles included) into the root joint of `pose`.
-void foldRoot(Player& player, const ClipView& clip, double frames, std::span<const std::int32_t> parents, std::span<Transform> pose,
-              RootMotionScratch& scratch);
-void moveJointAlong(std::vector<std::uint32_t>& chain, std::span<const std::int32_t> parents, std::uint32_t joint, const GroundMotion& motion,
-                    std::span<Transform> pose);
+void foldRoot(Player& player, const ClipView& clip, double frames, std::span<const std::int32_t> parents,
+              std::span<Transform> pose, RootMotionScratch& scratch);
+void moveJointAlong(std::vector<std::uint32_t>& chain, std::span<const std::int32_t> parents, std::uint32_t joint,
+                    const GroundMotion& motion, std::span<Transform> pose);
 
 }  // namespace
 
@@ -134,7 +137,8 @@ GroundMotion groundAtFrame(const ClipView& clip, float frame) {
     const float* v = info->cycle;
     float row[4];
     if (i < frames) {
-      for (int c = 0; c < 4; ++c) row[c] = loadLE<float>(info->frames + std::size_t(i) * kRootMotionFrameSize + 4 * std::size_t(c));
+      for (int c = 0; c < 4; ++c)
+        row[c] = loadLE<float>(info->frames + std::size_t(i) * kRootMotionFrameSize + 4 * std::size_t(c));
       v = row;
     }
     return fromFloats(v, info->upAxis);
@@ -155,14 +159,15 @@ GroundMotion characterMotion(const ClipView& clip, float t0, float t1) {
   if (!info) return {};
   // Frames in float as Player::sample computes them, so the motion and the pose meet at one instant.
   const float rate = clip.sampleRate();
-  const GroundMotion d = compose(inverse(groundAtFrames(clip, double(t0 * rate))), groundAtFrames(clip, double(t1 * rate)));
+  const GroundMotion d =
+      compose(inverse(groundAtFrames(clip, double(t0 * rate))), groundAtFrames(clip, double(t1 * rate)));
   return objectMotion(*info, d);
 }
 
 namespace {
 
-void foldRoot(Player& player, const ClipView& clip, double frames, std::span<const std::int32_t> parents, std::span<Transform> pose,
-              RootMotionScratch& scratch) {
+void foldRoot(Player& player, const ClipView& clip, double frames, std::span<const std::int32_t> parents,
+              std::span<Transform> pose, RootMotionScratch& scratch) {
   const RootMotionInfo info = *clip.rootMotion();
   const double cycle = clip.cycleFrames();
   const bool loops = clip.loops() && cycle > 0;
@@ -190,7 +195,8 @@ void foldRoot(Player& player, const ClipView& clip, double frames, std::span<con
 
 }  // namespace
 
-void moveJoint(std::span<const std::int32_t> parents, std::uint32_t joint, const GroundMotion& motion, std::span<Transform> pose) {
+void moveJoint(std::span<const std::int32_t> parents, std::uint32_t joint, const GroundMotion& motion,
+               std::span<Transform> pose) {
   std::vector<std::uint32_t> chain;
   moveJointAlong(chain, parents, joint, motion, pose);
 }
@@ -198,8 +204,8 @@ void moveJoint(std::span<const std::int32_t> parents, std::uint32_t joint, const
 namespace {
 
 /// moveJoint() with the ancestor chain in a caller's buffer.
-void moveJointAlong(std::vector<std::uint32_t>& chain, std::span<const std::int32_t> parents, std::uint32_t joint, const GroundMotion& motion,
-                    std::span<Transform> pose) {
+void moveJointAlong(std::vector<std::uint32_t>& chain, std::span<const std::int32_t> parents, std::uint32_t joint,
+                    const GroundMotion& motion, std::span<Transform> pose) {
   // The ancestors' object transform P, root first.
   chain.clear();
   for (std::int32_t p = parents[joint]; p >= 0; p = parents[std::size_t(p)]) chain.push_back(std::uint32_t(p));
@@ -243,7 +249,8 @@ void applyRootMotionAtFrame(Player& player, const ClipView& clip, float frame, s
   if (!clip.rootMotion()) return;
   // One cycle, as Player::sampleFrame clamps it (its end is the next cycle's frame 0, one cycle on).
   const float last = clip.loops() ? clip.cycleFrames() : float(clip.frameCount() - 1);
-  foldRoot(player, clip, std::clamp(std::isfinite(frame) ? double(frame) : 0.0, 0.0, double(last)), parents, pose, scratch);
+  foldRoot(player, clip, std::clamp(std::isfinite(frame) ? double(frame) : 0.0, 0.0, double(last)), parents, pose,
+           scratch);
 }
 
 }  // namespace animpack::runtime

@@ -47,7 +47,8 @@ GroundMotion characterMotion(const ClipView& clip, float t0, float t1);
 /// given in object space (the skeleton's root space): the joint's parent stays, the joint's local
 /// transform becomes parent^-1 * motion * parent * local (parent: the object transform of its
 /// ancestors, taken with uniform scale).
-void moveJoint(std::span<const std::int32_t> parents, std::uint32_t joint, const GroundMotion& motion, std::span<Transform> pose);
+void moveJoint(std::span<const std::int32_t> parents, std::uint32_t joint, const GroundMotion& motion,
+               std::span<Transform> pose);
 
 /// The working poses applyRootMotion() decodes into between frames and the ancestor chain it walks:
 /// kept by the caller beside its Player, they grow to the largest skeleton once and then the fold

@@ -35,8 +35,8 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : m_state(std::move(value)) {}          // NOLINT: implicit by design
-  Expected(Error error) : m_state(std::move(error)) {}      // NOLINT: implicit by design
+  Expected(T value) : m_state(std::move(value)) {}                                        // NOLINT: implicit by design
+  Expected(Error error) : m_state(std::move(error)) {}                                    // NOLINT: implicit by design
   Expected(Status status) : m_state(Error{status.message()}) { assert(!status.isOk()); }  // NOLINT
 
   bool hasValue() const { return std::holds_alternative<T>(m_state); }

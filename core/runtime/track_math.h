@@ -23,9 +23,21 @@ inline float uniformValue(float spline, float residualSteps, float step) { retur
 
 /// Scale of one residual unit: 2^-shift (shift 0..15).
 inline float residualScale(unsigned shift) {
-  static constexpr float kScales[16] = {1.f,         0.5f,         0.25f,        0.125f,        0.0625f,      0.03125f,
-                                        0.015625f,   0.0078125f,   0.00390625f,  0.001953125f,  0.0009765625f,
-                                        0.00048828125f, 0.000244140625f, 0.0001220703125f, 0.00006103515625f,
+  static constexpr float kScales[16] = {1.f,
+                                        0.5f,
+                                        0.25f,
+                                        0.125f,
+                                        0.0625f,
+                                        0.03125f,
+                                        0.015625f,
+                                        0.0078125f,
+                                        0.00390625f,
+                                        0.001953125f,
+                                        0.0009765625f,
+                                        0.00048828125f,
+                                        0.000244140625f,
+                                        0.0001220703125f,
+                                        0.00006103515625f,
                                         0.000030517578125f};
   return kScales[shift & 15u];
 }

@@ -20,11 +20,14 @@ namespace animpack::runtime::kernels {
 
 /// A lane implementation that computes two frames of a batch in one register (L::Pair).
 template <class L>
-concept HasPair = requires { typename L::Pair; };
+concept HasPair = requires {
+  typename L::Pair;
+};
 
 /// Byte offset of a joint's channel in a pose (a Transform array).
 inline std::uint32_t poseOffset(std::uint32_t joint, std::uint32_t channel) {
-  static constexpr std::uint8_t kChannel[4] = {offsetof(Transform, rotation), offsetof(Transform, translation), offsetof(Transform, scale), 0};
+  static constexpr std::uint8_t kChannel[4] = {offsetof(Transform, rotation), offsetof(Transform, translation),
+                                               offsetof(Transform, scale), 0};
   return static_cast<std::uint32_t>(joint * sizeof(Transform) + kChannel[channel & 3u]);
 }
 
@@ -54,12 +57,12 @@ struct Uniform {
     I rowMask[4];    // [component]: 2^width - 1 per lane
     std::uint32_t outOffset[4];
     unsigned lanes;
-    std::uint32_t track[4];           // uniform track index per lane (its segment header)
-    std::uint32_t rowOffset[4];       // bit offset of the lane's values in a boundary row
-    std::uint8_t rowShift[4][4];      // [component][lane]: bit offset of the component in them
-    bool wideRows;                    // a lane's values span more than 56 bits
-    bool unsignedRows;                // a component is 32 bits wide (its values may pass 2^31)
-    std::uint32_t rowBits;            // the lanes' bits in a row (the batch's share of it)
+    std::uint32_t track[4];       // uniform track index per lane (its segment header)
+    std::uint32_t rowOffset[4];   // bit offset of the lane's values in a boundary row
+    std::uint8_t rowShift[4][4];  // [component][lane]: bit offset of the component in them
+    bool wideRows;                // a lane's values span more than 56 bits
+    bool unsignedRows;            // a component is 32 bits wide (its values may pass 2^31)
+    std::uint32_t rowBits;        // the lanes' bits in a row (the batch's share of it)
   };
 
   /// 2^w - 1 per lane for w in 0..32.
@@ -72,11 +75,11 @@ struct Uniform {
   /// `records` (the group's record of track `groupFirst`), the batch's values `rowOffset` bits into
   /// each boundary row.
   template <UniformGroup G>
-  static void gather(const std::uint8_t* records, std::uint32_t groupFirst, std::uint32_t first, unsigned lanes, std::uint32_t rowOffset,
-                     Batch& b) {
+  static void gather(const std::uint8_t* records, std::uint32_t groupFirst, std::uint32_t first, unsigned lanes,
+                     std::uint32_t rowOffset, Batch& b) {
     constexpr std::uint32_t kRecord = G == UniformGroup::RotationReference ? kUniformParamSize + kUniformRefSize
-                                      : G == UniformGroup::Rotation4      ? kUniformParamSize + 4
-                                                                          : kUniformParamSize;
+                                      : G == UniformGroup::Rotation4       ? kUniformParamSize + 4
+                                                                           : kUniformParamSize;
     const std::uint8_t* p[4];
     for (unsigned l = 0; l < 4; ++l) {
       const unsigned lane = l < lanes ? l : lanes - 1;
@@ -93,17 +96,18 @@ struct Uniform {
     b.minimum[2] = v[2];
     b.step = v[3];
     if constexpr (G == UniformGroup::Rotation4)
-      b.minimum[3] = L::floats(loadLE<float>(p[0] + 24), loadLE<float>(p[1] + 24), loadLE<float>(p[2] + 24), loadLE<float>(p[3] + 24));
+      b.minimum[3] = L::floats(loadLE<float>(p[0] + 24), loadLE<float>(p[1] + 24), loadLE<float>(p[2] + 24),
+                               loadLE<float>(p[3] + 24));
     if constexpr (G == UniformGroup::RotationReference) {
       const std::uint8_t* refs[4] = {p[0] + 24, p[1] + 24, p[2] + 24, p[3] + 24};
       L::gather4(refs, b.reference);
     }
     // The boundary widths, one byte per component: where each component sits in the lane's values.
-    const I widths = L::ints(loadLE<std::uint32_t>(p[0] + 20), loadLE<std::uint32_t>(p[1] + 20), loadLE<std::uint32_t>(p[2] + 20),
-                             loadLE<std::uint32_t>(p[3] + 20));
+    const I widths = L::ints(loadLE<std::uint32_t>(p[0] + 20), loadLE<std::uint32_t>(p[1] + 20),
+                             loadLE<std::uint32_t>(p[2] + 20), loadLE<std::uint32_t>(p[3] + 20));
     const I byte = L::setInts(255);
-    const I w0 = L::andInts(widths, byte), w1 = L::andInts(L::template shr<8>(widths), byte), w2 = L::andInts(L::template shr<16>(widths), byte),
-            w3 = L::template shr<24>(widths);
+    const I w0 = L::andInts(widths, byte), w1 = L::andInts(L::template shr<8>(widths), byte),
+            w2 = L::andInts(L::template shr<16>(widths), byte), w3 = L::template shr<24>(widths);
     const I s2 = L::addInts(w0, w1), s3 = L::addInts(s2, w2), total = L::addInts(s3, w3);
     L::storeBytes(b.rowShift, L::setInts(0), w0, s2, s3);
     b.rowMask[0] = lowMask(w0);
@@ -122,10 +126,12 @@ struct Uniform {
   /// A batch's residual layout in one segment from its lanes' 3-byte residual headers (FORMAT.md
   /// "Uniform tracks"), its residuals starting `base` bits into the segment. Returns the bits the
   /// batch's tracks take.
-  static std::uint32_t layout(const Batch& b, const std::uint8_t* segment, std::uint32_t frames, std::uint32_t base, BatchLayout& s) {
+  static std::uint32_t layout(const Batch& b, const std::uint8_t* segment, std::uint32_t frames, std::uint32_t base,
+                              BatchLayout& s) {
     std::uint32_t header[4];
     // Read as one 4-byte word: the byte after the last header is residual data or the clip's padding.
-    for (unsigned l = 0; l < 4; ++l) header[l] = loadLE<std::uint32_t>(segment + kSegmentHeaderBytesPerTrack * std::size_t(b.track[l])) & 0xffffffu;
+    for (unsigned l = 0; l < 4; ++l)
+      header[l] = loadLE<std::uint32_t>(segment + kSegmentHeaderBytesPerTrack * std::size_t(b.track[l])) & 0xffffffu;
     layoutWithStrides(header, s);
     // Where each lane's residuals start: the batch's tracks one after the other, `frames` frames each.
     std::uint32_t offset = base;
@@ -147,8 +153,8 @@ struct Uniform {
   static void layoutWithStrides(const std::uint32_t header[4], BatchLayout& s) {
     const I h = L::ints(header[0], header[1], header[2], header[3]);
     const I width = L::setInts(31), one = L::setInts(1);
-    const I b0 = L::andInts(h, width), b1 = L::andInts(L::template shr<5>(h), width), b2 = L::andInts(L::template shr<10>(h), width),
-            b3 = L::andInts(L::template shr<19>(h), width);
+    const I b0 = L::andInts(h, width), b1 = L::andInts(L::template shr<5>(h), width),
+            b2 = L::andInts(L::template shr<10>(h), width), b3 = L::andInts(L::template shr<19>(h), width);
     L::storeInts(s.mask[0], L::subInts(L::powerOfTwo(b0), one));
     L::storeInts(s.mask[1], L::subInts(L::powerOfTwo(b1), one));
     L::storeInts(s.mask[2], L::subInts(L::powerOfTwo(b2), one));
@@ -174,7 +180,8 @@ struct Uniform {
 
   /// The batch's quantized boundary values of one row (q[component]), as floats.
   template <unsigned Components>
-  [[gnu::always_inline]] static void row(const Batch& b, const RowShifts& shifts, const std::uint8_t* bits, std::uint32_t rowStart, F q[4]) {
+  [[gnu::always_inline]] static void row(const Batch& b, const RowShifts& shifts, const std::uint8_t* bits,
+                                         std::uint32_t rowStart, F q[4]) {
     static constexpr std::uint8_t kOne[4] = {1, 1, 1, 1};
     static constexpr std::uint8_t kZero[4] = {};
     // uint32 -> float rounds to nearest; below 2^31 the signed conversion gives the same float.
@@ -182,7 +189,8 @@ struct Uniform {
     if (!b.wideRows) {
       // Each lane's values of the row in one read: positions rowOffset + rowStart x 1.
       const typename L::W w = L::words(bits, b.rowOffset, kOne, rowStart);
-      for (unsigned c = 0; c < Components; ++c) q[c] = toFloat(L::andInts(L::shiftWords(w, shifts.component[c]), b.rowMask[c]));
+      for (unsigned c = 0; c < Components; ++c)
+        q[c] = toFloat(L::andInts(L::shiftWords(w, shifts.component[c]), b.rowMask[c]));
       return;
     }
     // A lane past 56 bits a row: each component read at its own position.
@@ -198,10 +206,8 @@ struct Uniform {
   /// residual x 2^-shift). The frames share the layout's masks and scales, read once.
   template <unsigned Components, unsigned Frames>
   static void residuals(const BatchLayout& s, const std::uint8_t* data, std::uint32_t local, F out[Frames][4]) {
-    if (s.wide)
-      residualsOf<Components, Frames, true>(s, data, local, out);
-    else
-      residualsOf<Components, Frames, false>(s, data, local, out);
+    if (s.wide) residualsOf<Components, Frames, true>(s, data, local, out);
+    else residualsOf<Components, Frames, false>(s, data, local, out);
   }
 
   /// residuals(): each lane's whole frame in one read, or (`Wide`, lanes past 57 bits a frame) each
@@ -214,8 +220,7 @@ struct Uniform {
     for (unsigned f = 0; f < Frames; ++f) {
       if constexpr (Wide)
         for (unsigned l = 0; l < 4; ++l) start[f][l] = s.base[l] + std::uint64_t(local + f) * s.stride[l];
-      else
-        w[f] = L::words(data, s.base, s.stride, local + f);
+      else w[f] = L::words(data, s.base, s.stride, local + f);
     }
     for (unsigned c = 0; c < Components; ++c) {
       const std::uint8_t* o = s.offset[c];
@@ -224,10 +229,8 @@ struct Uniform {
       const I sign = L::shr1(L::addInts(mask, L::setInts(1)));
       for (unsigned f = 0; f < Frames; ++f) {
         I raw;
-        if constexpr (Wide)
-          raw = wideComponent(data, start[f], o);
-        else
-          raw = L::shiftWords(w[f], L::shifts(o));
+        if constexpr (Wide) raw = wideComponent(data, start[f], o);
+        else raw = L::shiftWords(w[f], L::shifts(o));
         const I r = L::subInts(L::xorInts(L::andInts(raw, mask), sign), sign);
         out[f][c] = L::mul(L::fromInt(r), scale);
       }
@@ -262,16 +265,19 @@ struct Uniform {
   /// A frame's values from its spline part s = w0 q0 + w1 q1 + w2 q2 + w3 q3 (in that order) and its
   /// residual, as the scalar definition: minimum + s x step, then uniformValue(spline, residual, step).
   template <class X, unsigned Components>
-  [[gnu::always_inline]] static void values(const typename X::F minimum[4], typename X::F step, const typename X::F s[4],
-                                            const typename X::F residual[4], typename X::F out[4]) {
-    for (unsigned c = 0; c < Components; ++c) out[c] = X::add(X::add(minimum[c], X::mul(s[c], step)), X::mul(residual[c], step));
+  [[gnu::always_inline]] static void values(const typename X::F minimum[4], typename X::F step,
+                                            const typename X::F s[4], const typename X::F residual[4],
+                                            typename X::F out[4]) {
+    for (unsigned c = 0; c < Components; ++c)
+      out[c] = X::add(X::add(minimum[c], X::mul(s[c], step)), X::mul(residual[c], step));
   }
 
   /// normalized() of four lanes of quaternions (identity where the length is not positive).
   template <class X>
   static void normalize(const typename X::F in[4], typename X::F out[4]) {
     using XF = typename X::F;
-    const XF n2 = X::add(X::add(X::add(X::mul(in[0], in[0]), X::mul(in[1], in[1])), X::mul(in[2], in[2])), X::mul(in[3], in[3]));
+    const XF n2 =
+        X::add(X::add(X::add(X::mul(in[0], in[0]), X::mul(in[1], in[1])), X::mul(in[2], in[2])), X::mul(in[3], in[3]));
     const auto positive = X::gt(n2, X::set(0.f));
     const XF inv = X::div(X::set(1.f), X::sqrt(n2));
     const Quat identity;
@@ -379,8 +385,8 @@ struct Uniform {
   /// (normalised) or a vector, [frame][component]. The spline parts are accumulated row by row, so a
   /// row read once serves both frames when they share a segment (`sameSegment`).
   template <UniformGroup G>
-  static void evaluate(const Batch& batch, const std::uint8_t* bits, const FrameSource& a, const BatchLayout& la, const FrameSource& b,
-                       const BatchLayout& lb, bool second, bool sameSegment, F out[2][4]) {
+  static void evaluate(const Batch& batch, const std::uint8_t* bits, const FrameSource& a, const BatchLayout& la,
+                       const FrameSource& b, const BatchLayout& lb, bool second, bool sameSegment, F out[2][4]) {
     constexpr unsigned C = G == UniformGroup::Rotation4 ? 4 : 3;
     const RowShifts shifts = rowShifts<C>(batch);
     if constexpr (HasPair<L>) {
@@ -469,8 +475,8 @@ struct Uniform {
   /// Writes the values at the frame (`a`) or, when `second`, their interpolation towards the next
   /// frame's (`b`) by the series' fraction: lerp, or canonicalSign(slerp) for rotations.
   template <bool Vector>
-  static void finish(const std::uint32_t* outOffset, unsigned lanes, const F a[4], const F b[4], bool second, const SlerpSeries& series,
-                     Transform* out) {
+  static void finish(const std::uint32_t* outOffset, unsigned lanes, const F a[4], const F b[4], bool second,
+                     const SlerpSeries& series, Transform* out) {
     F result[4];
     auto* base = reinterpret_cast<unsigned char*>(out);
     if (!second) {

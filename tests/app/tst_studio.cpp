@@ -138,7 +138,8 @@ class TstStudio : public QObject {
     app::MainWindow w;
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openPath(QString::fromStdString(test::writeScene(test::walkerRig(90), "studio_walker.gltf").string()), true));
+    QVERIFY(
+        w.openPath(QString::fromStdString(test::writeScene(test::walkerRig(90), "studio_walker.gltf").string()), true));
     QVERIFY(waitForResult(w, 0));
     QCOMPARE(w.viewport()->rootTrajectorySegments(), 0);
     QAction* extract = nullptr;
@@ -217,7 +218,7 @@ class TstStudio : public QObject {
     w.show();
     QVERIFY(w.openPath(rig(), true));
     w.document()->setJointValue(widgets::EditScope::AllClips, {w.document()->asset()->skeleton.find("Head")},
-                            widgets::JointField::Precision, 0.05f);
+                                widgets::JointField::Precision, 0.05f);
     QSignalSpy finished(&w, &app::MainWindow::exportFinished);
     core::ExportOptions options;
     options.batch.settings = w.document()->settings();
@@ -237,7 +238,8 @@ class TstStudio : public QObject {
     QVERIFY(wave);
     // The pack carries the studio's settings: the edited joint's tolerance is in it.
     const auto tolerances = wave->tolerances();
-    QVERIFY(std::any_of(tolerances.begin(), tolerances.end(), [](const runtime::JointTolerance& t) { return std::fabs(t.precisionCm - 0.05f) < 1e-6f; }));
+    QVERIFY(std::any_of(tolerances.begin(), tolerances.end(),
+                        [](const runtime::JointTolerance& t) { return std::fabs(t.precisionCm - 0.05f) < 1e-6f; }));
     QVERIFY(QFileInfo::exists(dir.filePath("rig.report.json")));
   }
 
@@ -305,7 +307,8 @@ class TstStudio : public QObject {
     const auto take = [&](const QString& name, int frames) {
       return test::writeSceneAt(test::singleTakeRig(frames), dir.filePath(name).toStdString());
     };
-    QVERIFY(take("idle.gltf", 20) && take("walk.gltf", 22) && take("takes/run.gltf", 24) && take("takes/more/jump.gltf", 26));
+    QVERIFY(take("idle.gltf", 20) && take("walk.gltf", 22) && take("takes/run.gltf", 24) &&
+            take("takes/more/jump.gltf", 26));
     app::MainWindow w;
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));

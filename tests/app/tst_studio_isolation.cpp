@@ -93,7 +93,8 @@ class TstStudioIsolation : public QObject {
 
   /// A folder with hero.gltf in it.
   static bool prepare(const QTemporaryDir& dir) {
-    static const QString rig = QString::fromStdString(test::writeScene(test::armatureRig(1.f, 60), "isolation.gltf").string());
+    static const QString rig =
+        QString::fromStdString(test::writeScene(test::armatureRig(1.f, 60), "isolation.gltf").string());
     return QFile::copy(rig, dir.filePath("hero.gltf"));
   }
 
@@ -195,7 +196,8 @@ class TstStudioIsolation : public QObject {
     env.insert("XDG_CONFIG_HOME", dir.filePath("config"));  // no user settings, no recent files
     studio.setProcessEnvironment(env);
     const QString shot = dir.filePath("crash.png");
-    studio.start(ANIMPACK_STUDIO, {QString::fromStdString(test::model("RAW/WithTexture.raw").string()), "--screenshot", shot, "--screenshot-delay", "2000"});
+    studio.start(ANIMPACK_STUDIO, {QString::fromStdString(test::model("RAW/WithTexture.raw").string()), "--screenshot",
+                                   shot, "--screenshot-delay", "2000"});
     QVERIFY(studio.waitForFinished(120000));  // before: the error dialog waited for a click forever
     QCOMPARE(studio.exitStatus(), QProcess::NormalExit);
     QCOMPARE(studio.exitCode(), 1);  // the file did not open

@@ -51,14 +51,17 @@ std::map<std::string, Peer> readPeers(const std::string& path) {
       p.acl = std::stoull(cells[6]);
       p.aclError = cells[8];
       p.ozz = std::stoull(cells[9]);
-      peers[std::filesystem::path(name).parent_path().filename().string() + "/" + std::filesystem::path(name).filename().string()] = p;
+      peers[std::filesystem::path(name).parent_path().filename().string() + "/" +
+            std::filesystem::path(name).filename().string()] = p;
     } catch (...) {
     }
   }
   return peers;
 }
 
-std::string key(const std::filesystem::path& p) { return p.parent_path().filename().string() + "/" + p.filename().string(); }
+std::string key(const std::filesystem::path& p) {
+  return p.parent_path().filename().string() + "/" + p.filename().string();
+}
 
 }  // namespace
 
@@ -92,8 +95,9 @@ int main(int argc, char** argv) {
   const auto& results = *batch;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-  std::printf("| file | joints | clips | frames | raw bytes | animpack bytes | ratio | max err cm | ms/clip | MB/s |%s\n",
-              peers.empty() ? "" : " ACL bytes | ACL max err cm | animpack/ACL bytes |");
+  std::printf(
+      "| file | joints | clips | frames | raw bytes | animpack bytes | ratio | max err cm | ms/clip | MB/s |%s\n",
+      peers.empty() ? "" : " ACL bytes | ACL max err cm | animpack/ACL bytes |");
   std::printf("|---|---|---|---|---|---|---|---|---|---|%s\n", peers.empty() ? "" : "---|---|---|");
   std::uint64_t totalRaw = 0, totalPacked = 0, totalClips = 0, peerOurs = 0, peerAcl = 0;
   double totalMs = 0;
@@ -125,10 +129,11 @@ int main(int argc, char** argv) {
     totalClips += records.size();
     totalMs += ms;
     worst = std::max(worst, maxError);
-    std::printf("| %s | %zu | %zu | %llu | %llu | %llu | %.2f | %.4f%s | %.1f | %.1f |", key(f.path).c_str(), f.skeleton->names.size(),
-                records.size(), static_cast<unsigned long long>(frames), static_cast<unsigned long long>(raw),
-                static_cast<unsigned long long>(packed), double(raw) / double(packed), maxError, within ? "" : " (over)",
-                ms / double(records.size()), double(raw) / 1e6 / (ms / 1000.0));
+    std::printf("| %s | %zu | %zu | %llu | %llu | %llu | %.2f | %.4f%s | %.1f | %.1f |", key(f.path).c_str(),
+                f.skeleton->names.size(), records.size(), static_cast<unsigned long long>(frames),
+                static_cast<unsigned long long>(raw), static_cast<unsigned long long>(packed),
+                double(raw) / double(packed), maxError, within ? "" : " (over)", ms / double(records.size()),
+                double(raw) / 1e6 / (ms / 1000.0));
     const auto p = peers.find(key(f.path));
     if (p != peers.end()) {
       // Bytes compare only over the same frames; a different joint set changes the work too.
@@ -138,7 +143,9 @@ int main(int argc, char** argv) {
       const std::size_t jointGap = std::max(p->second.joints, joints) - std::min(p->second.joints, joints);
       std::printf(" %llu | %s | %.2f%s |", static_cast<unsigned long long>(p->second.acl), p->second.aclError.c_str(),
                   double(packed) / double(p->second.acl),
-                  !sameFrames ? " (frames differ)" : !sameJoints ? (" (" + std::to_string(p->second.joints) + " joints)").c_str() : "");
+                  !sameFrames   ? " (frames differ)"
+                  : !sameJoints ? (" (" + std::to_string(p->second.joints) + " joints)").c_str()
+                                : "");
       const bool comparable = sameFrames && jointGap * 4 <= p->second.joints;  // joint sets within 25 %
       if (comparable) {
         ++compared;
@@ -151,14 +158,17 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
   }
-  std::printf("\n%llu clips: %llu -> %llu bytes (%.2f:1), max error %.4f cm; %.1f ms per clip, %.2f s wall with %u job(s)\n",
-              static_cast<unsigned long long>(totalClips), static_cast<unsigned long long>(totalRaw),
-              static_cast<unsigned long long>(totalPacked), double(totalRaw) / double(std::max<std::uint64_t>(totalPacked, 1)), worst,
-              totalMs / double(std::max<std::uint64_t>(totalClips, 1)), wall, jobs);
+  std::printf(
+      "\n%llu clips: %llu -> %llu bytes (%.2f:1), max error %.4f cm; %.1f ms per clip, %.2f s wall with %u job(s)\n",
+      static_cast<unsigned long long>(totalClips), static_cast<unsigned long long>(totalRaw),
+      static_cast<unsigned long long>(totalPacked), double(totalRaw) / double(std::max<std::uint64_t>(totalPacked, 1)),
+      worst, totalMs / double(std::max<std::uint64_t>(totalClips, 1)), wall, jobs);
   if (compared)
-    std::printf("files with the peers' frames and joint set (within 25%%): animpack smaller on %d of %d; %llu vs ACL %llu bytes (%.1f%%)\n", beaten, compared,
-                static_cast<unsigned long long>(peerOurs), static_cast<unsigned long long>(peerAcl),
-                100.0 * double(peerOurs) / double(peerAcl));
+    std::printf(
+        "files with the peers' frames and joint set (within 25%%): animpack smaller on %d of %d; %llu vs ACL %llu "
+        "bytes (%.1f%%)\n",
+        beaten, compared, static_cast<unsigned long long>(peerOurs), static_cast<unsigned long long>(peerAcl),
+        100.0 * double(peerOurs) / double(peerAcl));
 
   // Interactive recompress: one joint's precision changes on a 30-60 joint clip of several hundred
   // frames; the context keeps every other sub-track's encoding.
@@ -175,10 +185,13 @@ int main(int argc, char** argv) {
       s.joints.emplace_back(joint, core::JointOverride{0.005f, {}, {}});
       const auto t0 = std::chrono::steady_clock::now();
       auto again = core::makeCompressJob(*asset, clip, core::resolve(s, asset->skeleton, clip.name)).run(&context);
-      const double incremental = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      std::printf("recompress of %s '%s' (%zu joints, %u frames) after '%s' changed to 0.005 cm: %.1f ms (full compress %.1f ms)\n",
-                  f.path.filename().c_str(), clip.name.c_str(), asset->skeleton.jointCount(), clip.frameCount, joint.c_str(),
-                  incremental, first ? first->stats.compressMs : 0.0);
+      const double incremental =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      std::printf(
+          "recompress of %s '%s' (%zu joints, %u frames) after '%s' changed to 0.005 cm: %.1f ms (full compress %.1f "
+          "ms)\n",
+          f.path.filename().c_str(), clip.name.c_str(), asset->skeleton.jointCount(), clip.frameCount, joint.c_str(),
+          incremental, first ? first->stats.compressMs : 0.0);
       return 0;
     }
   }

@@ -103,7 +103,8 @@ void skinningTable(int runs) {
                        std::size_t joints) {
     int most = 0;
     for (const auto& inf : mesh.influences)
-      most = std::max(most, int(std::count_if(inf.weights.begin(), inf.weights.end(), [](float w) { return w > 0.f; })));
+      most =
+          std::max(most, int(std::count_if(inf.weights.begin(), inf.weights.end(), [](float w) { return w > 0.f; })));
     const double ms = skinMs(mesh, skin, runs);
     std::printf("| %s | %zu | %d | %zu | %.3f | %.3f |\n", name.c_str(), mesh.vertexCount(), most, joints, ms,
                 ms * 10000.0 / double(mesh.vertexCount()));
@@ -160,8 +161,9 @@ FrameResult frameTime(viewport::ViewportWidget& view, const core::ImportedAsset&
 }
 
 void frameTable(int frames, QSize size) {
-  std::printf("\nFrame time: skinning + upload + render (Qt 3D %s renderer, llvmpipe, %dx%d view, %d frames, continuous)\n\n",
-              qEnvironmentVariable("QT3D_RENDERER", "rhi").toUtf8().constData(), size.width(), size.height(), frames);
+  std::printf(
+      "\nFrame time: skinning + upload + render (Qt 3D %s renderer, llvmpipe, %dx%d view, %d frames, continuous)\n\n",
+      qEnvironmentVariable("QT3D_RENDERER", "rhi").toUtf8().constData(), size.width(), size.height(), frames);
   std::printf("| asset | vertices per copy | copies drawn | setPoses ms (skin both + upload) | frame ms | fps |\n");
   std::printf("|---|---:|---:|---:|---:|---:|\n");
   viewport::ViewportWidget view;

@@ -1,6 +1,7 @@
 // Decodes a fixed number of poses of a pack's longest clip, for counting the decoder's instructions
 // per pose under callgrind (a figure the machine's load does not change; docs/PERFORMANCE.md):
-//   valgrind --tool=callgrind build/tests/decode_poses PACK forward|backward|random|blend|blend-naive|blend-poses N [--scalar|--sse2]
+//   valgrind --tool=callgrind build/tests/decode_poses PACK forward|backward|random|blend|blend-naive|blend-poses N
+//   [--scalar|--sse2]
 // The times are those of `animpack bench`: k/60 s, reversed, or in a fixed permutation. `blend-poses`
 // is the blend pass alone: blendPoses (decomposed) of the clip's poses at 1/3 and 1/9 of its duration,
 // once per time, into a third pose (a block the same in both is copied), the two samples left out.
@@ -18,7 +19,9 @@ using namespace animpack::runtime;
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: decode_poses PACK forward|backward|random|blend|blend-naive|blend-poses REPEATS [--scalar|--sse2]\n");
+    std::fprintf(
+        stderr,
+        "usage: decode_poses PACK forward|backward|random|blend|blend-naive|blend-poses REPEATS [--scalar|--sse2]\n");
     return 2;
   }
   auto pack = Pack::load(argv[1]);
@@ -26,9 +29,10 @@ int main(int argc, char** argv) {
   if (pack->clips().empty()) return std::fprintf(stderr, "no clips\n"), 1;
   const std::string mode = argv[2];
   const int repeats = std::atoi(argv[3]);
-  const DecodePath path = argc <= 4 ? DecodePath::Simd : std::strcmp(argv[4], "--scalar") == 0 ? DecodePath::Scalar
-                                                     : std::strcmp(argv[4], "--sse2") == 0   ? DecodePath::Sse2
-                                                                                               : DecodePath::Simd;
+  const DecodePath path = argc <= 4                               ? DecodePath::Simd
+                          : std::strcmp(argv[4], "--scalar") == 0 ? DecodePath::Scalar
+                          : std::strcmp(argv[4], "--sse2") == 0   ? DecodePath::Sse2
+                                                                  : DecodePath::Simd;
   const PackClip* longest = &pack->clips()[0];
   for (const PackClip& c : pack->clips())
     if (c.frameCount() > longest->frameCount()) longest = &c;
@@ -51,7 +55,8 @@ int main(int argc, char** argv) {
   for (int r = 0; r < repeats; ++r)
     for (float t : times) {
       if (kind == 3) blendPoses(a, b, 0.5f, BlendMode::Decomposed, view.restPose(), out, path);
-      else if (kind > 0) player.blend(view, t, view, t * 0.5f, 0.5f, kind == 2 ? BlendMode::Decomposed : BlendMode::Naive, out);
+      else if (kind > 0)
+        player.blend(view, t, view, t * 0.5f, 0.5f, kind == 2 ? BlendMode::Decomposed : BlendMode::Naive, out);
       else player.sample(view, t, out);
       sink += out[0].rotation.w;
     }

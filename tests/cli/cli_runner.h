@@ -25,7 +25,8 @@ inline CliRun runCli(const QStringList& args, const QStringList& extraEnv = {}) 
   p.setProcessEnvironment(env);
   p.start(ANIMPACK_CLI, args);
   p.waitForFinished(600000);
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+          p.readAllStandardError()};
 }
 
 /// A file under assimp-testmodels, as a QString.

@@ -52,7 +52,8 @@ class TestAdditiveCli : public QObject {
   void decodeAppliesTheDeltasOrWritesThem() {
     const QString dir = QString::fromStdString(test::scratchDir().string());
     const QString wuson = test::modelPath("X/Testwuson.X");
-    const QString settings = writeSettings(dir + "/additive.json", R"({"clips":{"Wuson_Run":{"additive_base":"Wuson_Walk"}}})");
+    const QString settings =
+        writeSettings(dir + "/additive.json", R"({"clips":{"Wuson_Run":{"additive_base":"Wuson_Walk"}}})");
     const QString pack = dir + "/additive.anpk", report = dir + "/additive.json.report";
     const Run c = runCli({"compress", wuson, "-o", pack, "--settings", settings, "--report", dir + "/report.json"});
     QCOMPARE(c.code, 0);
@@ -65,10 +66,12 @@ class TestAdditiveCli : public QObject {
     QCOMPARE(runCli({"decode", pack, "--clip", "Wuson_Run", "-o", dir + "/applied.json"}).code, 0);
     QCOMPARE(runCli({"decode", pack, "--clip", "Wuson_Run", "--additive-deltas", "-o", dir + "/deltas.json"}).code, 0);
     QCOMPARE(runCli({"sample", wuson, "--clip", "Wuson_Run", "-o", dir + "/source.json"}).code, 0);
-    const QJsonObject applied = readJson(dir + "/applied.json"), deltas = readJson(dir + "/deltas.json"), source = readJson(dir + "/source.json");
+    const QJsonObject applied = readJson(dir + "/applied.json"), deltas = readJson(dir + "/deltas.json"),
+                      source = readJson(dir + "/source.json");
     QCOMPARE(applied["frames"].toArray().size(), source["frames"].toArray().size());
     // Applied: the source within a fraction of a centimetre (Testwuson is in cm); deltas: far from it.
-    QVERIFY2(largestDifference(applied, source) < 0.01, qPrintable(QString::number(largestDifference(applied, source))));
+    QVERIFY2(largestDifference(applied, source) < 0.01,
+             qPrintable(QString::number(largestDifference(applied, source))));
     QVERIFY(largestDifference(deltas, source) > 0.1);
     QCOMPARE(runCli({"verify", pack, "--source", wuson}).code, 0);
     QVERIFY(runCli({"decode", "--help"}).out.contains("--additive-deltas"));
@@ -76,8 +79,10 @@ class TestAdditiveCli : public QObject {
 
   void aBaseNotInTheFileFailsNamingIt() {
     const QString dir = QString::fromStdString(test::scratchDir().string());
-    const QString settings = writeSettings(dir + "/missing.json", R"({"clips":{"Wuson_Run":{"additive_base":"Wuson_Jump"}}})");
-    const Run c = runCli({"compress", test::modelPath("X/Testwuson.X"), "-o", dir + "/missing.anpk", "--settings", settings});
+    const QString settings =
+        writeSettings(dir + "/missing.json", R"({"clips":{"Wuson_Run":{"additive_base":"Wuson_Jump"}}})");
+    const Run c =
+        runCli({"compress", test::modelPath("X/Testwuson.X"), "-o", dir + "/missing.anpk", "--settings", settings});
     QCOMPARE(c.code, 1);
     QVERIFY2(c.err.contains("additive_base 'Wuson_Jump' is not a clip of this file or project"), c.err.constData());
     QVERIFY(c.err.contains("Wuson_Run"));

@@ -69,7 +69,8 @@ class TestCli : public QObject {
     const QJsonObject doc = QJsonDocument::fromJson(rf.readAll()).object();
     QCOMPARE(doc["clips"].toArray().size(), 3);
     QVERIFY(doc["totals"].toObject()["within_precision"].toBool());
-    QCOMPARE(doc["clips"].toArray()[1].toObject()["pinned"].toArray()[0].toObject()["joint"].toString(), QString("HindLeg_L_04"));
+    QCOMPARE(doc["clips"].toArray()[1].toObject()["pinned"].toArray()[0].toObject()["joint"].toString(),
+             QString("HindLeg_L_04"));
     QCOMPARE(doc["pack_bytes"].toInt(), int(QFileInfo(pack).size()));
     QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", pack, "--report", csv, "--clip", "Wuson_Run"}).code, 0);
     QFile cf(csv);
@@ -82,7 +83,8 @@ class TestCli : public QObject {
     QFile df(dir + "/walk.json");
     QVERIFY(df.open(QIODevice::ReadOnly));
     const QJsonObject decoded = QJsonDocument::fromJson(df.readAll()).object();
-    for (const char* key : {"clip", "clip_index", "start_time", "sample_rate", "frame_count", "unit_to_cm", "joints", "frames"})
+    for (const char* key :
+         {"clip", "clip_index", "start_time", "sample_rate", "frame_count", "unit_to_cm", "joints", "frames"})
       QVERIFY2(decoded.contains(key), key);
     QCOMPARE(decoded["frame_count"].toInt(), 109);
     QCOMPARE(decoded["frames"].toArray().size(), 109);
@@ -101,8 +103,9 @@ class TestCli : public QObject {
     const Run b = runCli({"bench", pack, "--source", model("X/Testwuson.X"), "--json", "--clip", "Wuson_Run"});
     QCOMPARE(b.code, 0);
     const QJsonObject bench = QJsonDocument::fromJson(b.out).object();
-    for (const char* key : {"joints", "forward_ns_per_pose", "backward_ns_per_pose", "random_ns_per_pose", "blend_ns_per_pose", "raw_ns_per_pose",
-                            "compressed_bytes", "derived_bytes", "player_bytes", "blend_player_bytes"})
+    for (const char* key :
+         {"joints", "forward_ns_per_pose", "backward_ns_per_pose", "random_ns_per_pose", "blend_ns_per_pose",
+          "raw_ns_per_pose", "compressed_bytes", "derived_bytes", "player_bytes", "blend_player_bytes"})
       QVERIFY2(bench.contains(key), key);
     QVERIFY(!bench.contains("context_bytes") && !bench.contains("clip_bytes"));  // the figures before format version 5
     QCOMPARE(bench["clip"].toString(), QString("Wuson_Run"));
@@ -112,7 +115,8 @@ class TestCli : public QObject {
     QVERIFY(bench["compressed_bytes"].toInt() > 1000);
     QVERIFY(bench["derived_bytes"].toInt() > 0);
     // A player stays within 64 bytes a joint (its frame cache included), 128 with a blend's second pose.
-    const int joints = bench["joints"].toInt(), player = bench["player_bytes"].toInt(), blend = bench["blend_player_bytes"].toInt();
+    const int joints = bench["joints"].toInt(), player = bench["player_bytes"].toInt(),
+              blend = bench["blend_player_bytes"].toInt();
     QVERIFY(player > 0 && player <= 64 * joints);
     QVERIFY(blend >= player + 40 * joints && blend <= 128 * joints);
     const Run scalar = runCli({"bench", pack, "--json", "--clip", "Wuson_Run", "--scalar"});
@@ -120,7 +124,8 @@ class TestCli : public QObject {
     QCOMPARE(QJsonDocument::fromJson(scalar.out).object()["decode_path"].toString(), QString("scalar"));
     const Run sse2 = runCli({"bench", pack, "--json", "--clip", "Wuson_Run", "--sse2"});
     QCOMPARE(sse2.code, 0);
-    const QString path = bench["decode_path"].toString(), forced = QJsonDocument::fromJson(sse2.out).object()["decode_path"].toString();
+    const QString path = bench["decode_path"].toString(),
+                  forced = QJsonDocument::fromJson(sse2.out).object()["decode_path"].toString();
 #if defined(__x86_64__)
     QVERIFY2(path == "avx2" || path == "sse2", qPrintable(path));  // the CPU decides
     QCOMPARE(forced, QString("sse2"));
@@ -143,18 +148,20 @@ class TestCli : public QObject {
       const Run r = runCli(QStringList{"bench", pack, "--json"} + extra);
       return r.code == 0 ? QJsonDocument::fromJson(r.out).object()["clip"].toString() : QString::number(-r.code);
     };
-    QCOMPARE(benched({}), QString("01_01"));                                    // the first clip
-    QCOMPARE(benched({"--clip", "01_03"}), QString("01_03"));                   // pack name
-    QCOMPARE(benched({"--clip", "#1"}), QString("01_03"));                      // N-th clip of the pack
-    QCOMPARE(benched({"--clip", "*_03"}), QString("01_03"));                    // wildcard
+    QCOMPARE(benched({}), QString("01_01"));                   // the first clip
+    QCOMPARE(benched({"--clip", "01_03"}), QString("01_03"));  // pack name
+    QCOMPARE(benched({"--clip", "#1"}), QString("01_03"));     // N-th clip of the pack
+    QCOMPARE(benched({"--clip", "*_03"}), QString("01_03"));   // wildcard
     // A source animation name (the pack records it): both clips' animations are named "Motion".
     const Run motion = runCli({"bench", pack, "--clip", "Motion"});
     QCOMPARE(motion.code, 1);
-    QVERIFY2(motion.err.contains("01_01") && motion.err.contains("01_03") && motion.err.contains("#N"), motion.err.constData());
+    QVERIFY2(motion.err.contains("01_01") && motion.err.contains("01_03") && motion.err.contains("#N"),
+             motion.err.constData());
     // A name several clips answer to, or none: an error that lists them.
     const Run ambiguous = runCli({"bench", pack, "--clip", "01_0*"});
     QCOMPARE(ambiguous.code, 1);
-    QVERIFY2(ambiguous.err.contains("01_01") && ambiguous.err.contains("01_03") && ambiguous.err.contains("#N"), ambiguous.err.constData());
+    QVERIFY2(ambiguous.err.contains("01_01") && ambiguous.err.contains("01_03") && ambiguous.err.contains("#N"),
+             ambiguous.err.constData());
     const Run none = runCli({"bench", pack, "--clip", "Run"});
     QCOMPARE(none.code, 1);
     QVERIFY2(none.err.contains("01_01") && none.err.contains("Run"), none.err.constData());
@@ -165,19 +172,21 @@ class TestCli : public QObject {
     const QString dir = QString::fromStdString((test::scratchDir() / "cli-batch").string());
     QDir().mkpath(dir);
     // Not a terminal: plain progress lines on stderr, one per clip.
-    const Run r = runCli({"compress", model("BVH"), "--pack-per-file", "-o", dir + "/packs", "--preset", "mocap", "--jobs", "2",
-                          "--report", dir + "/report.json"});
+    const Run r = runCli({"compress", model("BVH"), "--pack-per-file", "-o", dir + "/packs", "--preset", "mocap",
+                          "--jobs", "2", "--report", dir + "/report.json"});
     QCOMPARE(r.code, 0);
-    QCOMPARE(r.err.count("[") , 3);
+    QCOMPARE(r.err.count("["), 3);
     QVERIFY(r.err.contains("[3/3]"));
     QVERIFY(QFile::exists(dir + "/packs/01_01.anpk") && QFile::exists(dir + "/packs/Boxing_Toes.anpk"));
-    const Run quiet = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/q.anpk", "--quiet", "--clip", "Wuson_R*"});
+    const Run quiet =
+        runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/q.anpk", "--quiet", "--clip", "Wuson_R*"});
     QCOMPARE(quiet.code, 0);
     QVERIFY(quiet.err.isEmpty());
     QCOMPARE(quiet.out.count('\n'), 1);  // the summary only
     QVERIFY(quiet.out.contains("1 clip(s)"));
     // Merge what was built per file: the wuson clips in two packs.
-    QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/walk.anpk", "--clip", "Wuson_Walk", "-q"}).code, 0);
+    QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/walk.anpk", "--clip", "Wuson_Walk", "-q"}).code,
+             0);
     const Run m = runCli({"merge", dir + "/q.anpk", dir + "/walk.anpk", "-o", dir + "/merged.anpk"});
     QCOMPARE(m.code, 0);
     QVERIFY(runCli({"dump", dir + "/merged.anpk"}).out.contains("clips:     2"));
@@ -189,7 +198,8 @@ class TestCli : public QObject {
     QVERIFY(broken.open(QIODevice::WriteOnly));
     broken.write("HIERARCHY\nROOT");
     broken.close();
-    const Run partial = runCli({"compress", model("BVH/01_01.bvh"), dir + "/broken.bvh", "-o", dir + "/partial.anpk", "-q"});
+    const Run partial =
+        runCli({"compress", model("BVH/01_01.bvh"), dir + "/broken.bvh", "-o", dir + "/partial.anpk", "-q"});
     QCOMPARE(partial.code, 1);
     QVERIFY(partial.err.contains("broken.bvh"));
     QVERIFY(QFile::exists(dir + "/partial.anpk"));
@@ -199,15 +209,21 @@ class TestCli : public QObject {
     // A budget 1000 bytes above the file: what opening it derives (a view per clip, the skeleton's
     // parents and rest pose) passes it, the file alone does not (--budget-kind pack).
     const QString budgetKib = QString::number((double(QFileInfo(dir + "/b.anpk").size()) + 1000.0) / 1024.0, 'f', 3);
-    const Run resident = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/b.anpk", "--budget", budgetKib, "-q"});
+    const Run resident =
+        runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/b.anpk", "--budget", budgetKib, "-q"});
     QCOMPARE(resident.code, 1);
     QVERIFY2(resident.err.contains("resident"), resident.err.constData());
-    QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/b.anpk", "--budget", budgetKib, "--budget-kind", "pack", "-q"}).code, 0);
+    QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/b.anpk", "--budget", budgetKib, "--budget-kind",
+                     "pack", "-q"})
+                 .code,
+             0);
     QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/b.anpk", "--budget-kind", "disk"}).code, 2);
     QCOMPARE(runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/p.anpk", "--preset", "villain"}).code, 2);
     // The cache: the second run reuses every clip.
-    const Run c1 = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/c1.anpk", "--cache", dir + "/cache", "-q"});
-    const Run c2 = runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/c2.anpk", "--cache", dir + "/cache", "-q"});
+    const Run c1 =
+        runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/c1.anpk", "--cache", dir + "/cache", "-q"});
+    const Run c2 =
+        runCli({"compress", model("X/Testwuson.X"), "-o", dir + "/c2.anpk", "--cache", dir + "/cache", "-q"});
     QCOMPARE(c1.code, 0);
     QCOMPARE(c2.code, 0);
     QVERIFY(c2.out.contains("3 from the cache"));
@@ -232,7 +248,8 @@ class TestCli : public QObject {
     const std::vector<double> farthest = core::farthestInfluencedVertex(a.skeleton, a.meshes, a.unitToCm);
     QCOMPARE(joints.size(), int(farthest.size()));
     for (int j = 1; j < joints.size(); ++j)
-      QVERIFY2(std::fabs(joints[j].toObject()["shell_cm"].toDouble() - farthest[std::size_t(j)]) < 1e-4 * farthest[std::size_t(j)],
+      QVERIFY2(std::fabs(joints[j].toObject()["shell_cm"].toDouble() - farthest[std::size_t(j)]) <
+                   1e-4 * farthest[std::size_t(j)],
                qPrintable(joints[j].toObject()["name"].toString()));
     const Run word = runCli({"compress", file, "-o", pack, "--shell", "skin"});
     QCOMPARE(word.code, 2);

@@ -53,8 +53,8 @@ CliRun compressOrExplain(const QString& file, const QStringList& extra = {}) {
   const CliRun inspect = runCli({"inspect", file});
   const qint64 inspectMs = timer.restart();
   const CliRun c = runCli(QStringList{"compress", file, "-o", pack, "-q"} + extra);
-  qInfo("inspect: exit %d in %lld ms; compress: exit %d in %lld ms: %s", inspect.code, inspectMs, c.code, timer.elapsed(),
-        (c.err.isEmpty() ? c.out : c.err).trimmed().replace('\n', " | ").constData());
+  qInfo("inspect: exit %d in %lld ms; compress: exit %d in %lld ms: %s", inspect.code, inspectMs, c.code,
+        timer.elapsed(), (c.err.isEmpty() ? c.out : c.err).trimmed().replace('\n', " | ").constData());
   if (inspect.code != 0 && inspect.code != 1) QTest::qFail("inspect ended by a signal", __FILE__, __LINE__);
   if (c.code == 0) {
     const CliRun v = runCli({"verify", pack, "--source", file});
@@ -68,7 +68,9 @@ CliRun compressOrExplain(const QString& file, const QStringList& extra = {}) {
   return c;
 }
 
-QString write(const test::GltfScene& scene, const char* name) { return QString::fromStdString(test::writeScene(scene, name).string()); }
+QString write(const test::GltfScene& scene, const char* name) {
+  return QString::fromStdString(test::writeScene(scene, name).string());
+}
 
 }  // namespace
 
@@ -76,35 +78,60 @@ class TestHostileInput : public QObject {
   Q_OBJECT
  private slots:
   void nanKeys() {
-    const QString file = write(chainRig(30, [](int f, auto&, auto& t, auto&) { if (f == 7) t[0] = kNaN; }), "nan.gltf");
+    const QString file = write(chainRig(30,
+                                        [](int f, auto&, auto& t, auto&) {
+                                          if (f == 7) t[0] = kNaN;
+                                        }),
+                               "nan.gltf");
     const CliRun c = compressOrExplain(file);
     QCOMPARE(c.code, 1);
     QVERIFY(c.err.contains("nan.gltf"));
   }
   void infiniteKeys() {
-    const QString file = write(chainRig(30, [](int f, auto& r, auto&, auto&) { if (f == 3) r[1] = kInf; }), "inf.gltf");
+    const QString file = write(chainRig(30,
+                                        [](int f, auto& r, auto&, auto&) {
+                                          if (f == 3) r[1] = kInf;
+                                        }),
+                               "inf.gltf");
     const CliRun c = compressOrExplain(file);
     QCOMPARE(c.code, 1);
     QVERIFY(c.err.contains("inf.gltf"));
   }
   void hugeTranslations() {
-    compressOrExplain(write(chainRig(30, [](int f, auto&, auto& t, auto&) { t[0] = 1e30f * float(f % 2); }), "far.gltf"));
+    compressOrExplain(
+        write(chainRig(30, [](int f, auto&, auto& t, auto&) { t[0] = 1e30f * float(f % 2); }), "far.gltf"));
   }
   void zeroScale() {
-    compressOrExplain(write(chainRig(30, [](int f, auto&, auto&, auto& s) { if (f >= 10) s = {0, 0, 0, 0}; }), "zero-scale.gltf"));
+    compressOrExplain(write(chainRig(30,
+                                     [](int f, auto&, auto&, auto& s) {
+                                       if (f >= 10) s = {0, 0, 0, 0};
+                                     }),
+                            "zero-scale.gltf"));
   }
   void negativeScale() {
     compressOrExplain(write(chainRig(30, [](int, auto&, auto&, auto& s) { s = {-1, 1, 1, 0}; }), "mirror.gltf"));
   }
   void nanScale() {
-    const CliRun c = compressOrExplain(write(chainRig(30, [](int f, auto&, auto&, auto& s) { if (f == 4) s[2] = kNaN; }), "nan-scale.gltf"));
+    const CliRun c = compressOrExplain(write(chainRig(30,
+                                                      [](int f, auto&, auto&, auto& s) {
+                                                        if (f == 4) s[2] = kNaN;
+                                                      }),
+                                             "nan-scale.gltf"));
     QCOMPARE(c.code, 1);
   }
   void zeroQuaternion() {
-    compressOrExplain(write(chainRig(30, [](int f, auto& r, auto&, auto&) { if (f == 12) r = {0, 0, 0, 0}; }), "zero-quat.gltf"));
+    compressOrExplain(write(chainRig(30,
+                                     [](int f, auto& r, auto&, auto&) {
+                                       if (f == 12) r = {0, 0, 0, 0};
+                                     }),
+                            "zero-quat.gltf"));
   }
   void hugeQuaternion() {
-    compressOrExplain(write(chainRig(30, [](int, auto& r, auto&, auto&) { for (float& v : r) v *= 1e10f; }), "huge-quat.gltf"));
+    compressOrExplain(write(chainRig(30,
+                                     [](int, auto& r, auto&, auto&) {
+                                       for (float& v : r) v *= 1e10f;
+                                     }),
+                            "huge-quat.gltf"));
   }
   void millionFrames() { compressOrExplain(write(chainRig(1000000), "million.gltf")); }
   void tooManyJoints() {
@@ -126,7 +153,8 @@ class TestHostileInput : public QObject {
       const QString settings = QString::fromStdString((test::scratchDir() / "precision.json").string());
       QFile f(settings);
       QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-      f.write(QByteArray("{\"precision_cm\": ") + value + ", \"joints\": {\"Tip\": {\"precision_cm\": " + value + "}}}");
+      f.write(QByteArray("{\"precision_cm\": ") + value + ", \"joints\": {\"Tip\": {\"precision_cm\": " + value +
+              "}}}");
       f.close();
       compressOrExplain(write(chainRig(30), "settings.gltf"), {"--settings", settings});
     }

@@ -18,7 +18,9 @@ using test::runCli;
 
 namespace {
 
-QString scratch(const QString& name) { return QString::fromStdString((test::scratchDir() / name.toStdString()).string()); }
+QString scratch(const QString& name) {
+  return QString::fromStdString((test::scratchDir() / name.toStdString()).string());
+}
 
 QJsonObject readJson(const QString& path) {
   QFile f(path);
@@ -53,7 +55,9 @@ class TestIsolatedImport : public QObject {
     const struct {
       const char* file;
       const char* what;
-    } cases[] = {{"RAW/WithTexture.raw", "crashed reading"}, {"RAW/WithColor.raw", "crashed reading"}, {"invalid/OutOfMemory.off", ""}};
+    } cases[] = {{"RAW/WithTexture.raw", "crashed reading"},
+                 {"RAW/WithColor.raw", "crashed reading"},
+                 {"invalid/OutOfMemory.off", ""}};
     for (const auto& c : cases) {
       const QString file = modelPath(c.file);
       const CliRun r = runCli({"inspect", file});
@@ -92,7 +96,8 @@ class TestIsolatedImport : public QObject {
     QTest::newRow("crash") << "crash" << QString("Assimp crashed reading %1 (signal 11)").arg(file);
     QTest::newRow("hang") << "hang" << file + ": the import timed out after 1 s";
     QTest::newRow("oom") << "oom" << file + ": the import ran out of memory (256 MB cap)";
-    QTest::newRow("unknown") << "melt" << "ANIMPACK_IMPORT_FAULT='melt': expected crash, hang or oom";
+    QTest::newRow("unknown") << "melt"
+                             << "ANIMPACK_IMPORT_FAULT='melt': expected crash, hang or oom";
   }
   void theFaultHookProvesTheParentSurvives() {
     QFETCH(QString, fault);
@@ -104,7 +109,8 @@ class TestIsolatedImport : public QObject {
     const QStringList limits = {"--import-timeout", timeout, "--import-memory", "256"};
     const CliRun inspect = runCli(QStringList{"inspect", file} + limits, env);
     const CliRun compress = runCli(QStringList{"compress", file, "-o", scratch("fault.anpk"), "-q"} + limits, env);
-    const CliRun sample = runCli(QStringList{"sample", file, "--clip", "#0", "-o", scratch("fault.json")} + limits, env);
+    const CliRun sample =
+        runCli(QStringList{"sample", file, "--clip", "#0", "-o", scratch("fault.json")} + limits, env);
     QCOMPARE(inspect.code, 1);
     QVERIFY2(inspect.err.contains(message.toUtf8()), inspect.err.constData());
     QCOMPARE(inspect.err.count('\n'), 1);
@@ -164,8 +170,8 @@ class TestIsolatedImport : public QObject {
     QCOMPARE(runCli({"bench", scratch("x.anpk"), "--import-timeout", "-1"}).code, 2);
     const QString cache = scratch("limits-cache");
     QCOMPARE(runCli({"compress", file, "-o", scratch("l1.anpk"), "--cache", cache, "-q"}).code, 0);
-    const CliRun again = runCli({"compress", file, "-o", scratch("l2.anpk"), "--cache", cache, "-q", "--import-timeout", "30",
-                                 "--import-memory", "2048"});
+    const CliRun again = runCli({"compress", file, "-o", scratch("l2.anpk"), "--cache", cache, "-q", "--import-timeout",
+                                 "30", "--import-memory", "2048"});
     QCOMPARE(again.code, 0);
     QVERIFY(again.out.contains("3 from the cache"));
   }

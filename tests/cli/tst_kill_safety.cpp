@@ -26,13 +26,16 @@ class TestKillSafety : public QObject {
   QString m_rig;
 
  private slots:
-  void initTestCase() { m_rig = QString::fromStdString(test::writeScene(test::armatureRig(1.f, 60), "kill.gltf").string()); }
+  void initTestCase() {
+    m_rig = QString::fromStdString(test::writeScene(test::armatureRig(1.f, 60), "kill.gltf").string());
+  }
 
   void aKilledFirstExportLeavesNoPack() {
     QTemporaryDir dir;
     QProcess p;
     QByteArray err;
-    QVERIFY2(test::startAndPauseBeforeRename(p, ANIMPACK_CLI, {"compress", m_rig, "-o", dir.filePath("hero.anpk"), "-q"}, ".anpk", err),
+    QVERIFY2(test::startAndPauseBeforeRename(p, ANIMPACK_CLI,
+                                             {"compress", m_rig, "-o", dir.filePath("hero.anpk"), "-q"}, ".anpk", err),
              err.constData());
     QCOMPARE(test::filesEndingWith(dir.path(), ".tmp").size(), 1);  // the whole pack, not yet renamed
     test::killNow(p);
@@ -52,7 +55,8 @@ class TestKillSafety : public QObject {
     for (const QString& suffix : {QString(".anpk"), QString(".report.json")}) {
       QProcess p;
       QByteArray err;
-      QVERIFY2(test::startAndPauseBeforeRename(p, ANIMPACK_CLI, args + QStringList{"--precision", "0.5"}, suffix, err), err.constData());
+      QVERIFY2(test::startAndPauseBeforeRename(p, ANIMPACK_CLI, args + QStringList{"--precision", "0.5"}, suffix, err),
+               err.constData());
       test::killNow(p);
       if (suffix == ".anpk") QCOMPARE(readAll(pack), oldPack);
       QCOMPARE(readAll(report), oldReport);
@@ -74,7 +78,8 @@ class TestKillSafety : public QObject {
     QProcess p;
     QByteArray err;
     // Nothing this run writes ends with ".anproj": it finishes without pausing.
-    QVERIFY(!test::startAndPauseBeforeRename(p, ANIMPACK_CLI, {"compress", m_rig, "-o", dir.filePath("a.anpk"), "-q"}, ".anproj", err));
+    QVERIFY(!test::startAndPauseBeforeRename(p, ANIMPACK_CLI, {"compress", m_rig, "-o", dir.filePath("a.anpk"), "-q"},
+                                             ".anproj", err));
     QCOMPARE(p.exitCode(), 0);
     QVERIFY(QFileInfo::exists(dir.filePath("a.anpk")));
   }

@@ -186,8 +186,10 @@ class TestProject : public QObject {
   void concurrentBuildsShareOneCache() {
     const auto cache = m_dir / "cache";
     QProcess a, b;
-    a.start(ANIMPACK_CLI, {"build", str(m_project), "-o", str(m_dir / "c1.anpk"), "--cache", str(cache), "-q", "--jobs", "1"});
-    b.start(ANIMPACK_CLI, {"build", str(m_project), "-o", str(m_dir / "c2.anpk"), "--cache", str(cache), "-q", "--jobs", "1"});
+    a.start(ANIMPACK_CLI,
+            {"build", str(m_project), "-o", str(m_dir / "c1.anpk"), "--cache", str(cache), "-q", "--jobs", "1"});
+    b.start(ANIMPACK_CLI,
+            {"build", str(m_project), "-o", str(m_dir / "c2.anpk"), "--cache", str(cache), "-q", "--jobs", "1"});
     QVERIFY(a.waitForFinished(300000) && b.waitForFinished(300000));
     QCOMPARE(a.exitCode(), 0);
     QCOMPARE(b.exitCode(), 0);
@@ -209,14 +211,17 @@ class TestProject : public QObject {
     QVERIFY2(r.code == 0, r.err.constData());
     r = runCli({"build", str(other), "-o", str(m_dir / "other.anpk"), "-q"});
     QCOMPARE(r.code, 1);
-    QVERIFY2(r.err.contains("prop.gltf") && r.err.contains("skeleton differs") && r.err.contains("joint(s) differ"), r.err.constData());
+    QVERIFY2(r.err.contains("prop.gltf") && r.err.contains("skeleton differs") && r.err.contains("joint(s) differ"),
+             r.err.constData());
     QCOMPARE(packNames(m_dir / "other.anpk"), QString("run"));
   }
 
   void versionOneProjectsBuild() {
     const auto v1 = m_dir / "v1.anproj";
-    { std::ofstream(v1) << R"({"animpack_project": 1, "source": "chars/hero.gltf", "settings": {"precision_cm": 0.02},
-                             "clips": [{"name": "Walk", "clip_index": 0, "approval": "needs_review"}]})"; }
+    {
+      std::ofstream(v1) << R"({"animpack_project": 1, "source": "chars/hero.gltf", "settings": {"precision_cm": 0.02},
+                             "clips": [{"name": "Walk", "clip_index": 0, "approval": "needs_review"}]})";
+    }
     const CliRun r = runCli({"build", str(v1), "-o", str(m_dir / "v1.anpk"), "-q"});
     QVERIFY2(r.code == 0, r.err.constData());
     QCOMPARE(packNames(m_dir / "v1.anpk"), QString("Walk,Wave"));

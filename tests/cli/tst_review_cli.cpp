@@ -27,7 +27,9 @@ int countNear(const QImage& image, QRgb colour, int tolerance = 30) {
   for (int y = 0; y < image.height(); ++y)
     for (int x = 0; x < image.width(); ++x) {
       const QRgb p = image.pixel(x, y);
-      n += std::abs(qRed(p) - qRed(colour)) + std::abs(qGreen(p) - qGreen(colour)) + std::abs(qBlue(p) - qBlue(colour)) <= tolerance;
+      n += std::abs(qRed(p) - qRed(colour)) + std::abs(qGreen(p) - qGreen(colour)) +
+               std::abs(qBlue(p) - qBlue(colour)) <=
+           tolerance;
     }
   return n;
 }
@@ -43,7 +45,8 @@ class TestReviewCli : public QObject {
     const QString out = dir.filePath("review.html");
     const test::CliRun run = test::runCli({"report", project, "-o", out, "-q", "--jobs", "2"});
     QVERIFY2(run.code == 0, run.err.constData());
-    QVERIFY2(run.out.contains("2 clip(s)") && run.out.contains("over budget") && run.out.contains("2 picture(s)"), run.out.constData());
+    QVERIFY2(run.out.contains("2 clip(s)") && run.out.contains("over budget") && run.out.contains("2 picture(s)"),
+             run.out.constData());
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString html = QString::fromUtf8(f.readAll());
@@ -63,12 +66,14 @@ class TestReviewCli : public QObject {
     const test::CliRun missing = test::runCli({"report", dir.filePath("missing.anproj"), "-o", out});
     QCOMPARE(missing.code, 1);
     QVERIFY2(missing.err.contains("missing.anproj"), missing.err.constData());
-    const test::CliRun budget = test::runCli({"report", writeProject(QDir(dir.path()), ",\"budget_kib\":\"lots\""), "-o", out});
+    const test::CliRun budget =
+        test::runCli({"report", writeProject(QDir(dir.path()), ",\"budget_kib\":\"lots\""), "-o", out});
     QCOMPARE(budget.code, 1);
     QVERIFY2(budget.err.contains("budget_kib"), budget.err.constData());
     QVERIFY(!QFile::exists(out));
     // An output folder that does not exist: a clear error, nothing written.
-    const test::CliRun unwritable = test::runCli({"report", writeProject(QDir(dir.path()), ""), "-o", dir.filePath("no/such/dir/r.html"), "-q"});
+    const test::CliRun unwritable =
+        test::runCli({"report", writeProject(QDir(dir.path()), ""), "-o", dir.filePath("no/such/dir/r.html"), "-q"});
     QCOMPARE(unwritable.code, 1);
     QVERIFY(!QDir(dir.filePath("no")).exists());
   }
@@ -93,7 +98,8 @@ class TestReviewCli : public QObject {
     // The compressed figure (#eb7814) is drawn only by the embedded PNGs (and their small legend).
     const int orangeWith = countNear(withPictures.image, qRgb(235, 120, 20));
     const int orangeWithout = countNear(without.image, qRgb(235, 120, 20));
-    QVERIFY2(orangeWith > 400 && orangeWithout < 20, qPrintable(QString("%1 vs %2").arg(orangeWith).arg(orangeWithout)));
+    QVERIFY2(orangeWith > 400 && orangeWithout < 20,
+             qPrintable(QString("%1 vs %2").arg(orangeWith).arg(orangeWithout)));
     // The chart's points (needs review, #d49a00) render from the inline SVG.
     QVERIFY(countNear(withPictures.image, qRgb(212, 154, 0)) > 30);
   }

@@ -28,16 +28,19 @@ QByteArray readBytes(const QString& path) {
 /// What a reader of the decode schema (peer_bench, any other compressor's importer) relies on;
 /// empty when the document satisfies it, else the first broken rule.
 QString schemaProblem(const QJsonObject& d) {
-  for (const char* key : {"clip", "clip_index", "start_time", "sample_rate", "frame_count", "unit_to_cm", "joints", "frames"})
+  for (const char* key :
+       {"clip", "clip_index", "start_time", "sample_rate", "frame_count", "unit_to_cm", "joints", "frames"})
     if (!d.contains(key)) return QString("no key ") + key;
-  if (!d["clip"].isString() || !d["clip_index"].isDouble() || !d["start_time"].isDouble() || !(d["sample_rate"].toDouble() > 0) ||
-      !(d["unit_to_cm"].toDouble() > 0))
+  if (!d["clip"].isString() || !d["clip_index"].isDouble() || !d["start_time"].isDouble() ||
+      !(d["sample_rate"].toDouble() > 0) || !(d["unit_to_cm"].toDouble() > 0))
     return "a header value has the wrong type";
   const QJsonArray joints = d["joints"].toArray(), frames = d["frames"].toArray();
   for (int j = 0; j < joints.size(); ++j) {
     const QJsonObject o = joints[j].toObject();
-    if (!o["name"].isString() || o["parent"].toInt(-2) < -1 || o["parent"].toInt() >= j) return QString("joint %1").arg(j);
-    if (!(o["precision_cm"].toDouble() > 0) || !(o["shell_cm"].toDouble() > 0)) return QString("joint %1 tolerances").arg(j);
+    if (!o["name"].isString() || o["parent"].toInt(-2) < -1 || o["parent"].toInt() >= j)
+      return QString("joint %1").arg(j);
+    if (!(o["precision_cm"].toDouble() > 0) || !(o["shell_cm"].toDouble() > 0))
+      return QString("joint %1 tolerances").arg(j);
   }
   if (frames.size() != d["frame_count"].toInt()) return "frame_count differs from the frames";
   for (int f = 0; f < frames.size(); ++f) {
@@ -70,7 +73,9 @@ class TestSample : public QObject {
     s.write(R"({"joints": {"Spine_Back02": {"precision_cm": 0.004}}})");
     s.close();
     const QStringList flags = {"--settings", settings, "--precision", "0.02", "--shell", "5"};
-    const CliRun r = runCli(QStringList{"sample", test::modelPath("X/Testwuson.X"), "--clip", "Wuson_Walk", "-o", scratch("walk-raw.json")} + flags);
+    const CliRun r = runCli(QStringList{"sample", test::modelPath("X/Testwuson.X"), "--clip", "Wuson_Walk", "-o",
+                                        scratch("walk-raw.json")} +
+                            flags);
     QCOMPARE(r.code, 0);
     QVERIFY(r.err.isEmpty());
     const QJsonObject raw = readJson(scratch("walk-raw.json"));
@@ -79,11 +84,15 @@ class TestSample : public QObject {
     QCOMPARE(raw["sample_rate"].toDouble(), 30.0);
 
     // The same clip through compress and decode: the same header, joints and key set.
-    QCOMPARE(runCli(QStringList{"compress", test::modelPath("X/Testwuson.X"), "-o", scratch("walk.anpk"), "-q"} + flags).code, 0);
-    QCOMPARE(runCli({"decode", scratch("walk.anpk"), "--clip", "Wuson_Walk", "-o", scratch("walk-decoded.json")}).code, 0);
+    QCOMPARE(runCli(QStringList{"compress", test::modelPath("X/Testwuson.X"), "-o", scratch("walk.anpk"), "-q"} + flags)
+                 .code,
+             0);
+    QCOMPARE(runCli({"decode", scratch("walk.anpk"), "--clip", "Wuson_Walk", "-o", scratch("walk-decoded.json")}).code,
+             0);
     const QJsonObject decoded = readJson(scratch("walk-decoded.json"));
     QCOMPARE(raw.keys(), decoded.keys());
-    for (const char* key : {"clip", "clip_index", "start_time", "frame_count", "unit_to_cm"}) QCOMPARE(raw[key], decoded[key]);
+    for (const char* key : {"clip", "clip_index", "start_time", "frame_count", "unit_to_cm"})
+      QCOMPARE(raw[key], decoded[key]);
     QCOMPARE(raw["joints"].toArray().size(), 39);
     for (int j = 0; j < 39; ++j) {
       const QJsonObject a = raw["joints"].toArray()[j].toObject(), b = decoded["joints"].toArray()[j].toObject();
@@ -109,7 +118,9 @@ class TestSample : public QObject {
   void peerBenchReadsIt() {
     const QString peer = QString(ANIMPACK_SOURCE_DIR) + "/../shared/peers/peer_bench";
     if (!QFileInfo(peer).isExecutable()) QSKIP("no ../shared/peers/peer_bench beside the repository");
-    QCOMPARE(runCli({"sample", test::modelPath("X/BCN_Epileptic.X"), "--clip", "#0", "-o", scratch("bcn-raw.json")}).code, 0);
+    QCOMPARE(
+        runCli({"sample", test::modelPath("X/BCN_Epileptic.X"), "--clip", "#0", "-o", scratch("bcn-raw.json")}).code,
+        0);
     QProcess p;
     p.start(peer, {scratch("bcn-raw.json"), "--reps", "1"});
     QVERIFY(p.waitForFinished(300000));
@@ -159,7 +170,8 @@ class TestSample : public QObject {
     for (int k = 0; k < 109; k += 9)
       for (int c = 0; c < 10; ++c) QVERIFY(std::abs(value(at60, 2 * k, 5, c) - value(at30, k, 5, c)) < 1e-5);
     // Between frames translation is the midpoint of its neighbours.
-    for (int c = 0; c < 3; ++c) QVERIFY(std::abs(value(at60, 21, 1, c) - 0.5 * (value(at30, 10, 1, c) + value(at30, 11, 1, c))) < 1e-4);
+    for (int c = 0; c < 3; ++c)
+      QVERIFY(std::abs(value(at60, 21, 1, c) - 0.5 * (value(at30, 10, 1, c) + value(at30, 11, 1, c))) < 1e-4);
 
     QCOMPARE(runCli({"sample", file, "--clip", "Wuson_Walk", "--rate", "7.3", "-o", scratch("walk7.json")}).code, 0);
     QCOMPARE(readJson(scratch("walk7.json"))["frame_count"].toInt(), 27);  // floor(3.6 * 7.3) + 1

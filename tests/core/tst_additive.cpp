@@ -45,8 +45,8 @@ struct Built {
   ExportResult result;
   runtime::Pack pack;
 };
-Built build(const std::vector<std::filesystem::path>& files, const CompressionSettings& settings, const std::string& name,
-            std::optional<std::filesystem::path> cache = {}) {
+Built build(const std::vector<std::filesystem::path>& files, const CompressionSettings& settings,
+            const std::string& name, std::optional<std::filesystem::path> cache = {}) {
   ExportOptions o;
   o.output = test::scratchDir() / (name + ".anpk");
   o.batch.settings = settings;
@@ -74,12 +74,14 @@ std::size_t clipIndex(const runtime::Pack& pack, const std::string& name) {
 
 /// The independent check (its own Assimp read, double precision, the runtime's Player for base and
 /// delta) of an additive clip of `pack` against its source, at 4 instants per frame interval.
-test::SourceCheck independentCheck(const std::filesystem::path& file, const runtime::Pack& pack, const std::string& name) {
+test::SourceCheck independentCheck(const std::filesystem::path& file, const runtime::Pack& pack,
+                                   const std::string& name) {
   const ImportedAsset asset = test::importOrFail(file);
   const runtime::PackClip& clip = pack.clips()[clipIndex(pack, name)];
   std::vector<float> shells;
   for (const auto& t : clip.tolerances()) shells.push_back(t.shellCm);
-  const runtime::ClipView* base = clip.additiveBase() < pack.clips().size() ? &pack.clips()[clip.additiveBase()].view : nullptr;
+  const runtime::ClipView* base =
+      clip.additiveBase() < pack.clips().size() ? &pack.clips()[clip.additiveBase()].view : nullptr;
   return test::checkAgainstSource(file, asset, clip.clipIndex(), clip.view, shells, 4, base, clip.additiveFrame());
 }
 
@@ -125,7 +127,8 @@ class TestAdditive : public QObject {
   }
 
   void settingParsesAndHashes() {
-    const CompressionSettings s = settingsOf(R"({"additive_base":"rest","clips":{"Upper":{"additive_base":"Idle@3"},"Idle":{"additive_base":null}}})");
+    const CompressionSettings s = settingsOf(
+        R"({"additive_base":"rest","clips":{"Upper":{"additive_base":"Idle@3"},"Idle":{"additive_base":null}}})");
     QCOMPARE(additiveBaseSetting(s, "Walk"), std::string("rest"));
     QCOMPARE(additiveBaseSetting(s, "Upper"), std::string("Idle@3"));
     QCOMPARE(additiveBaseSetting(s, "Idle"), std::string());  // null overrides the top level
@@ -133,7 +136,8 @@ class TestAdditive : public QObject {
     const Skeleton skeleton = test::importOrFail(m_rig).skeleton;
     QVERIFY(resolve(s, skeleton, "Upper").hash() != resolve(s, skeleton, "Idle").hash());
     QCOMPARE(resolve(CompressionSettings{}, skeleton, "Idle").hash(), resolve(s, skeleton, "Idle").hash());
-    for (const char* bad : {R"({"additive_base":3})", R"({"additive_base":""})", R"({"clips":{"A":{"additive_base":true}}})"}) {
+    for (const char* bad :
+         {R"({"additive_base":3})", R"({"additive_base":""})", R"({"clips":{"A":{"additive_base":true}}})"}) {
       auto r = CompressionSettings::fromJson(bad, "bad.json");
       QVERIFY2(!r, bad);
       QVERIFY2(r.message().find("additive_base") != std::string::npos, r.message().c_str());
@@ -141,9 +145,11 @@ class TestAdditive : public QObject {
   }
 
   void baseResolutionErrors() {
-    const std::vector<AdditiveCandidate> clips{{"Idle", "idle_anim", "", 30}, {"Upper", "upper_anim", "idle_anim@29", 30},
-                                               {"Self", "", "Self", 10}, {"OnUpper", "", "Upper", 10},
-                                               {"Missing", "", "Jump", 10}, {"Late", "", "Idle@30", 10}, {"Rest", "", "rest", 10}};
+    const std::vector<AdditiveCandidate> clips{
+        {"Idle", "idle_anim", "", 30}, {"Upper", "upper_anim", "idle_anim@29", 30},
+        {"Self", "", "Self", 10},      {"OnUpper", "", "Upper", 10},
+        {"Missing", "", "Jump", 10},   {"Late", "", "Idle@30", 10},
+        {"Rest", "", "rest", 10}};
     const auto links = linkAdditiveBases(clips);
     QVERIFY(links[0].error.empty() && !links[0].ref.additive());
     QVERIFY(links[1].error.empty());
@@ -157,7 +163,8 @@ class TestAdditive : public QObject {
 
   static std::string overText(const ClipReport& r) {
     std::string t = "over precision:";
-    for (const auto& o : r.overPrecision) t += " " + o.joint + " " + std::to_string(o.maxErrorCm) + " of " + std::to_string(o.precisionCm);
+    for (const auto& o : r.overPrecision)
+      t += " " + o.joint + " " + std::to_string(o.maxErrorCm) + " of " + std::to_string(o.precisionCm);
     return t;
   }
 
@@ -165,7 +172,8 @@ class TestAdditive : public QObject {
   /// frames (the compressor's metric and an independent check), the legs' identity deltas free.
   /// On 3 cm shells: with the shells of this rig's 1.5 m skin see additiveFloorWithTheSkinsShells.
   void upperBodyOnIdleReconstructs() {
-    const Built additive = build({m_rig}, settingsOf(R"({"shell_cm":3,"clips":{"Upper":{"additive_base":"Idle"}}})"), "layered_additive");
+    const Built additive =
+        build({m_rig}, settingsOf(R"({"shell_cm":3,"clips":{"Upper":{"additive_base":"Idle"}}})"), "layered_additive");
     const Built absolute = build({m_rig}, settingsOf(R"({"shell_cm":3})"), "layered_absolute");
     const ClipReport* upper = row(additive.result, "Upper");
     QVERIFY(upper && upper->error.empty());
@@ -183,7 +191,8 @@ class TestAdditive : public QObject {
     for (const char* joint : {"Hips", "LeftLeg", "LeftFoot"}) {
       const std::int32_t j = additive.pack.skeleton().find(joint);
       QVERIFY(j >= 0);
-      for (int c = 0; c < 3; ++c) QCOMPARE(clip.view.kind(std::uint32_t(j), runtime::Channel(c)), runtime::TrackKind::Default);
+      for (int c = 0; c < 3; ++c)
+        QCOMPARE(clip.view.kind(std::uint32_t(j), runtime::Channel(c)), runtime::TrackKind::Default);
     }
     const ClipReport* absoluteUpper = row(absolute.result, "Upper");
     qInfo("Upper: %llu B absolute, %llu B additive on Idle", (unsigned long long)absoluteUpper->compressedBytes,
@@ -214,8 +223,11 @@ class TestAdditive : public QObject {
   }
 
   void wusonRunOnWalk() {
-    const Built b = build({m_wuson}, settingsOf(R"({"clips":{"Wuson_Run":{"additive_base":"Wuson_Walk"},"Wuson_Bind":{"additive_base":"Wuson_Walk@10"}}})"),
-                          "wuson_additive");
+    const Built b = build(
+        {m_wuson},
+        settingsOf(
+            R"({"clips":{"Wuson_Run":{"additive_base":"Wuson_Walk"},"Wuson_Bind":{"additive_base":"Wuson_Walk@10"}}})"),
+        "wuson_additive");
     for (const char* name : {"Wuson_Run", "Wuson_Bind"}) {
       const ClipReport* r = row(b.result, name);
       QVERIFY2(r && r->error.empty() && r->withinPrecision, name);
@@ -234,7 +246,8 @@ class TestAdditive : public QObject {
     QVERIFY(r);
     const ClipReport* upper = row(*r, "Upper");
     QVERIFY(upper);
-    QVERIFY2(upper->error.find("additive_base 'Jump' is not a clip of this file or project") != std::string::npos, upper->error.c_str());
+    QVERIFY2(upper->error.find("additive_base 'Jump' is not a clip of this file or project") != std::string::npos,
+             upper->error.c_str());
     QCOMPARE(r->failures, std::size_t(1));
   }
 
@@ -259,7 +272,8 @@ class TestAdditive : public QObject {
       worst = std::max(worst, angleBetween(q, source.at(j, 7).rotation));
     }
     QVERIFY2(worst < 1e-3f, qPrintable(QString::number(worst)));
-    const runtime::Quat spineDelta{d[3][3].get<float>(), d[3][4].get<float>(), d[3][5].get<float>(), d[3][6].get<float>()};
+    const runtime::Quat spineDelta{d[3][3].get<float>(), d[3][4].get<float>(), d[3][5].get<float>(),
+                                   d[3][6].get<float>()};
     QVERIFY(angleBetween(spineDelta, runtime::Quat{}) > 0.05f);  // the layer, not the pose
   }
 
@@ -275,12 +289,14 @@ class TestAdditive : public QObject {
     const CompressionSettings s = settingsOf(R"({"shell_cm":3,"clips":{"Upper":{"additive_base":"Idle"}}})");
     const auto cache = dir / "cache";
     const Built first = build({upperFile, idleFile}, s, "project_additive", cache);
-    QVERIFY2(row(first.result, "Upper") && row(first.result, "Upper")->error.empty(), row(first.result, "Upper")->error.c_str());
+    QVERIFY2(row(first.result, "Upper") && row(first.result, "Upper")->error.empty(),
+             row(first.result, "Upper")->error.c_str());
     QVERIFY(row(first.result, "Upper")->withinPrecision);
     QVERIFY(independentCheck(upperFile, first.pack, "Upper").maxCm <= 0.01 * 1.001);
     const Built second = build({upperFile, idleFile}, s, "project_additive_cached", cache);
     QCOMPARE(second.result.cachedClips, std::size_t(2));
-    QVERIFY(std::equal(first.pack.bytes().begin(), first.pack.bytes().end(), second.pack.bytes().begin(), second.pack.bytes().end()));
+    QVERIFY(std::equal(first.pack.bytes().begin(), first.pack.bytes().end(), second.pack.bytes().begin(),
+                       second.pack.bytes().end()));
     // Another idle: the upper clip's deltas are taken again against it.
     idleOnly.animations[0].channels[0].values[5] = {0, 0.3f, 0, 0.954f};
     QVERIFY(test::writeGltf(idleOnly, idleFile));
@@ -294,7 +310,8 @@ class TestAdditive : public QObject {
   /// than 0.01 cm on that lever whatever the storage (docs/SETTINGS.md "Shells"): the report says
   /// so with the joint's floor instead of claiming the precision, and gives the skin's error.
   void additiveFloorWithTheSkinsShells() {
-    const Built b = build({m_rig}, settingsOf(R"({"clips":{"Upper":{"additive_base":"Idle"}}})"), "layered_skin_shells");
+    const Built b =
+        build({m_rig}, settingsOf(R"({"clips":{"Upper":{"additive_base":"Idle"}}})"), "layered_skin_shells");
     const ClipReport* upper = row(b.result, "Upper");
     QVERIFY(upper && upper->error.empty());
     QVERIFY(upper->maxVertexErrorCm > 0 && upper->skinBoundCm > 0);

@@ -107,7 +107,8 @@ class TestBatch : public QObject {
       const QJsonObject clip = doc["clips"].toArray()[i].toObject();
       QCOMPARE(clip["compressed_bytes"].toInt(), int(pack->clips()[std::size_t(i)].ownBytes()));
       // Resident: the clip's bytes and what opening the pack derives for it (its view).
-      QCOMPARE(clip["resident_bytes"].toInt(), int(pack->clips()[std::size_t(i)].ownBytes() + runtime::Pack::clipDerivedBytes()));
+      QCOMPARE(clip["resident_bytes"].toInt(),
+               int(pack->clips()[std::size_t(i)].ownBytes() + runtime::Pack::clipDerivedBytes()));
     }
     QCOMPARE(doc["pack_bytes"].toInt(), int(pack->fileSize()));
     // The totals add the pack's own part: the file and everything opening it derives.
@@ -225,11 +226,14 @@ class TestBatch : public QObject {
     std::ifstream csv(m_dir / "skin.csv");
     std::string header, row;
     std::getline(csv, header);
-    QVERIFY(header.find(",max_vertex_error_cm,skin_bound_cm,limited_by,seam_error_cm,root_motion_joint,") != std::string::npos);
+    QVERIFY(header.find(",max_vertex_error_cm,skin_bound_cm,limited_by,seam_error_cm,root_motion_joint,") !=
+            std::string::npos);
     QVERIFY(header.find(",root_motion_source_drift_10_cycles_cm,additive_base,error") != std::string::npos);
     bool emptyForBare = false;
     while (std::getline(csv, row))
-      if (row.find("batch_bare.gltf") != std::string::npos) emptyForBare = row.ends_with(",true,,,joints,,,,,,,,\"\"");  // no skin (limited by the joints), no loop, no root motion, absolute
+      if (row.find("batch_bare.gltf") != std::string::npos)
+        emptyForBare = row.ends_with(
+            ",true,,,joints,,,,,,,,\"\"");  // no skin (limited by the joints), no loop, no root motion, absolute
     QVERIFY(emptyForBare);
   }
 

@@ -61,7 +61,7 @@ class TestClipModel : public QObject {
         for (int f : kept) QVERIFY(f >= 0 && f < int(c->frameCount));
         if (!kept.empty()) {
           ++keyed;
-          QCOMPARE(kept.front(), 0);  // a kept track starts at the first frame...
+          QCOMPARE(kept.front(), 0);                      // a kept track starts at the first frame...
           QCOMPARE(kept.back(), int(c->frameCount) - 1);  // ...and ends at the last
         }
       }
@@ -77,7 +77,7 @@ class TestClipModel : public QObject {
     s.betweenErrors = {0.7f, 0.1f, /**/ 0.2f, 0.9f};
     QCOMPARE(betweenErrorCm(s, 2, 0, 0), 0.7f);
     QCOMPARE(betweenErrorCm(s, 2, 1, 1), 0.9f);
-    QCOMPARE(betweenErrorCm(s, 2, 2, 0), -1.f);  // no interval after the last frame
+    QCOMPARE(betweenErrorCm(s, 2, 2, 0), -1.f);   // no interval after the last frame
     QCOMPARE(intervalErrorCm(s, 2, 0, 0), 0.7f);  // the interval beats the frame
     QCOMPARE(intervalErrorCm(s, 2, 0, 1), 0.2f);  // the frame beats the interval
     QCOMPARE(intervalErrorCm(s, 2, 2, 1), 0.6f);
@@ -85,7 +85,7 @@ class TestClipModel : public QObject {
     QCOMPARE(errorAtCm(s, 2, 1.0004, 0), 0.3f);  // a frame, to rounding
     QCOMPARE(errorAtCm(s, 2, 1.5, 1), 0.9f);
     QCOMPARE(errorAtCm(s, 2, 7.0, 1), 0.6f);  // past the end: the last frame
-    s.betweenErrors.clear();  // without between-frame errors: the larger neighbour
+    s.betweenErrors.clear();                  // without between-frame errors: the larger neighbour
     QCOMPARE(errorAtCm(s, 2, 0.5, 0), 0.3f);
   }
 

@@ -44,19 +44,22 @@ class TestClipNames : public QObject {
   }
 
   void collisionsBecomeStemSlashName() {
-    const auto n = names({{"hero.fbx", "Walk", 0, 2, nullptr}, {"hero.fbx", "Run", 1, 2, nullptr},
+    const auto n = names({{"hero.fbx", "Walk", 0, 2, nullptr},
+                          {"hero.fbx", "Run", 1, 2, nullptr},
                           {"villain.fbx", "Walk", 0, 1, nullptr}});
     QCOMPARE(n, (std::vector<std::string>{"hero/Walk", "Run", "villain/Walk"}));
   }
 
   void sharedStemsTakeRelativePaths() {
-    const auto n = names({{"chars/a/walk.bvh", "Motion", 0, 1, nullptr}, {"chars/b/walk.bvh", "Motion", 0, 1, nullptr},
+    const auto n = names({{"chars/a/walk.bvh", "Motion", 0, 1, nullptr},
+                          {"chars/b/walk.bvh", "Motion", 0, 1, nullptr},
                           {"chars/run.bvh", "Motion", 0, 1, nullptr}});
     QCOMPARE(n, (std::vector<std::string>{"a/walk", "b/walk", "run"}));
   }
 
   void settingsNameOverrides() {
-    auto settings = CompressionSettings::fromJson(R"({"clips":{"walk":{"name":"locomotion/walk","precision_cm":0.05}}})", "t");
+    auto settings =
+        CompressionSettings::fromJson(R"({"clips":{"walk":{"name":"locomotion/walk","precision_cm":0.05}}})", "t");
     QVERIFY2(settings, settings ? "" : settings.message().c_str());
     auto r = packClipNames(std::vector<ClipNameSource>{{"walk.bvh", "Motion", 0, 1, &*settings}});
     QVERIFY(r);
@@ -70,9 +73,11 @@ class TestClipNames : public QObject {
   void overridesThatCollideAreErrors() {
     auto settings = CompressionSettings::fromJson(R"({"clips":{"walk":{"name":"run"}}})", "t");
     QVERIFY(settings);
-    auto r = packClipNames(std::vector<ClipNameSource>{{"walk.bvh", "Motion", 0, 1, &*settings}, {"run.bvh", "Motion", 0, 1, &*settings}});
+    auto r = packClipNames(
+        std::vector<ClipNameSource>{{"walk.bvh", "Motion", 0, 1, &*settings}, {"run.bvh", "Motion", 0, 1, &*settings}});
     QVERIFY(!r);
-    QVERIFY2(r.message().find("'run'") != std::string::npos && r.message().find("walk.bvh") != std::string::npos, r.message().c_str());
+    QVERIFY2(r.message().find("'run'") != std::string::npos && r.message().find("walk.bvh") != std::string::npos,
+             r.message().c_str());
   }
 
   void wildcardCannotName() {

@@ -54,9 +54,11 @@ void checkWithinPrecision(const ImportedAsset& a, std::size_t clip, const Compre
   QCOMPARE(errors.size(), c.stats.errors.size());
   for (std::size_t i = 0; i < errors.size(); ++i) {
     const std::size_t joint = i % a.skeleton.jointCount();
-    QVERIFY2(errors[i] <= c.settings.joints[joint].precisionCm,
-             qPrintable(QString("%1 joint %2 frame %3: %4 cm").arg(c.name.c_str()).arg(a.skeleton.names[joint].c_str())
-                            .arg(i / a.skeleton.jointCount()).arg(errors[i])));
+    QVERIFY2(errors[i] <= c.settings.joints[joint].precisionCm, qPrintable(QString("%1 joint %2 frame %3: %4 cm")
+                                                                               .arg(c.name.c_str())
+                                                                               .arg(a.skeleton.names[joint].c_str())
+                                                                               .arg(i / a.skeleton.jointCount())
+                                                                               .arg(errors[i])));
     QCOMPARE(errors[i], c.stats.errors[i]);  // what the compressor verified is what the runtime decodes
   }
   QVERIFY(c.stats.withinPrecision);
@@ -115,8 +117,9 @@ class TestCompressor : public QObject {
     test::GltfScene scene = test::armatureRig(1.f, 30, 30.f);
     scene.animations.resize(1);
     auto& channels = scene.animations[0].channels;
-    channels.erase(std::remove_if(channels.begin(), channels.end(), [](const test::GltfChannel& ch) { return ch.node >= 5; }),
-                   channels.end());
+    channels.erase(
+        std::remove_if(channels.begin(), channels.end(), [](const test::GltfChannel& ch) { return ch.node >= 5; }),
+        channels.end());
     for (auto& ch : channels)
       if (ch.node == 4)
         for (auto& v : ch.values) v = {0.f, 0.38268343f, 0.f, 0.92387953f};  // 45 degrees, every frame
@@ -144,7 +147,8 @@ class TestCompressor : public QObject {
     auto view = runtime::ClipView::open(c.data, a.skeleton.restLocal);
     QVERIFY(view);
     int q32 = 0;
-    for (std::uint32_t j = 0; j < view->jointCount(); ++j) q32 += view->kind(j, runtime::Channel::Rotation) == runtime::TrackKind::ConstantQ32;
+    for (std::uint32_t j = 0; j < view->jointCount(); ++j)
+      q32 += view->kind(j, runtime::Channel::Rotation) == runtime::TrackKind::ConstantQ32;
     QVERIFY(q32 > 0 || c.stats.defaultTracks == a.skeleton.jointCount() * 3);
     checkWithinPrecision(a, 2, c);
   }
@@ -232,14 +236,16 @@ class TestCompressor : public QObject {
     const CompressedClip c = compress(a, 0);
     ClipReport r = makeClipReport(c, a.skeleton, "Testwuson.X", c.data.size() + 56);
     QCOMPARE(r.rawBytes, std::uint64_t(40) * a.skeleton.jointCount() * a.clips[0].frameCount);
-    const QJsonObject doc = QJsonDocument::fromJson(QByteArray::fromStdString(reportJson({r}, 12345, 13000, "0.1.0"))).object();
+    const QJsonObject doc =
+        QJsonDocument::fromJson(QByteArray::fromStdString(reportJson({r}, 12345, 13000, "0.1.0"))).object();
     for (const char* key : {"tool_version", "clips", "totals", "pack_bytes"}) QVERIFY2(doc.contains(key), key);
     const QJsonObject clip = doc["clips"].toArray()[0].toObject();
-    for (const char* key : {"file", "clip", "clip_index", "joints", "frames", "sample_rate", "raw_bytes", "compressed_bytes", "ratio",
-                            "max_error_cm", "p99_error_cm", "worst_joint", "worst_frame", "keys", "tracks", "pinned",
-                            "compress_ms", "within_precision"})
+    for (const char* key : {"file", "clip", "clip_index", "joints", "frames", "sample_rate", "raw_bytes",
+                            "compressed_bytes", "ratio", "max_error_cm", "p99_error_cm", "worst_joint", "worst_frame",
+                            "keys", "tracks", "pinned", "compress_ms", "within_precision"})
       QVERIFY2(clip.contains(key), key);
-    for (const char* key : {"default", "constant", "fitted", "uniform"}) QVERIFY2(clip["tracks"].toObject().contains(key), key);
+    for (const char* key : {"default", "constant", "fitted", "uniform"})
+      QVERIFY2(clip["tracks"].toObject().contains(key), key);
     QCOMPARE(clip["joints"].toInt(), int(a.skeleton.jointCount()));
     QCOMPARE(clip["worst_joint"].toString(), QString::fromStdString(a.skeleton.names[std::size_t(c.stats.worstJoint)]));
     QCOMPARE(doc["pack_bytes"].toInt(), 12345);

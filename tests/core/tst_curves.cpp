@@ -41,12 +41,14 @@ class TestCurves : public QObject {
   /// both ways (the view's old unwrap corrected only jumps above +180).
   void eulerCurvesUnwrapBothWays() {
     std::vector<Transform> frames;
-    for (int d = 0; d <= 400; d += 20) frames.push_back(rotated(axisAngle(0, 0, 1, d)));        // up through 180
-    for (int d = 400; d >= -400; d -= 20) frames.push_back(rotated(axisAngle(0, 0, 1, d)));     // down through 180 and -180
+    for (int d = 0; d <= 400; d += 20) frames.push_back(rotated(axisAngle(0, 0, 1, d)));  // up through 180
+    for (int d = 400; d >= -400; d -= 20)
+      frames.push_back(rotated(axisAngle(0, 0, 1, d)));  // down through 180 and -180
     const auto curve = jointCurve(CurveChannel::Euler, frames, 1.0);
     QCOMPARE(curve.size(), frames.size());
-    for (std::size_t f = 1; f < curve.size(); ++f) QVERIFY2(std::fabs(curve[f][2] - curve[f - 1][2]) <= 20.001, qPrintable(QString::number(f)));
-    QVERIFY(std::fabs(curve[20][2] - 400) < 1e-2);   // 400 degrees, not 40
+    for (std::size_t f = 1; f < curve.size(); ++f)
+      QVERIFY2(std::fabs(curve[f][2] - curve[f - 1][2]) <= 20.001, qPrintable(QString::number(f)));
+    QVERIFY(std::fabs(curve[20][2] - 400) < 1e-2);     // 400 degrees, not 40
     QVERIFY(std::fabs(curve.back()[2] + 400) < 1e-2);  // and down to -400
     std::vector<std::array<double, 4>> jumps{{170, 0, 0, 0}, {-170, 0, 0, 0}, {170, 0, 0, 0}, {-175, 0, 0, 0}};
     unwrapDegrees(jumps);

@@ -43,10 +43,12 @@ Case compressCase(const std::string& name, const ImportedAsset& a, const RawClip
   return r;
 }
 
-constexpr runtime::DecodePath kPaths[] = {runtime::DecodePath::Simd, runtime::DecodePath::Sse2, runtime::DecodePath::Scalar};
+constexpr runtime::DecodePath kPaths[] = {runtime::DecodePath::Simd, runtime::DecodePath::Sse2,
+                                          runtime::DecodePath::Scalar};
 
 QString pathName(runtime::DecodePath path) {
-  return path == runtime::DecodePath::Simd ? QString("SIMD (%1)").arg(runtime::decodePathName(path)) : runtime::decodePathName(path);
+  return path == runtime::DecodePath::Simd ? QString("SIMD (%1)").arg(runtime::decodePathName(path))
+                                           : runtime::decodePathName(path);
 }
 
 #if defined(ANIMPACK_HAVE_AVX2)
@@ -67,7 +69,8 @@ QString pathName(runtime::DecodePath path) {
     }
     const std::uint32_t frame = rng() % 256;  // up to 4096 + 255 x 57 bits: inside the 4 KiB buffer
     const Avx2::I v = Avx2::shiftWords(Avx2::words(data.data(), base, stride, frame), Avx2::shifts(offset));
-    const runtime::PortableLanes::I r = Scalar::shiftWords(Scalar::words(data.data(), base, stride, frame), Scalar::shifts(offset));
+    const runtime::PortableLanes::I r =
+        Scalar::shiftWords(Scalar::words(data.data(), base, stride, frame), Scalar::shifts(offset));
     std::uint32_t lanes[4];
     _mm_storeu_si128(reinterpret_cast<__m128i*>(lanes), v.v);
     mismatches += std::memcmp(lanes, r.v, sizeof(lanes)) != 0;
@@ -79,14 +82,16 @@ QString pathName(runtime::DecodePath path) {
 /// The residual of lane `l`'s component `c` in frame `frame`, in steps, by FORMAT.md "Uniform tracks": the
 /// component's width in bits at base + frame x stride + the widths before it, two's complement,
 /// times 2^-shift.
-float residualByDefinition(const std::uint8_t* data, std::uint32_t header, std::uint32_t base, std::uint32_t frame, unsigned c) {
+float residualByDefinition(const std::uint8_t* data, std::uint32_t header, std::uint32_t base, std::uint32_t frame,
+                           unsigned c) {
   const unsigned widths[4] = {header & 31u, (header >> 5) & 31u, (header >> 10) & 31u, (header >> 19) & 31u};
   unsigned stride = 0, offset = 0;
   for (unsigned i = 0; i < 4; ++i) {
     stride += widths[i];
     if (i < c) offset += widths[i];
   }
-  const std::uint64_t raw = runtime::bitsAt(data, base + std::uint64_t(frame) * stride + offset) & ((std::uint64_t(1) << widths[c]) - 1u);
+  const std::uint64_t raw =
+      runtime::bitsAt(data, base + std::uint64_t(frame) * stride + offset) & ((std::uint64_t(1) << widths[c]) - 1u);
   const bool negative = widths[c] > 0 && (raw >> (widths[c] - 1u)) != 0;
   const std::int64_t value = negative ? std::int64_t(raw) - (std::int64_t(1) << widths[c]) : std::int64_t(raw);
   return float(value) * runtime::residualScale((header >> 15) & 15u);
@@ -138,7 +143,8 @@ int residualMismatches(const std::vector<std::uint8_t>& data, int rounds, int& w
 
 #if defined(ANIMPACK_HAVE_AVX2)
 /// residualMismatches on the AVX2 lanes, compiled for AVX2 with everything inlined, as the Player's.
-[[gnu::target("avx2,bmi2"), gnu::flatten]] int avx2ResidualMismatches(const std::vector<std::uint8_t>& data, int rounds, int& wideRounds) {
+[[gnu::target("avx2,bmi2"), gnu::flatten]] int avx2ResidualMismatches(const std::vector<std::uint8_t>& data, int rounds,
+                                                                      int& wideRounds) {
   return residualMismatches<runtime::Avx2Lanes>(data, rounds, wideRounds);
 }
 #endif
@@ -167,7 +173,8 @@ class TestDecoderPaths : public QObject {
   void initTestCase() {
     for (const char* file : {"X/Testwuson.X", "X/BCN_Epileptic.X", "BVH/01_01.bvh"}) {
       const ImportedAsset a = test::importOrFail(test::model(file));
-      for (const RawClip& clip : a.clips) m_cases.push_back(compressCase(std::string(file) + " " + clip.name, a, clip, 0.01f));
+      for (const RawClip& clip : a.clips)
+        m_cases.push_back(compressCase(std::string(file) + " " + clip.name, a, clip, 0.01f));
     }
     // Generated: an armature whose head spins one and a half turns (a rotation range no three
     // components hold), at the default precision and at the float32 floor; 45 joints (partial batches).
@@ -175,7 +182,10 @@ class TestDecoderPaths : public QObject {
     m_cases.push_back(compressCase("spinning armature", rig, rig.clips[0], 0.01f));
     m_cases.push_back(compressCase("spinning armature at 1e-6 cm", rig, rig.clips[0], 1e-6f));
     // Every animated track keyed (five rotations, one translation): full and partial keyed batches.
-    Case keyed{"spinning armature, every track keyed", test::clipOfOneKind(rig, TrackKind::Keyed, 20), rig.skeleton.restLocal, {}};
+    Case keyed{"spinning armature, every track keyed",
+               test::clipOfOneKind(rig, TrackKind::Keyed, 20),
+               rig.skeleton.restLocal,
+               {}};
     auto view = runtime::ClipView::open(keyed.bytes, keyed.rest);
     if (!view) qFatal("%s", view.message().c_str());
     keyed.view = std::move(view.value());
@@ -222,7 +232,8 @@ class TestDecoderPaths : public QObject {
       // Reference: the portable lanes, forward.
       std::vector<runtime::Transform> reference(times.size() * joints);
       runtime::Player scalar(runtime::DecodePath::Scalar);
-      for (std::size_t i = 0; i < times.size(); ++i) scalar.sampleFrame(c.view, times[i], std::span(reference.data() + i * joints, joints));
+      for (std::size_t i = 0; i < times.size(); ++i)
+        scalar.sampleFrame(c.view, times[i], std::span(reference.data() + i * joints, joints));
 
       std::vector<std::size_t> order(times.size());
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -237,7 +248,9 @@ class TestDecoderPaths : public QObject {
             if (std::memcmp(out.data(), reference.data() + i * joints, joints * sizeof(runtime::Transform)) != 0)
               QFAIL(qPrintable(QString("%1: %2 path, %3 order, frame %4 differs")
                                    .arg(QString::fromStdString(c.name), pathName(path),
-                                        sequence == &order ? "forward" : sequence == &backward ? "backward" : "random")
+                                        sequence == &order      ? "forward"
+                                        : sequence == &backward ? "backward"
+                                                                : "random")
                                    .arg(double(times[i]))));
           }
         }
@@ -284,7 +297,8 @@ class TestDecoderPaths : public QObject {
     for (int round = 0; round < 200; ++round) {
       std::uint32_t header[4], base[4];
       for (unsigned l = 0; l < 4; ++l) {
-        const unsigned w[4] = {unsigned((round + l) % 32), unsigned(rng() % 32), unsigned(rng() % 32), unsigned(rng() % 32)};
+        const unsigned w[4] = {unsigned((round + l) % 32), unsigned(rng() % 32), unsigned(rng() % 32),
+                               unsigned(rng() % 32)};
         const unsigned shift = (round + 3 * l) % 16;
         header[l] = w[0] | (w[1] << 5) | (w[2] << 10) | (shift << 15) | (w[3] << 19);
         base[l] = rng();
@@ -305,7 +319,8 @@ class TestDecoderPaths : public QObject {
       QCOMPARE(portable.wide, simd.wide);
       for (unsigned l = 0; l < 4; ++l) {
         unsigned offset = 0;
-        const unsigned widths[4] = {header[l] & 31u, (header[l] >> 5) & 31u, (header[l] >> 10) & 31u, (header[l] >> 19) & 31u};
+        const unsigned widths[4] = {header[l] & 31u, (header[l] >> 5) & 31u, (header[l] >> 10) & 31u,
+                                    (header[l] >> 19) & 31u};
         for (unsigned c = 0; c < 4; ++c) {
           QCOMPARE(portable.mask[c][l], (1u << widths[c]) - 1u);
           QCOMPARE(unsigned(portable.offset[c][l]), offset);
@@ -343,7 +358,9 @@ class TestDecoderPaths : public QObject {
             runtime::blendPoses(pose, other, w, mode, run.restPose(), out, path);
             for (std::size_t j = 0; j < joints; ++j)
               if (j != changed) QVERIFY(std::memcmp(&out[j], &pose[j], sizeof(runtime::Transform)) == 0);
-            if (w > 0.f) QVERIFY2(std::memcmp(&out[changed], &pose[changed], sizeof(runtime::Transform)) != 0, qPrintable(pathName(path)));
+            if (w > 0.f)
+              QVERIFY2(std::memcmp(&out[changed], &pose[changed], sizeof(runtime::Transform)) != 0,
+                       qPrintable(pathName(path)));
             // In place (what Player::blend does): the same pose.
             std::vector<runtime::Transform> inPlace = pose;
             runtime::blendPoses(inPlace, other, w, mode, run.restPose(), inPlace, path);
@@ -375,8 +392,9 @@ class TestDecoderPaths : public QObject {
           QVERIFY(std::memcmp(simd.data(), scalar.data(), joints * sizeof(runtime::Transform)) == 0);
           for (std::size_t j = 0; j < joints; ++j)  // the decomposed blend keeps every bone's length
             if (mode == runtime::BlendMode::Decomposed)
-              QVERIFY(std::fabs(runtime::length(simd[j].translation) - runtime::length(run.restPose()[j].translation)) <=
-                      1e-4f * std::max(1.f, runtime::length(run.restPose()[j].translation)));
+              QVERIFY(
+                  std::fabs(runtime::length(simd[j].translation) - runtime::length(run.restPose()[j].translation)) <=
+                  1e-4f * std::max(1.f, runtime::length(run.restPose()[j].translation)));
         }
       }
     }

@@ -117,7 +117,9 @@ std::vector<std::pair<std::string, std::string>> sectionReferences(const std::st
     if (p > 0 && text[p - 1] == ',') --p;
     else if (p >= 8 && text.compare(p - 8, 8, " section") == 0) p -= 8;
     std::size_t b = p;
-    while (b > 0 && (std::isalnum(static_cast<unsigned char>(text[b - 1])) || std::string_view("_./-").find(text[b - 1]) != std::string_view::npos)) --b;
+    while (b > 0 && (std::isalnum(static_cast<unsigned char>(text[b - 1])) ||
+                     std::string_view("_./-").find(text[b - 1]) != std::string_view::npos))
+      --b;
     const std::string file = text.substr(b, p - b);
     if (file != "README" && !(file.size() > 3 && file.ends_with(".md"))) continue;
     const std::size_t end = text.find('"', q + 1);
@@ -197,7 +199,8 @@ class TestDocLinks : public QObject {
     QVERIFY(!hasHeading(kRoot / "README.md", "A heading nobody wrote"));
     QVERIFY(!resolveFile("docs/NOWHERE.md", kRoot / "README.md", sourceFiles()));
     QCOMPARE(anchorOf("What gets imported (the contract)"), std::string("what-gets-imported-the-contract"));
-    const auto refs = sectionReferences(R"(see docs/IMPORT.md "Clips", FORMAT.md, "Loops" and README \"Command line\"; "x.md" "no")");
+    const auto refs =
+        sectionReferences(R"(see docs/IMPORT.md "Clips", FORMAT.md, "Loops" and README \"Command line\"; "x.md" "no")");
     QCOMPARE(refs.size(), std::size_t(3));
     QCOMPARE(refs[0], (std::pair<std::string, std::string>{"docs/IMPORT.md", "Clips"}));
     QCOMPARE(refs[1], (std::pair<std::string, std::string>{"FORMAT.md", "Loops"}));

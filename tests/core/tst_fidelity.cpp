@@ -47,19 +47,45 @@ class TestFidelity : public QObject {
  private slots:
   void betweenFramesWithinPrecision_data() {
     QTest::addColumn<QString>("file");
-    for (const char* f : {"X/Testwuson.X", "X/BCN_Epileptic.X", "X/anim_test.x", "FBX/animation_with_skeleton.fbx", "FBX/huesitos.fbx",
-                          "glTF2/simple_skin/simple_skin.gltf", "Collada/box_nested_animation.dae",
-                          "Collada/anims_with_full_rotations_between_keys.DAE", "MDL/MDL (HL1)/chrome_sphere.mdl", "MDL/MDL (HL1)/man.mdl",
-                          "MDL/MDL (HL1)/duplicate_sequences.mdl", "MDL/MDL (HL1)/sequence_transitions.mdl",
-                          "MDL/MDL (HL1)/unnamed_sequences.mdl", "MDL/MDL (HL1)/unnamed_bones.mdl",
+    for (const char* f : {"X/Testwuson.X",
+                          "X/BCN_Epileptic.X",
+                          "X/anim_test.x",
+                          "FBX/animation_with_skeleton.fbx",
+                          "FBX/huesitos.fbx",
+                          "glTF2/simple_skin/simple_skin.gltf",
+                          "Collada/box_nested_animation.dae",
+                          "Collada/anims_with_full_rotations_between_keys.DAE",
+                          "MDL/MDL (HL1)/chrome_sphere.mdl",
+                          "MDL/MDL (HL1)/man.mdl",
+                          "MDL/MDL (HL1)/duplicate_sequences.mdl",
+                          "MDL/MDL (HL1)/sequence_transitions.mdl",
+                          "MDL/MDL (HL1)/unnamed_sequences.mdl",
+                          "MDL/MDL (HL1)/unnamed_bones.mdl",
                           "MDL/MDL (HL1)/duplicate_sequence_groups/duplicate_sequence_groups.mdl",
-                          "MDL/MDL (HL1)/unnamed_sequence_groups/unnamed_sequence_groups.mdl", "SMD/WusonSMD.smd",
-                          "3DS/CameraRollAnim.3ds", "3DS/CameraRollAnimWithChildObject.3ds", "3DS/RotatingCube.3DS", "3DS/TargetCameraAnim.3ds",
-                          "ASE/CameraRollAnim.ase", "ASE/CameraRollAnimWithChildObject.ase", "ASE/RotatingCube.ASE", "ASE/TargetCameraAnim.ase",
-                          "ASE/anim.ASE", "ASE/anim2.ASE", "LWS/move_x.lws", "LWS/move_x_oldformat_6.lws", "LWS/move_x_post_constant.lws",
-                          "LWS/move_x_post_linear.lws", "LWS/move_x_post_offset_repeat.lws", "LWS/move_x_post_repeat.lws",
-                          "LWS/move_x_post_reset.lws", "LWS/move_xz_bezier.lws", "LWS/move_xz_hermite.lws", "LWS/move_xz_linear.lws",
-                          "LWS/move_xz_spline.lws", "LWS/move_xz_stepped.lws"})
+                          "MDL/MDL (HL1)/unnamed_sequence_groups/unnamed_sequence_groups.mdl",
+                          "SMD/WusonSMD.smd",
+                          "3DS/CameraRollAnim.3ds",
+                          "3DS/CameraRollAnimWithChildObject.3ds",
+                          "3DS/RotatingCube.3DS",
+                          "3DS/TargetCameraAnim.3ds",
+                          "ASE/CameraRollAnim.ase",
+                          "ASE/CameraRollAnimWithChildObject.ase",
+                          "ASE/RotatingCube.ASE",
+                          "ASE/TargetCameraAnim.ase",
+                          "ASE/anim.ASE",
+                          "ASE/anim2.ASE",
+                          "LWS/move_x.lws",
+                          "LWS/move_x_oldformat_6.lws",
+                          "LWS/move_x_post_constant.lws",
+                          "LWS/move_x_post_linear.lws",
+                          "LWS/move_x_post_offset_repeat.lws",
+                          "LWS/move_x_post_repeat.lws",
+                          "LWS/move_x_post_reset.lws",
+                          "LWS/move_xz_bezier.lws",
+                          "LWS/move_xz_hermite.lws",
+                          "LWS/move_xz_linear.lws",
+                          "LWS/move_xz_spline.lws",
+                          "LWS/move_xz_stepped.lws"})
       QTest::newRow(f) << QString(f);
   }
   void betweenFramesWithinPrecision() {
@@ -114,10 +140,14 @@ class TestFidelity : public QObject {
     const std::vector<float> ours = metric.measureDecoded(c.view, player).frames;
     for (std::uint32_t j = 0; j < a->skeleton.jointCount(); ++j) {
       float jointMax = 0;
-      for (std::uint32_t f = 0; f < a->clips[0].frameCount; ++f) jointMax = std::max(jointMax, ours[std::size_t(f) * a->skeleton.jointCount() + j]);
+      for (std::uint32_t f = 0; f < a->clips[0].frameCount; ++f)
+        jointMax = std::max(jointMax, ours[std::size_t(f) * a->skeleton.jointCount() + j]);
       const double independent = check.jointMaxAtFramesCm[j];
       QVERIFY2(std::fabs(jointMax - independent) <= 0.005 * std::max(independent, 1e-4),
-               qPrintable(QString("%1: %2 vs %3").arg(QString::fromStdString(a->skeleton.names[j])).arg(jointMax).arg(independent)));
+               qPrintable(QString("%1: %2 vs %3")
+                              .arg(QString::fromStdString(a->skeleton.names[j]))
+                              .arg(jointMax)
+                              .arg(independent)));
     }
   }
 
@@ -134,7 +164,8 @@ class TestFidelity : public QObject {
   void precisionSweepIsMonotone() {
     QFETCH(QString, file);
     QFETCH(float, size);
-    const auto path = file.isEmpty() ? test::writeScene(test::scaledRig(test::armatureRig(1.f, 30, 24.f), size), "sweep.gltf")
+    const auto path = file.isEmpty()
+                          ? test::writeScene(test::scaledRig(test::armatureRig(1.f, 30, 24.f), size), "sweep.gltf")
                       : file == "x100" ? test::writeScene(test::armatureRig(100.f, 30, 24.f), "sweep100.gltf")
                                        : test::model(file.toStdString());
     const auto a = importAsset(path);
@@ -145,8 +176,10 @@ class TestFidelity : public QObject {
       const ErrorMetric metric(a->skeleton, a->clips[0], a->unitToCm, shellsOf(c.clip));
       const double floor = metric.summarize(metric.measureFloor(a->clips[0])).maxCm;
       const double err = c.clip.stats.maxErrorCm;
-      QVERIFY2(err <= std::max(p, floor) * 1.001, qPrintable(QString("precision %1: %2 cm (floor %3)").arg(p).arg(err).arg(floor)));
-      QVERIFY2(err <= previous * 1.001 + 1e-7, qPrintable(QString("precision %1: %2 cm, larger than %3").arg(p).arg(err).arg(previous)));
+      QVERIFY2(err <= std::max(p, floor) * 1.001,
+               qPrintable(QString("precision %1: %2 cm (floor %3)").arg(p).arg(err).arg(floor)));
+      QVERIFY2(err <= previous * 1.001 + 1e-7,
+               qPrintable(QString("precision %1: %2 cm, larger than %3").arg(p).arg(err).arg(previous)));
       if (!c.clip.stats.withinPrecision) {
         QVERIFY(c.clip.stats.rawTracks > 0);
         for (const JointReport& j : c.clip.stats.joints)
@@ -162,7 +195,8 @@ class TestFidelity : public QObject {
   void meshShellsVerifyTheSkin() {
     const auto a = importAsset(test::model("X/Testwuson.X"));
     QVERIFY(a);
-    for (const std::optional<float> shell : {std::optional<float>(), std::optional<float>(3.f), std::optional<float>(kShellFromMesh)}) {
+    for (const std::optional<float> shell :
+         {std::optional<float>(), std::optional<float>(3.f), std::optional<float>(kShellFromMesh)}) {
       CompressionSettings s;
       s.shellCm = shell;
       const bool mesh = !shell || *shell == kShellFromMesh;

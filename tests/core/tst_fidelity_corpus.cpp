@@ -12,7 +12,8 @@ class TestFidelityCorpus : public QObject {
  private slots:
   void mocapBetweenFrames_data() {
     QTest::addColumn<QString>("file");
-    for (const char* f : {"BVH/01_01.bvh", "BVH/01_03.bvh", "BVH/Boxing_Toes.bvh", "CSM/ThomasFechten.csm", "ASE/MotionCaptureROM.ase"})
+    for (const char* f :
+         {"BVH/01_01.bvh", "BVH/01_03.bvh", "BVH/Boxing_Toes.bvh", "CSM/ThomasFechten.csm", "ASE/MotionCaptureROM.ase"})
       QTest::newRow(f) << QString(f);
   }
   void mocapBetweenFrames() {

@@ -49,7 +49,9 @@ class TestImportStream : public QObject {
       QCOMPARE(b->skeleton.names, a.skeleton.names);
       QCOMPARE(b->clips.size(), a.clips.size());
       QCOMPARE(b->clips.back().samples.size(), a.clips.back().samples.size());
-      QCOMPARE(std::memcmp(b->clips.back().samples.data(), a.clips.back().samples.data(), a.clips.back().samples.size() * sizeof(Transform)), 0);
+      QCOMPARE(std::memcmp(b->clips.back().samples.data(), a.clips.back().samples.data(),
+                           a.clips.back().samples.size() * sizeof(Transform)),
+               0);
       QCOMPARE(b->meshes.size(), a.meshes.size());
       QCOMPARE(b->unitSource, a.unitSource);
       QCOMPARE(b->sourceHash, a.sourceHash);
@@ -64,7 +66,8 @@ class TestImportStream : public QObject {
   }
 
   void headerDamageIsNamed() {
-    const std::vector<std::uint8_t> good = writeImportStream(load(test::writeScene(test::armatureRig(1.f), "stream.gltf")));
+    const std::vector<std::uint8_t> good =
+        writeImportStream(load(test::writeScene(test::armatureRig(1.f), "stream.gltf")));
     QVERIFY(readImportStream(good, "rig.gltf"));
     auto bytes = good;
     bytes[0] = 'X';
@@ -89,7 +92,8 @@ class TestImportStream : public QObject {
   }
 
   void everyTruncationAndEveryFlippedByteIsAnErrorOrValid() {
-    const std::vector<std::uint8_t> good = writeImportStream(load(test::writeScene(test::armatureRig(1.f), "stream.gltf")));
+    const std::vector<std::uint8_t> good =
+        writeImportStream(load(test::writeScene(test::armatureRig(1.f), "stream.gltf")));
     int errors = 0;
     for (std::size_t n = 0; n < good.size(); ++n) {
       std::vector<std::uint8_t> cut(good.begin(), good.begin() + std::ptrdiff_t(n));

@@ -85,7 +85,8 @@ void compareWithAssimpKeys(const std::filesystem::path& path) {
         aiQuaternion e = ch->mRotationKeys[k].mValue;
         e.Normalize();
         const float d = std::fabs(q.x * e.x + q.y * e.y + q.z * e.z + q.w * e.w);
-        QVERIFY2(d > 1.f - 1e-6f, qPrintable(QString("%1 %2 rotation frame %3").arg(path.c_str()).arg(ch->mNodeName.C_Str()).arg(f)));
+        QVERIFY2(d > 1.f - 1e-6f,
+                 qPrintable(QString("%1 %2 rotation frame %3").arg(path.c_str()).arg(ch->mNodeName.C_Str()).arg(f)));
         ++compared;
       }
       for (unsigned k = 0; k < ch->mNumScalingKeys; ++k) {
@@ -280,7 +281,8 @@ class TestImporter : public QObject {
     QCOMPARE(o["scene_root_transform"].toArray().size(), 16);
     QCOMPARE(o["joints"].toArray()[0].toObject()["parent"].toInt(), -1);
     const QJsonObject clip = o["clips"].toArray()[0].toObject();
-    for (const char* key : {"name", "clip_index", "duration", "start_time", "sample_rate", "frames"}) QVERIFY2(clip.contains(key), key);
+    for (const char* key : {"name", "clip_index", "duration", "start_time", "sample_rate", "frames"})
+      QVERIFY2(clip.contains(key), key);
     QCOMPARE(clip["frames"].toInt(), 12);
     QVERIFY(o["meshes"].toArray()[0].toObject()["skinned"].toBool());
   }

@@ -1,5 +1,6 @@
 // Every skinned or skeletal-animated file of assimp-testmodels that Assimp loads imports with the
-// joint, clip and frame counts of docs/ARCHITECTURE.md "Contracts" (checked by hand for the first rows: see the comments).
+// joint, clip and frame counts of docs/ARCHITECTURE.md "Contracts" (checked by hand for the first rows: see the
+// comments).
 #include <QtTest>
 
 #include "core/io/asset_importer.h"
@@ -16,10 +17,10 @@ class TestImporterCorpus : public QObject {
     QTest::addColumn<int>("clips");
     QTest::addColumn<int>("frames");  // summed over clips
     auto row = [](const char* f, int j, int c, int n) { QTest::newRow(f) << QString(f) << j << c << n; };
-    row("BVH/01_01.bvh", 38, 1, 2752);            // 31 joints + 7 end sites, 120 Hz
+    row("BVH/01_01.bvh", 38, 1, 2752);  // 31 joints + 7 end sites, 120 Hz
     row("BVH/01_03.bvh", 38, 1, 4511);
-    row("BVH/Boxing_Toes.bvh", 26, 1, 3069);      // 100 Hz
-    row("X/Testwuson.X", 39, 3, 140);             // 37 bones + Root + animated mesh node; 30+109+1
+    row("BVH/Boxing_Toes.bvh", 26, 1, 3069);  // 100 Hz
+    row("X/Testwuson.X", 39, 3, 140);         // 37 bones + Root + animated mesh node; 30+109+1
     row("X/BCN_Epileptic.X", 57, 1, 100);
     row("X/anim_test.x", 4, 1, 24);
     row("FBX/animation_with_skeleton.fbx", 15, 1, 21);  // Armature + 14 bones
@@ -27,7 +28,7 @@ class TestImporterCorpus : public QObject {
     row("glTF2/simple_skin/simple_skin.gltf", 2, 1, 12);  // keys every 0.5 s over 5.5 s
     row("Collada/box_nested_animation.dae", 2, 1, 40);
     row("Collada/anims_with_full_rotations_between_keys.DAE", 64, 1, 5);
-    row("Collada/cameras.dae", 4, 0, 0);          // bones, no animation
+    row("Collada/cameras.dae", 4, 0, 0);  // bones, no animation
     row("CSM/ThomasFechten.csm", 44, 1, 2440);
     row("MD5/SimpleCube.md5mesh", 4, 0, 0);
     row("MDL/MDL (HL1)/chrome_sphere.mdl", 2, 1, 221);
@@ -49,8 +50,8 @@ class TestImporterCorpus : public QObject {
     row("ASE/TargetCameraAnim.ase", 3, 1, 91);
     row("ASE/anim.ASE", 2, 1, 21);
     row("ASE/anim2.ASE", 4, 1, 101);
-    row("LWS/move_x.lws", 1, 1, 3);             // keys 0.67 s apart on their own grid
-    row("LWS/move_xz_spline.lws", 1, 1, 90);    // irregular keys on the 30 Hz tick grid
+    row("LWS/move_x.lws", 1, 1, 3);                      // keys 0.67 s apart on their own grid
+    row("LWS/move_xz_spline.lws", 1, 1, 90);             // irregular keys on the 30 Hz tick grid
     row("LWS/move_y_pre_ofrep_post_osc.lws", 1, 1, 42);  // on a 10 Hz grid
   }
   void counts() {

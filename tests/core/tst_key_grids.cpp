@@ -30,7 +30,8 @@ Measured measure(test::KeyTiming timing, const std::string& name) {
   const auto path = test::writeScene(test::keyTimingRig(timing), name);
   // ANIMPACK_KEY_GRID_RIGS=DIR keeps the rigs for the CLI (docs/PERFORMANCE.md "Key grids").
   if (const QString keep = qEnvironmentVariable("ANIMPACK_KEY_GRID_RIGS"); !keep.isEmpty())
-    std::filesystem::copy_file(path, std::filesystem::path(keep.toStdString()) / name, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(path, std::filesystem::path(keep.toStdString()) / name,
+                               std::filesystem::copy_options::overwrite_existing);
   const ImportedAsset asset = test::importOrFail(path);
   Measured m;
   const RawClip& raw = asset.clips.at(0);
@@ -49,8 +50,8 @@ Measured measure(test::KeyTiming timing, const std::string& name) {
   const test::SourceCheck check = test::checkAgainstSource(path, asset, 0, *view, shells, 4);
   if (!check.error.empty()) qFatal("%s", check.error.c_str());
   m.checkCm = check.maxCm;
-  qInfo("%-9s grid %-9s %.4f Hz  %5llu B  source check %.5f cm (%s)  reported %s", name.c_str(), keyGridName(m.grid), m.rate,
-        (unsigned long long)m.bytes, m.checkCm, check.worstJoint.c_str(), m.reportedWithin ? "within" : "over");
+  qInfo("%-9s grid %-9s %.4f Hz  %5llu B  source check %.5f cm (%s)  reported %s", name.c_str(), keyGridName(m.grid),
+        m.rate, (unsigned long long)m.bytes, m.checkCm, check.worstJoint.c_str(), m.reportedWithin ? "within" : "over");
   return m;
 }
 
@@ -78,7 +79,8 @@ class TestKeyGrids : public QObject {
     QVERIFY(std::fabs(m.rate - 30.0) < 0.01);
     QVERIFY2(m.checkCm <= 0.01 * 1.001, qPrintable(QString::number(m.checkCm)));
     QVERIFY(m.reportedWithin);
-    QVERIFY2(double(m.bytes) <= 1.2 * double(m_regular.bytes), qPrintable(QString("%1 vs %2").arg(m.bytes).arg(m_regular.bytes)));
+    QVERIFY2(double(m.bytes) <= 1.2 * double(m_regular.bytes),
+             qPrintable(QString("%1 vs %2").arg(m.bytes).arg(m_regular.bytes)));
   }
 
   /// Channels on grids of their own that one grid under 120 Hz holds (30, 10 and 24 Hz: 120 Hz):

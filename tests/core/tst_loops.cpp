@@ -51,7 +51,8 @@ bool identical(const std::vector<runtime::Transform>& a, const std::vector<runti
 }
 
 /// The independent double-precision check at `subSteps` instants per frame interval (cm).
-double sourceError(const std::filesystem::path& file, const ImportedAsset& a, std::size_t clip, const CompressedClip& c) {
+double sourceError(const std::filesystem::path& file, const ImportedAsset& a, std::size_t clip,
+                   const CompressedClip& c) {
   auto view = runtime::ClipView::open(c.data, a.skeleton.restLocal);
   if (!view) qFatal("%s", view.message().c_str());
   std::vector<float> shells;
@@ -79,7 +80,9 @@ class TestLoops : public QObject {
     QCOMPARE(CompressionSettings::fromJson(s.toJson(), "again.json").value(), s);
     auto bad = CompressionSettings::fromJson(R"({"clips": {"Walk": {"loop": "yes"}}})", "bad.json");
     QVERIFY(!bad);
-    QVERIFY2(QString::fromStdString(bad.message()).contains("bad.json: key 'clips.Walk.loop': expected \"auto\", true or false"), bad.message().c_str());
+    QVERIFY2(QString::fromStdString(bad.message())
+                 .contains("bad.json: key 'clips.Walk.loop': expected \"auto\", true or false"),
+             bad.message().c_str());
   }
 
   void closedClipDropsItsRepeatedLastFrame() {
@@ -111,7 +114,8 @@ class TestLoops : public QObject {
     player.sample(*view, 0.3f, x);
     player.sample(*view, 0.3f + view->cycleFrames() / view->sampleRate(), y);
     float worst = 0;
-    for (std::size_t j = 0; j < x.size(); ++j) worst = std::max(worst, runtime::length(x[j].translation - y[j].translation));
+    for (std::size_t j = 0; j < x.size(); ++j)
+      worst = std::max(worst, runtime::length(x[j].translation - y[j].translation));
     QVERIFY2(worst < 1e-4f, qPrintable(QString::number(worst)));
   }
 
@@ -139,7 +143,8 @@ class TestLoops : public QObject {
     // The report carries the seam; a clip that does not loop has null.
     const ClipReport r = makeClipReport(c, a.skeleton, "open_loop.gltf", c.data.size());
     QVERIFY(clipReportToJson(r).find("\"seam_error_cm\":") != std::string::npos);
-    QVERIFY(clipReportToJson(makeClipReport(compress(a, 0, {}), a.skeleton, "open_loop.gltf", 1)).find("\"seam_error_cm\":null") != std::string::npos);
+    QVERIFY(clipReportToJson(makeClipReport(compress(a, 0, {}), a.skeleton, "open_loop.gltf", 1))
+                .find("\"seam_error_cm\":null") != std::string::npos);
     const auto back = clipReportFromJson(clipReportToJson(r));
     QVERIFY(back);
     QCOMPARE(back->seamErrorCm, c.stats.seamErrorCm);
@@ -162,11 +167,16 @@ class TestLoops : public QObject {
     for (std::size_t i = 0; i < a.clips.size(); ++i) {
       const CompressedClip c = compress(a, i, loopSettings(R"({"loop": true})"));
       QCOMPARE(c.loop, a.clips[i].frameCount >= 2);  // a one-frame clip (a pose) has nothing to loop
-      QVERIFY2(c.stats.withinPrecision, qPrintable(QString("%1: %2 cm").arg(QString::fromStdString(c.name)).arg(c.stats.maxErrorCm)));
+      QVERIFY2(c.stats.withinPrecision,
+               qPrintable(QString("%1: %2 cm").arg(QString::fromStdString(c.name)).arg(c.stats.maxErrorCm)));
       const double independent = sourceError(file, a, i, c);
-      QVERIFY2(independent <= 0.01 * 1.001, qPrintable(QString("%1: %2 cm").arg(QString::fromStdString(c.name)).arg(independent)));
+      QVERIFY2(independent <= 0.01 * 1.001,
+               qPrintable(QString("%1: %2 cm").arg(QString::fromStdString(c.name)).arg(independent)));
       qInfo("%s: %u frames, seam %.4f cm, %s", c.name.c_str(), c.frameCount, double(c.stats.seamErrorCm),
-            !c.loop ? "does not loop" : c.droppedLastFrame ? "last frame dropped" : c.wrap ? "wraps" : "repeats its first frame");
+            !c.loop              ? "does not loop"
+            : c.droppedLastFrame ? "last frame dropped"
+            : c.wrap             ? "wraps"
+                                 : "repeats its first frame");
     }
   }
 
@@ -184,14 +194,18 @@ class TestLoops : public QObject {
     QCOMPARE(pc.view.sourceFrameCount(), a.clips[0].frameCount);
     // decode writes the source's frames (the dropped one through the wrap); verify judges the pack
     // against the source with the wrap interval.
-    QVERIFY(decodedClipJson(*pack, pc).find("\"frame_count\":" + std::to_string(a.clips[0].frameCount) + ",") != std::string::npos);
+    QVERIFY(decodedClipJson(*pack, pc).find("\"frame_count\":" + std::to_string(a.clips[0].frameCount) + ",") !=
+            std::string::npos);
     auto sources = matchSources(*pack, {file});
     QVERIFY2(sources, sources ? "" : sources.message().c_str());
     const auto verified = verifyPack(*pack, *sources);
-    QVERIFY2(verified[0].withinPrecision(), qPrintable(QString::fromStdString(verified[0].problem) + " " + QString::number(verified[0].maxErrorCm)));
+    QVERIFY2(verified[0].withinPrecision(),
+             qPrintable(QString::fromStdString(verified[0].problem) + " " + QString::number(verified[0].maxErrorCm)));
     QCOMPARE(pack->clips()[0].additiveBase(), runtime::kAdditiveNone);
     // A wrap flag without the loop flag, and unknown flags, are refused.
-    for (std::uint16_t flags : {std::uint16_t(runtime::kClipFlagWrap), std::uint16_t(runtime::kClipFlagLoop | runtime::kClipFlagDroppedLast), std::uint16_t(32)}) {
+    for (std::uint16_t flags :
+         {std::uint16_t(runtime::kClipFlagWrap), std::uint16_t(runtime::kClipFlagLoop | runtime::kClipFlagDroppedLast),
+          std::uint16_t(32)}) {
       std::vector<std::uint8_t> blob = c.data;
       runtime::storeLE(blob.data() + runtime::ClipHeaderLayout::flags, flags);
       auto view = runtime::ClipView::open(blob, a.skeleton.restLocal);

@@ -74,8 +74,10 @@ class TestMath : public QObject {
                                           {float(qb[0]), float(qb[1]), float(qb[2]), float(qb[3])}, float(t));
           // Twice the distance of the (sign-aligned) quaternions: the rotation angle between them for
           // small differences (acos near 1 would drown it in rounding).
-          const double sign = exact[0] * got.x + exact[1] * got.y + exact[2] * got.z + exact[3] * got.w < 0 ? -1.0 : 1.0;
-          const double dx = sign * got.x - exact[0], dy = sign * got.y - exact[1], dz = sign * got.z - exact[2], dw = sign * got.w - exact[3];
+          const double sign =
+              exact[0] * got.x + exact[1] * got.y + exact[2] * got.z + exact[3] * got.w < 0 ? -1.0 : 1.0;
+          const double dx = sign * got.x - exact[0], dy = sign * got.y - exact[1], dz = sign * got.z - exact[2],
+                       dw = sign * got.w - exact[3];
           const double angle = 2 * std::sqrt(dx * dx + dy * dy + dz * dz + dw * dw);
           worst = std::max(worst, angle);
           if (step <= 60) worstSmall = std::max(worstSmall, angle);
@@ -149,7 +151,7 @@ class TestMath : public QObject {
     influences[1].weights = {0.5f, 0.5f, 0, 0};
     std::vector<Vec3> outP(2), outN(2);
     runtime::skinVertices(skin, positions, normals, influences, outP, outN);
-    compareVec(outP[0], {-1, 1, 0});      // (0,1,0) above j1, turned to (-1,0,0)
+    compareVec(outP[0], {-1, 1, 0});        // (0,1,0) above j1, turned to (-1,0,0)
     compareVec(outP[1], {-0.5f, 1.5f, 0});  // halfway between the rest and the turned position
     compareVec(outN[0], {0, 1, 0});
     const float inv = 1.f / std::sqrt(2.f);

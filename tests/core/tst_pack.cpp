@@ -42,7 +42,8 @@ Built buildPack(const std::filesystem::path& path) {
     if (!c) qFatal("%s", c.message().c_str());
     b.clips.push_back(std::move(c.value()));
   }
-  for (const CompressedClip& c : b.clips) records.push_back(clipRecord(c, path.filename().string(), b.asset.sourceHash));
+  for (const CompressedClip& c : b.clips)
+    records.push_back(clipRecord(c, path.filename().string(), b.asset.sourceHash));
   b.bytes = core::buildPack(skeletonRecord(b.asset.skeleton, b.asset.unitToCm), records);
   return b;
 }
@@ -65,7 +66,8 @@ void fixChecksum(std::vector<std::uint8_t>& b) {
 void expectRejected(std::vector<std::uint8_t> bytes, const char* fragment, const char* what) {
   auto pack = runtime::Pack::open(std::move(bytes));
   QVERIFY2(!pack, what);
-  QVERIFY2(QString::fromStdString(pack.message()).contains(fragment), qPrintable(QString("%1: %2").arg(what, pack.message().c_str())));
+  QVERIFY2(QString::fromStdString(pack.message()).contains(fragment),
+           qPrintable(QString("%1: %2").arg(what, pack.message().c_str())));
 }
 
 /// Whatever a damaged file opens to must be safe to play everywhere.
@@ -84,7 +86,8 @@ std::uint64_t hashDecoded(const runtime::Pack& pack, bool midpoints = false) {
   std::uint64_t h = runtime::kFnvOffset;
   runtime::Player player;
   auto add = [&](const std::vector<runtime::Transform>& out) {
-    h = runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
+    h = runtime::fnv1a64(
+        std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
   };
   for (const runtime::PackClip& c : pack.clips()) {
     std::vector<runtime::Transform> out(c.view.jointCount());
@@ -118,7 +121,8 @@ class TestPack : public QObject {
     QCOMPARE(pack->version(), runtime::kPackVersion);
     QCOMPARE(pack->clips().size(), m_built.clips.size());
     QCOMPARE(pack->skeleton().names(), m_built.asset.skeleton.names);
-    QCOMPARE(pack->skeleton().hash(), runtime::skeletonHash(m_built.asset.skeleton.names, m_built.asset.skeleton.parents));
+    QCOMPARE(pack->skeleton().hash(),
+             runtime::skeletonHash(m_built.asset.skeleton.names, m_built.asset.skeleton.parents));
     QCOMPARE(double(pack->skeleton().unitToCm()), m_built.asset.unitToCm);
     for (std::size_t i = 0; i < m_built.clips.size(); ++i) {
       const runtime::PackClip& pc = pack->clips()[i];
@@ -216,36 +220,52 @@ class TestPack : public QObject {
       fixChecksum(b);
       return b;
     };
-    expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::version, runtime::kPackVersion + 1); }), "newer than this reader", "future version");
+    expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::version, runtime::kPackVersion + 1); }),
+                   "newer than this reader", "future version");
     // The refusal names the file's version and the remedy.
     expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::version, runtime::kPackVersion + 1); }),
                    ("format version " + std::to_string(runtime::kPackVersion + 1)).c_str(), "future version number");
-    expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::version, runtime::kPackVersion + 1); }), "update animpack", "future version remedy");
-    expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::sourceClipsOffset, static_cast<std::uint32_t>(b.size())); }), "source clip name table",
-                   "source clip table offset");
-    expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::sourceClipsOffset, read<std::uint32_t>(b, H::sourceClipsOffset) + 2); }),
+    expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::version, runtime::kPackVersion + 1); }),
+                   "update animpack", "future version remedy");
+    expectRejected(
+        variant([](auto& b) { patch<std::uint32_t>(b, H::sourceClipsOffset, static_cast<std::uint32_t>(b.size())); }),
+        "source clip name table", "source clip table offset");
+    expectRejected(variant([](auto& b) {
+                     patch<std::uint32_t>(b, H::sourceClipsOffset, read<std::uint32_t>(b, H::sourceClipsOffset) + 2);
+                   }),
                    "source clip name table", "source clip table alignment");
     expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::version, 0); }), "version 0", "version 0");
     expectRejected(variant([](auto& b) { b[0] = 'X'; }), "bad magic", "magic");
     expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::flags, 4); }), "flags", "flags");
     expectRejected(variant([](auto& b) { patch<std::uint32_t>(b, H::clipCount, 1000); }), "clip table", "clip count");
     const std::uint32_t sk = read<std::uint32_t>(good, H::skeletonOffset);
-    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, sk, read<std::uint32_t>(b, sk) + 1); }), "skeleton", "joint count");
-    expectRejected(variant([&](auto& b) { patch<std::int32_t>(b, sk + 16 + 52 * 5, 7); }), "parents must come first", "parent order");
+    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, sk, read<std::uint32_t>(b, sk) + 1); }), "skeleton",
+                   "joint count");
+    expectRejected(variant([&](auto& b) { patch<std::int32_t>(b, sk + 16 + 52 * 5, 7); }), "parents must come first",
+                   "parent order");
     expectRejected(variant([&](auto& b) { patch<float>(b, sk + 4, -1.f); }), "unit", "unit");
     const std::uint32_t table = read<std::uint32_t>(good, H::clipTableOffset);
     const std::uint32_t data = read<std::uint32_t>(good, table + C::dataOffset);
     using L = runtime::ClipHeaderLayout;
-    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, data + L::keyCount, read<std::uint32_t>(b, data + L::keyCount) + 5); }),
+    expectRejected(variant([&](auto& b) {
+                     patch<std::uint32_t>(b, data + L::keyCount, read<std::uint32_t>(b, data + L::keyCount) + 5);
+                   }),
                    "corrupt clip data", "key count");
-    expectRejected(variant([&](auto& b) { patch<std::uint16_t>(b, data + L::uniformTrackCount, 0); }), "corrupt clip data", "uniform count");
-    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, data + L::frameCount, 0); }), "frame count", "frame count");
-    expectRejected(variant([&](auto& b) { patch<std::uint16_t>(b, data + L::jointCount, 3); }), "joints", "clip joint count");
-    expectRejected(variant([&](auto& b) { patch<float>(b, data + L::sampleRate, std::numeric_limits<float>::quiet_NaN()); }),
-                   "sample rate", "sample rate");
-    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, table + C::dataSize, read<std::uint32_t>(b, table + C::dataSize) - 4); }),
+    expectRejected(variant([&](auto& b) { patch<std::uint16_t>(b, data + L::uniformTrackCount, 0); }),
+                   "corrupt clip data", "uniform count");
+    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, data + L::frameCount, 0); }), "frame count",
+                   "frame count");
+    expectRejected(variant([&](auto& b) { patch<std::uint16_t>(b, data + L::jointCount, 3); }), "joints",
+                   "clip joint count");
+    expectRejected(
+        variant([&](auto& b) { patch<float>(b, data + L::sampleRate, std::numeric_limits<float>::quiet_NaN()); }),
+        "sample rate", "sample rate");
+    expectRejected(variant([&](auto& b) {
+                     patch<std::uint32_t>(b, table + C::dataSize, read<std::uint32_t>(b, table + C::dataSize) - 4);
+                   }),
                    "corrupt clip data", "data size");
-    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, table + C::tolerancesSize, 3); }), "tolerance", "tolerances");
+    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, table + C::tolerancesSize, 3); }), "tolerance",
+                   "tolerances");
     expectRejected(variant([&](auto& b) {
                      b.resize(b.size() + 8, 0);
                      patch<std::uint64_t>(b, H::fileSize, b.size());
@@ -260,7 +280,8 @@ class TestPack : public QObject {
     auto pack = runtime::Pack::load(path);
     QVERIFY(pack);
     // Atomic writes leave no temporary files behind, and a failed write leaves the old file intact.
-    for (const auto& e : std::filesystem::directory_iterator(dir)) QVERIFY(e.path().filename().string().find(".tmp") == std::string::npos);
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      QVERIFY(e.path().filename().string().find(".tmp") == std::string::npos);
     QVERIFY(!writeFileAtomic(dir / "missing-dir" / "x.anpk", m_built.bytes));
     QVERIFY(runtime::Pack::load(path));
     auto missing = runtime::Pack::load(dir / "nope.anpk");
@@ -275,7 +296,8 @@ class TestPack : public QObject {
     QTest::newRow("v2") << 2;  // between-frame interpolation, raw tracks
     QTest::newRow("v3") << 3;  // a clip that wraps from its last frame to its first, 64-byte clip table entries
     QTest::newRow("v4") << 4;  // source clip names; residual offsets derived when a clip is opened
-    QTest::newRow("v5") << 5;  // keys track by track, uniform tracks by group, no snapshots: decoded from the pack's bytes
+    QTest::newRow("v5")
+        << 5;  // keys track by track, uniform tracks by group, no snapshots: decoded from the pack's bytes
   }
   void goldenPacksStillReadBitExactly() {
     // tests/data/golden_vN.anpk were written by tests/data/make_golden.cpp from the generated x100

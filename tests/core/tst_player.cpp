@@ -99,7 +99,8 @@ class TestPlayer : public QObject {
     for (std::uint32_t f = 0; f < clip.frameCount; ++f) {
       player.sampleFrame(fx.view, float(f), out);
       for (std::uint32_t j = 0; j < clip.jointCount; ++j)
-        worst = std::max(worst, sampleDistance(Channel::Rotation, sampleOf(out[j], Channel::Rotation), sampleOf(clip.at(j, f), Channel::Rotation)));
+        worst = std::max(worst, sampleDistance(Channel::Rotation, sampleOf(out[j], Channel::Rotation),
+                                               sampleOf(clip.at(j, f), Channel::Rotation)));
     }
     QVERIFY2(worst <= 1e-4 * 1.01, qPrintable(QString::number(worst)));  // the encoding tolerance
   }
@@ -139,7 +140,8 @@ class TestPlayer : public QObject {
     runtime::blendPoses(a, b, 0.5f, runtime::BlendMode::Naive, rest, out);
     QVERIFY(runtime::length(out[0].translation) < 1e-6f);  // naive: the bone collapses
     runtime::blendPoses(a, b, 0.5f, runtime::BlendMode::Decomposed, rest, out);
-    QVERIFY2(std::fabs(runtime::length(out[0].translation) - 1.f) < 1e-5f, qPrintable(QString::number(runtime::length(out[0].translation))));
+    QVERIFY2(std::fabs(runtime::length(out[0].translation) - 1.f) < 1e-5f,
+             qPrintable(QString::number(runtime::length(out[0].translation))));
     for (float w : {0.f, 0.1f, 0.3f, 0.7f, 1.f}) {
       runtime::blendPoses(a, b, w, runtime::BlendMode::Decomposed, rest, out);
       QVERIFY(std::fabs(runtime::length(out[0].translation) - 1.f) < 1e-5f);
@@ -157,9 +159,11 @@ class TestPlayer : public QObject {
     player.sample(fx.view, 0.1f, a);
     player.sample(fx.view, 0.9f, b);
     player.blend(fx.view, 0.1f, fx.view, 0.9f, 0.f, runtime::BlendMode::Decomposed, blended);
-    for (std::size_t j = 0; j < a.size(); ++j) QVERIFY(runtime::length(blended[j].translation - a[j].translation) < 1e-5f);
+    for (std::size_t j = 0; j < a.size(); ++j)
+      QVERIFY(runtime::length(blended[j].translation - a[j].translation) < 1e-5f);
     player.blend(fx.view, 0.1f, fx.view, 0.9f, 1.f, runtime::BlendMode::Naive, blended);
-    for (std::size_t j = 0; j < a.size(); ++j) QVERIFY(runtime::length(blended[j].translation - b[j].translation) < 1e-5f);
+    for (std::size_t j = 0; j < a.size(); ++j)
+      QVERIFY(runtime::length(blended[j].translation - b[j].translation) < 1e-5f);
     QVERIFY(player.stateBytes() >= sizeof(runtime::Player) + fx.view.jointCount() * sizeof(Transform));
   }
 };

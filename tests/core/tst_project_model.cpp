@@ -18,7 +18,7 @@ class TestProject : public QObject {
     p.budgetKind = BudgetKind::Pack;
     p.approvals["walk"] = {ApprovalState::Approved, 0x1234, 0xabcdef, "ana", "2026-12-01T13:00:00Z", 0.0099f};
     const std::string json = projectJson(p, "/game/assets/hero.anproj");
-    QVERIFY2(json.find("\"path\": \"hero/walk.bvh\"") != std::string::npos, json.c_str());  // below: relative
+    QVERIFY2(json.find("\"path\": \"hero/walk.bvh\"") != std::string::npos, json.c_str());       // below: relative
     QVERIFY2(json.find("\"path\": \"/elsewhere/run.fbx\"") != std::string::npos, json.c_str());  // outside: absolute
     auto back = parseProject(json, "/game/assets/hero.anproj");
     QVERIFY2(back, back ? "" : back.message().c_str());
@@ -34,7 +34,8 @@ class TestProject : public QObject {
     auto old = parseProject(R"({"animpack_project": 2, "sources": [], "budget_kib": 100})", "/p/old.anproj");
     QVERIFY(old);
     QCOMPARE(old->budgetKind, BudgetKind::Pack);
-    auto resident = parseProject(R"({"animpack_project": 2, "sources": [], "budget_kib": 100, "budget_kind": "resident"})", "/p/new.anproj");
+    auto resident = parseProject(
+        R"({"animpack_project": 2, "sources": [], "budget_kib": 100, "budget_kind": "resident"})", "/p/new.anproj");
     QVERIFY(resident);
     QCOMPARE(resident->budgetKind, BudgetKind::Resident);
     QVERIFY(projectJson(*resident, "/p/new.anproj").find("\"budget_kind\": \"resident\"") != std::string::npos);
@@ -70,8 +71,9 @@ class TestProject : public QObject {
     expect(R"({"animpack_project": 2, "sources": [], "budget_kib": -1})", "budget_kib");
     expect(R"({"animpack_project": 2, "sources": [], "budget_kind": "disk"})", "budget_kind");
     expect(R"({"animpack_project": 2, "sources": [], "clips": {"w": {"approval": "maybe"}}})", "clips.w.approval");
-    expect(R"({"animpack_project": 2, "sources": [], "clips": {"w": {"approval": "approved", "settings_hash": "xyz"}}})",
-           "settings_hash");
+    expect(
+        R"({"animpack_project": 2, "sources": [], "clips": {"w": {"approval": "approved", "settings_hash": "xyz"}}})",
+        "settings_hash");
     expect(R"({"animpack_project": 2, "sources": [], "settings": {"precision_cm": -1}})", "precision_cm");
     expect(R"({"animpack_project": 2, "sources": [], "colour": 1})", "unknown key 'colour'");
   }
@@ -95,7 +97,8 @@ class TestProject : public QObject {
     QCOMPARE(approvalMismatch(rejected, 1, 2, 0.01f), std::string("rejected"));
     Project p;
     p.approvals["walk"] = a;
-    const auto failing = unapprovedClips(p, {{"walk", "Motion", "walk.bvh", 1, 2, 0.01f}, {"run", "Motion", "run.bvh", 1, 2, 0.f}});
+    const auto failing =
+        unapprovedClips(p, {{"walk", "Motion", "walk.bvh", 1, 2, 0.01f}, {"run", "Motion", "run.bvh", 1, 2, 0.f}});
     QCOMPARE(failing, std::vector<std::string>{"run: not approved"});
   }
 

@@ -44,8 +44,8 @@ class TestQuantize : public QObject {
       worstAngle = std::max(worstAngle, angle(q, d));
     }
     // A stored component is off by at most half a step h = (2/sqrt2)/32767/2 = 2.2e-5 (the step is
-    // the ~4.3e-5 of core/compress/settings.h RotationFormat::Q48); the dropped one, rebuilt from the other three with w >= 1/2, by at
-    // most sqrt(3) h sqrt(3/4) / (1/2) = 3h; so |dq| <= sqrt(12) h and the angle <= 2 |dq|.
+    // the ~4.3e-5 of core/compress/settings.h RotationFormat::Q48); the dropped one, rebuilt from the other three with
+    // w >= 1/2, by at most sqrt(3) h sqrt(3/4) / (1/2) = 3h; so |dq| <= sqrt(12) h and the angle <= 2 |dq|.
     const double h = 0.70710678 / 32767.0;
     QVERIFY2(worst <= 3.0 * h * 1.01, qPrintable(QString::number(worst)));
     QVERIFY2(worstAngle <= 2.0 * std::sqrt(12.0) * h, qPrintable(QString::number(worstAngle)));
@@ -75,7 +75,8 @@ class TestQuantize : public QObject {
     double worst = 0;
     for (int i = 0; i <= 100000; ++i) {
       const float v = lo + extent * float(i) / 100000.f;
-      worst = std::max(worst, double(std::fabs(runtime::unpackUnorm16(runtime::packUnorm16(v, lo, extent), lo, extent) - v)));
+      worst = std::max(worst,
+                       double(std::fabs(runtime::unpackUnorm16(runtime::packUnorm16(v, lo, extent), lo, extent) - v)));
     }
     // 2000 cm / 65535 / 2 = 0.015 cm (the arithmetic of a 16-bit range), plus float rounding of
     // values near 2000 (an ulp is 1.2e-4).

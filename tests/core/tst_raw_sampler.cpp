@@ -45,7 +45,7 @@ class TestRawSampler : public QObject {
     RawSampler::sample(c, 0.05, out);  // frame 0.5
     QCOMPARE(out[0].translation.x, 5.f);
     QVERIFY(std::fabs(out[0].rotation.z - std::sin(a / 4)) < 1e-6f);  // slerp: a quarter turn halves
-    RawSampler::sample(c, 0.15, out);  // frame 1.5
+    RawSampler::sample(c, 0.15, out);                                 // frame 1.5
     QCOMPARE(out[0].translation.y, 10.f);
     RawSampler::sample(c, 10.0, out);  // clamped to the last frame
     QCOMPARE(out[0].translation.y, 20.f);

@@ -39,9 +39,11 @@ class TestReviewPacket : public QObject {
  private:
   std::filesystem::path m_dir, m_rigA, m_rigB;
 
-  Project project(std::optional<double> budgetKib = std::nullopt, std::map<std::string, ClipApprovalRecord> approvals = {}) {
+  Project project(std::optional<double> budgetKib = std::nullopt,
+                  std::map<std::string, ClipApprovalRecord> approvals = {}) {
     Project p;
-    for (const auto& path : {m_rigA, m_rigB, test::model("BVH/Boxing_Toes.bvh")}) p.sources.push_back({path, std::nullopt});
+    for (const auto& path : {m_rigA, m_rigB, test::model("BVH/Boxing_Toes.bvh")})
+      p.sources.push_back({path, std::nullopt});
     p.budgetKib = budgetKib;
     p.approvals = std::move(approvals);
     return p;
@@ -122,15 +124,17 @@ class TestReviewPacket : public QObject {
     // Clip 0 approved for exactly what it was compressed with, clip 1 rejected for it, clip 2
     // approved for other settings, clip 3 at a smaller error than it has.
     auto record = [&](const ReviewClip& c, ApprovalState state, std::uint64_t settingsHash, float errorScale = 1.f) {
-      return ClipApprovalRecord{state, settingsHash, c.sourceHash, "lead", "2026-11-30T10:00:00Z", c.report.maxErrorCm * errorScale};
+      return ClipApprovalRecord{state,  settingsHash,           c.sourceHash,
+                                "lead", "2026-11-30T10:00:00Z", c.report.maxErrorCm * errorScale};
     };
     const auto& rows = first->clips;
     QVERIFY(rows[0].report.clip != rows[2].report.clip);  // the same animation names in two files: unique pack names
-    const auto packet = buildReviewPacket(project(0.5, {{rows[0].report.clip, record(rows[0], ApprovalState::Approved, rows[0].settingsHash)},
-                                                        {rows[1].report.clip, record(rows[1], ApprovalState::Rejected, rows[1].settingsHash)},
-                                                        {rows[2].report.clip, record(rows[2], ApprovalState::Approved, 12345)},
-                                                        {rows[3].report.clip, record(rows[3], ApprovalState::Approved, rows[3].settingsHash, 0.5f)}}),
-                                          projectPath(), options);
+    const auto packet = buildReviewPacket(
+        project(0.5, {{rows[0].report.clip, record(rows[0], ApprovalState::Approved, rows[0].settingsHash)},
+                      {rows[1].report.clip, record(rows[1], ApprovalState::Rejected, rows[1].settingsHash)},
+                      {rows[2].report.clip, record(rows[2], ApprovalState::Approved, 12345)},
+                      {rows[3].report.clip, record(rows[3], ApprovalState::Approved, rows[3].settingsHash, 0.5f)}}),
+        projectPath(), options);
     QVERIFY2(packet, packet.status().message().c_str());
     const auto& approvals = packet->clips;
     QCOMPARE(approvals[0].approval.state, std::string("approved"));
@@ -138,9 +142,11 @@ class TestReviewPacket : public QObject {
     QCOMPARE(approvals[0].approval.by, std::string("lead"));
     QCOMPARE(approvals[1].approval.state, std::string("rejected"));
     QVERIFY(approvals[1].approval.outdated.empty());
-    QVERIFY2(approvals[2].approval.outdated.find("settings changed") != std::string::npos, approvals[2].approval.outdated.c_str());
+    QVERIFY2(approvals[2].approval.outdated.find("settings changed") != std::string::npos,
+             approvals[2].approval.outdated.c_str());
     // Approved at half the error it measures now: no longer holds.
-    QVERIFY2(approvals[3].approval.outdated.find("max error") != std::string::npos, approvals[3].approval.outdated.c_str());
+    QVERIFY2(approvals[3].approval.outdated.find("max error") != std::string::npos,
+             approvals[3].approval.outdated.c_str());
     QCOMPARE(reviewTotals(packet->clips).approved, std::size_t(1));
     QCOMPARE(reviewTotals(packet->clips).rejected, std::size_t(1));
 

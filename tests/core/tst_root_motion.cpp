@@ -58,11 +58,14 @@ double sourceError(const std::filesystem::path& file, const ImportedAsset& a, co
   for (const EffectiveJoint& j : c.settings.joints) shells.push_back(j.shellCm);
   const test::SourceCheck check = test::checkAgainstSource(file, a, c.clipIndex, openView(c, a), shells, subSteps);
   if (!check.error.empty()) qFatal("%s", check.error.c_str());
-  if (check.maxCm > 0.01) qWarning("worst %s at frame %f: %f cm", check.worstJoint.c_str(), check.worstFrame, check.maxCm);
+  if (check.maxCm > 0.01)
+    qWarning("worst %s at frame %f: %f cm", check.worstJoint.c_str(), check.worstFrame, check.maxCm);
   return check.maxCm;
 }
 
-QJsonObject jsonObject(const std::string& text) { return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object(); }
+QJsonObject jsonObject(const std::string& text) {
+  return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
+}
 
 double yawOf(const runtime::Transform& t) { return 2 * std::atan2(double(t.rotation.y), double(t.rotation.w)); }
 double distance(const runtime::Vec3& a, const runtime::Vec3& b) { return std::hypot(a.x - b.x, a.y - b.y, a.z - b.z); }
@@ -74,7 +77,8 @@ class TestRootMotion : public QObject {
 
  private slots:
   void settingsRoundTrip() {
-    const CompressionSettings s = settingsOf(R"({"root_motion":"extract","clips":{"Run*":{"root_motion":"keep","root_joint":"Pelvis"}}})");
+    const CompressionSettings s =
+        settingsOf(R"({"root_motion":"extract","clips":{"Run*":{"root_motion":"keep","root_joint":"Pelvis"}}})");
     QCOMPARE(s.rootMotion, std::optional(RootMotionMode::Extract));
     auto again = CompressionSettings::fromJson(s.toJson(), "again.json");
     QVERIFY(again.hasValue());
@@ -96,12 +100,18 @@ class TestRootMotion : public QObject {
   void badSettingsNameKeyAndValue_data() {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("mode") << R"({"root_motion":"sideways"})" << "key 'root_motion': expected \"keep\" or \"extract\", got \"sideways\"";
-    QTest::newRow("mode type") << R"({"root_motion":true})" << "key 'root_motion'";
-    QTest::newRow("clip mode") << R"({"clips":{"Walk":{"root_motion":"on"}}})" << "key 'clips.Walk.root_motion'";
-    QTest::newRow("joint number") << R"({"root_joint":3})" << "key 'root_joint': expected a joint name or null, got 3";
-    QTest::newRow("joint empty") << R"({"clips":{"Walk":{"root_joint":""}}})" << "key 'clips.Walk.root_joint'";
-    QTest::newRow("typo") << R"({"root_motoin":"extract"})" << "did you mean 'root_motion'";
+    QTest::newRow("mode") << R"({"root_motion":"sideways"})"
+                          << "key 'root_motion': expected \"keep\" or \"extract\", got \"sideways\"";
+    QTest::newRow("mode type") << R"({"root_motion":true})"
+                               << "key 'root_motion'";
+    QTest::newRow("clip mode") << R"({"clips":{"Walk":{"root_motion":"on"}}})"
+                               << "key 'clips.Walk.root_motion'";
+    QTest::newRow("joint number") << R"({"root_joint":3})"
+                                  << "key 'root_joint': expected a joint name or null, got 3";
+    QTest::newRow("joint empty") << R"({"clips":{"Walk":{"root_joint":""}}})"
+                                 << "key 'clips.Walk.root_joint'";
+    QTest::newRow("typo") << R"({"root_motoin":"extract"})"
+                          << "did you mean 'root_motion'";
   }
   void badSettingsNameKeyAndValue() {
     QFETCH(QString, json);
@@ -116,7 +126,8 @@ class TestRootMotion : public QObject {
     const ImportedAsset a = test::importOrFail(test::writeScene(test::walkerRig(90), "walker_bad.gltf"));
     auto r = compress(a, 0, R"({"root_motion":"extract","root_joint":"Pelvis"})");
     QVERIFY(!r.hasValue());
-    QVERIFY2(QString::fromStdString(r.message()).contains("key 'root_joint': the skeleton has no joint named 'Pelvis'"), r.message().c_str());
+    QVERIFY2(QString::fromStdString(r.message()).contains("key 'root_joint': the skeleton has no joint named 'Pelvis'"),
+             r.message().c_str());
     // Kept, the name is not looked at.
     QVERIFY(compress(a, 0, R"({"root_joint":"Pelvis"})").hasValue());
   }
@@ -167,10 +178,12 @@ class TestRootMotion : public QObject {
     QVERIFY(view.loops() && view.wraps());
     const float cycle = view.cycleFrames() / view.sampleRate();
     const runtime::Transform one = runtime::rootMotion(view, 0.f, cycle);
-    QVERIFY(std::fabs(one.translation.x - test::walkerStride()) < 1e-5f);  // a closed cycle in place: its last frame dropped
+    QVERIFY(std::fabs(one.translation.x - test::walkerStride()) <
+            1e-5f);  // a closed cycle in place: its last frame dropped
     for (int k = 1; k <= 12; ++k) {
       const runtime::Transform many = runtime::rootMotion(view, 0.f, float(k) * cycle);
-      QVERIFY2(std::fabs(many.translation.x - float(k) * one.translation.x) < 1e-5f * float(k), std::to_string(k).c_str());
+      QVERIFY2(std::fabs(many.translation.x - float(k) * one.translation.x) < 1e-5f * float(k),
+               std::to_string(k).c_str());
       QVERIFY(std::fabs(many.translation.z) < 1e-5f && std::fabs(many.rotation.y) < 1e-6f);
       // From any start, k cycles later: k cycles' motion.
       const runtime::Transform later = runtime::rootMotion(view, 0.37f * cycle, (0.37f + float(k)) * cycle);
@@ -235,7 +248,8 @@ class TestRootMotion : public QObject {
     // A clip that does not loop clamps: nothing beyond its end.
     const CompressedClip once = compressOrFail(a, 0, R"({"root_motion":"extract","loop":false})");
     const runtime::ClipView onceView = openView(once, a);
-    QVERIFY(distance(runtime::rootMotion(onceView, 0.f, 100.f).translation, runtime::rootMotion(onceView, 0.f, onceView.duration()).translation) < 1e-6);
+    QVERIFY(distance(runtime::rootMotion(onceView, 0.f, 100.f).translation,
+                     runtime::rootMotion(onceView, 0.f, onceView.duration()).translation) < 1e-6);
   }
 
   void bvhMocapWithinPrecision() {
@@ -316,7 +330,8 @@ class TestRootMotion : public QObject {
     QVERIFY(row.rootMotion);
     const QJsonObject m = jsonObject(clipReportToJson(row))["root_motion"].toObject();
     QCOMPARE(m["joint"].toString(), QString("Hips"));
-    for (const char* key : {"distance_cm", "turn_deg", "drift_10_cycles_cm", "source_drift_10_cycles_cm"}) QVERIFY(m[key].isDouble());
+    for (const char* key : {"distance_cm", "turn_deg", "drift_10_cycles_cm", "source_drift_10_cycles_cm"})
+      QVERIFY(m[key].isDouble());
     QVERIFY(std::fabs(m["turn_deg"].toDouble() - 45) < 1e-3);
     auto back = clipReportFromJson(clipReportToJson(row));
     QVERIFY(back.hasValue() && back->rootMotion && back->rootMotion->turnDeg == row.rootMotion->turnDeg);

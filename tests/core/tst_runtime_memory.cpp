@@ -78,8 +78,8 @@ class TestRuntimeMemory : public QObject {
       QVERIFY2(pack, pack ? "" : pack.message().c_str());
       // Everything Pack::open keeps, counted, is what it reports (its object beside the heap).
       QCOMPARE(std::size_t(counted) + sizeof(runtime::Pack), pack->derivedBytes());
-      QCOMPARE(pack->derivedBytes(),
-               runtime::Pack::sharedDerivedBytes(pack->skeleton().jointCount()) + pack->clips().size() * runtime::Pack::clipDerivedBytes());
+      QCOMPARE(pack->derivedBytes(), runtime::Pack::sharedDerivedBytes(pack->skeleton().jointCount()) +
+                                         pack->clips().size() * runtime::Pack::clipDerivedBytes());
       // The memory target: at most 10 % of the clips' bytes, plus 1 KiB and 64 bytes a joint.
       std::size_t clipBytes = 0;
       for (const runtime::PackClip& c : pack->clips()) clipBytes += c.ownBytes();
@@ -167,7 +167,8 @@ class TestRuntimeMemory : public QObject {
     runtime::Player reused;
     alignas(16) std::byte storage[4096];
     // Room for a blend's second pose and one clip's cache: some calls keep caches, others cannot.
-    const std::size_t room = (joints * sizeof(runtime::Transform) + 15) / 16 * 16 + runtime::Player::storageBytes(clips[0].view);
+    const std::size_t room =
+        (joints * sizeof(runtime::Transform) + 15) / 16 * 16 + runtime::Player::storageBytes(clips[0].view);
     QVERIFY(room <= sizeof(storage));
     runtime::Player pooled(std::span<std::byte>(storage, room));
     std::vector<runtime::Transform> got(joints), expected(joints);
@@ -189,7 +190,8 @@ class TestRuntimeMemory : public QObject {
           fresh.sample(a, t, expected);
         }
         ++calls;
-        QVERIFY2(std::memcmp(got.data(), expected.data(), joints * sizeof(runtime::Transform)) == 0, qPrintable(QString("step %1").arg(step)));
+        QVERIFY2(std::memcmp(got.data(), expected.data(), joints * sizeof(runtime::Transform)) == 0,
+                 qPrintable(QString("step %1").arg(step)));
       }
     }
     QVERIFY(calls > 0);

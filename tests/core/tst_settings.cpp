@@ -74,31 +74,56 @@ class TestSettings : public QObject {
   void eachInvalidCaseFailsOnItsOwn_data() {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("fragment");
-    QTest::newRow("not json") << "{precision" << "not valid JSON";
-    QTest::newRow("not an object") << "[1,2]" << "object at the top level";
-    QTest::newRow("unknown key") << R"({"precison_cm":0.1})" << "unknown key 'precison_cm' (did you mean 'precision_cm'?)";
-    QTest::newRow("negative precision") << R"({"precision_cm":-1})" << "key 'precision_cm'";
-    QTest::newRow("zero precision") << R"({"precision_cm":0})" << "key 'precision_cm'";
-    QTest::newRow("absurd precision") << R"({"precision_cm":1e9})" << "key 'precision_cm'";
-    QTest::newRow("zero shell") << R"({"shell_cm":0})" << "key 'shell_cm'";
-    QTest::newRow("string precision") << R"({"precision_cm":"fine"})" << "expected a number";
-    QTest::newRow("bad format") << R"({"rotation_format":"q64"})" << "\"q48\" or \"q32\"";
-    QTest::newRow("bad snapshot") << R"({"snapshot_interval_s":0})" << "snapshot_interval_s";
-    QTest::newRow("bad unit") << R"({"unit_to_cm":-2})" << "unit_to_cm";
-    QTest::newRow("bad rate") << R"({"sample_rate":0})" << "sample_rate";
-    QTest::newRow("joints not object") << R"({"joints":[1]})" << "key 'joints'";
-    QTest::newRow("joint unknown key") << R"({"joints":{"Hips":{"precission":1}}})" << "unknown key 'joints.Hips.precission'";
-    QTest::newRow("joint bad value") << R"({"joints":{"*Hand*":{"precision_cm":-0.1}}})" << "joints.*Hand*.precision_cm";
-    QTest::newRow("pinned not bool") << R"({"joints":{"foot_l":{"pinned":"yes"}}})" << "true or false";
-    QTest::newRow("empty pattern") << R"({"joints":{"":{"pinned":true}}})" << "empty";
-    QTest::newRow("clip unknown key") << R"({"clips":{"Run":{"looping":true}}})" << "unknown key 'clips.Run.looping'";
-    QTest::newRow("clip bad joint") << R"({"clips":{"Run":{"joints":{"Hips":{"shell_cm":-3}}}}})" << "clips.Run.joints.Hips.shell_cm";
-    QTest::newRow("description not string") << R"({"description":3})" << "description";
-    QTest::newRow("shell word") << R"({"shell_cm":"meshes"})" << "key 'shell_cm': expected a number of cm or \"mesh\"";
-    QTest::newRow("shell minus one") << R"({"shell_cm":-1})" << "key 'shell_cm'";  // not read as "mesh"
-    QTest::newRow("joint shell word") << R"({"joints":{"Hips":{"shell_cm":"skin"}}})" << "joints.Hips.shell_cm";
-    QTest::newRow("clip shell word") << R"({"clips":{"Run":{"shell_cm":"Mesh"}}})" << "clips.Run.shell_cm";
-    QTest::newRow("precision mesh") << R"({"precision_cm":"mesh"})" << "key 'precision_cm': expected a number";
+    QTest::newRow("not json") << "{precision"
+                              << "not valid JSON";
+    QTest::newRow("not an object") << "[1,2]"
+                                   << "object at the top level";
+    QTest::newRow("unknown key") << R"({"precison_cm":0.1})"
+                                 << "unknown key 'precison_cm' (did you mean 'precision_cm'?)";
+    QTest::newRow("negative precision") << R"({"precision_cm":-1})"
+                                        << "key 'precision_cm'";
+    QTest::newRow("zero precision") << R"({"precision_cm":0})"
+                                    << "key 'precision_cm'";
+    QTest::newRow("absurd precision") << R"({"precision_cm":1e9})"
+                                      << "key 'precision_cm'";
+    QTest::newRow("zero shell") << R"({"shell_cm":0})"
+                                << "key 'shell_cm'";
+    QTest::newRow("string precision") << R"({"precision_cm":"fine"})"
+                                      << "expected a number";
+    QTest::newRow("bad format") << R"({"rotation_format":"q64"})"
+                                << "\"q48\" or \"q32\"";
+    QTest::newRow("bad snapshot") << R"({"snapshot_interval_s":0})"
+                                  << "snapshot_interval_s";
+    QTest::newRow("bad unit") << R"({"unit_to_cm":-2})"
+                              << "unit_to_cm";
+    QTest::newRow("bad rate") << R"({"sample_rate":0})"
+                              << "sample_rate";
+    QTest::newRow("joints not object") << R"({"joints":[1]})"
+                                       << "key 'joints'";
+    QTest::newRow("joint unknown key") << R"({"joints":{"Hips":{"precission":1}}})"
+                                       << "unknown key 'joints.Hips.precission'";
+    QTest::newRow("joint bad value") << R"({"joints":{"*Hand*":{"precision_cm":-0.1}}})"
+                                     << "joints.*Hand*.precision_cm";
+    QTest::newRow("pinned not bool") << R"({"joints":{"foot_l":{"pinned":"yes"}}})"
+                                     << "true or false";
+    QTest::newRow("empty pattern") << R"({"joints":{"":{"pinned":true}}})"
+                                   << "empty";
+    QTest::newRow("clip unknown key") << R"({"clips":{"Run":{"looping":true}}})"
+                                      << "unknown key 'clips.Run.looping'";
+    QTest::newRow("clip bad joint") << R"({"clips":{"Run":{"joints":{"Hips":{"shell_cm":-3}}}}})"
+                                    << "clips.Run.joints.Hips.shell_cm";
+    QTest::newRow("description not string") << R"({"description":3})"
+                                            << "description";
+    QTest::newRow("shell word") << R"({"shell_cm":"meshes"})"
+                                << "key 'shell_cm': expected a number of cm or \"mesh\"";
+    QTest::newRow("shell minus one") << R"({"shell_cm":-1})"
+                                     << "key 'shell_cm'";  // not read as "mesh"
+    QTest::newRow("joint shell word") << R"({"joints":{"Hips":{"shell_cm":"skin"}}})"
+                                      << "joints.Hips.shell_cm";
+    QTest::newRow("clip shell word") << R"({"clips":{"Run":{"shell_cm":"Mesh"}}})"
+                                     << "clips.Run.shell_cm";
+    QTest::newRow("precision mesh") << R"({"precision_cm":"mesh"})"
+                                    << "key 'precision_cm': expected a number";
   }
   void eachInvalidCaseFailsOnItsOwn() {
     QFETCH(QString, json);
@@ -124,7 +149,7 @@ class TestSettings : public QObject {
     CompressionSettings settings;
     settings.precisionCm = 0.02f;
     settings.joints = {{"*Hand*", {0.005f, {}, {}}},
-                       {"LeftHand*", {0.004f, {}, {}}},  // longer wildcard wins for LeftHand...
+                       {"LeftHand*", {0.004f, {}, {}}},       // longer wildcard wins for LeftHand...
                        {"LeftHandIndex1", {0.001f, {}, {}}},  // ...and an exact name beats both
                        {"Spine", {{}, 7.f, {}}},
                        {"foot_?", {{}, {}, true}}};
@@ -140,7 +165,8 @@ class TestSettings : public QObject {
     QVERIFY(!e.joints[7].pinned);  // foot_ll does not match foot_?, and pinning is not inherited
 
     // A clip override is strongest: its joint rules, then its own values, over the file's rules.
-    settings.clips = {{"Run*", {0.05f, {}, RotationFormat::Q32, {}, {}, {}, {{"LeftHand", {0.03f, {}, {}}}}, {}, {}, {}, {}, {}}}};
+    settings.clips = {
+        {"Run*", {0.05f, {}, RotationFormat::Q32, {}, {}, {}, {{"LeftHand", {0.03f, {}, {}}}}, {}, {}, {}, {}, {}}}};
     const EffectiveSettings run = resolve(settings, s, "Run_Fast");
     QCOMPARE(run.joints[2].precisionCm, 0.03f);
     QCOMPARE(run.joints[3].precisionCm, 0.05f);  // clip value beats the exact file rule
@@ -254,8 +280,10 @@ class TestSettings : public QObject {
   }
 
   void mergeStacksLayers() {
-    auto preset = CompressionSettings::fromJson(R"({"precision_cm":0.05,"joints":{"*Hand*":{"precision_cm":0.01}}})", "p");
-    auto file = CompressionSettings::fromJson(R"({"shell_cm":5,"joints":{"*Hand*":{"pinned":true},"Hips":{"precision_cm":0.001}}})", "f");
+    auto preset =
+        CompressionSettings::fromJson(R"({"precision_cm":0.05,"joints":{"*Hand*":{"precision_cm":0.01}}})", "p");
+    auto file = CompressionSettings::fromJson(
+        R"({"shell_cm":5,"joints":{"*Hand*":{"pinned":true},"Hips":{"precision_cm":0.001}}})", "f");
     QVERIFY(preset && file);
     CompressionSettings s = *preset;
     s.merge(*file);

@@ -57,7 +57,8 @@ class TestSkinnedMesh : public QObject {
     // The mesh is bound in the armature's space, as Blender's FBX export binds it: its raw
     // vertices are off by the armature's scale, the skinned ones are not.
     const test::GltfScene scene = test::armatureSpaceRig(scale);
-    const ImportedAsset a = test::importOrFail(test::writeScene(scene, "skin_space_" + std::to_string(scale) + ".gltf"));
+    const ImportedAsset a =
+        test::importOrFail(test::writeScene(scene, "skin_space_" + std::to_string(scale) + ".gltf"));
     const std::vector<double> expected = expectedFromScene(scene);
     const std::vector<double> farthest = farthestInfluencedVertex(a.skeleton, a.meshes, a.unitToCm);
     QCOMPARE(farthest.size(), a.skeleton.jointCount());
@@ -66,12 +67,14 @@ class TestSkinnedMesh : public QObject {
       const std::int32_t j = a.skeleton.find(scene.nodes[node].name);
       QVERIFY(j >= 0);
       const double got = farthest[std::size_t(j)];
-      QVERIFY2(std::fabs(got - expected[node]) < 1e-4 * std::max(1.0, expected[node]),
-               qPrintable(QString("%1: %2 cm, expected %3 cm").arg(scene.nodes[node].name.c_str()).arg(got).arg(expected[node])));
+      QVERIFY2(
+          std::fabs(got - expected[node]) < 1e-4 * std::max(1.0, expected[node]),
+          qPrintable(
+              QString("%1: %2 cm, expected %3 cm").arg(scene.nodes[node].name.c_str()).arg(got).arg(expected[node])));
       moved += got > 0;
     }
-    QCOMPARE(moved, 5);                      // every bone but the armature moves vertices
-    QCOMPARE(farthest[0], 0.0);              // the armature itself influences none
+    QCOMPARE(moved, 5);          // every bone but the armature moves vertices
+    QCOMPARE(farthest[0], 0.0);  // the armature itself influences none
     // The rig is the same in object space at every scale: Head's own ring is 8 cm out, and it
     // carries a quarter of LeftLeg's ring (weights 0.75 / 0.25 to the previous skin joint).
     const double head = farthest[std::size_t(a.skeleton.find("Head"))];
@@ -102,8 +105,10 @@ class TestSkinnedMesh : public QObject {
     }
     int compared = 0;
     for (std::size_t j = 0; j < farthest.size(); ++j) {
-      QVERIFY2(std::fabs(farthest[j] - expected[j]) < 1e-3 * std::max(1.0, expected[j]),
-               qPrintable(QString("%1: %2 cm, skinned %3 cm").arg(a.skeleton.names[j].c_str()).arg(farthest[j]).arg(expected[j])));
+      QVERIFY2(
+          std::fabs(farthest[j] - expected[j]) < 1e-3 * std::max(1.0, expected[j]),
+          qPrintable(
+              QString("%1: %2 cm, skinned %3 cm").arg(a.skeleton.names[j].c_str()).arg(farthest[j]).arg(expected[j])));
       compared += expected[j] > 0;
     }
     QVERIFY(compared > 10);

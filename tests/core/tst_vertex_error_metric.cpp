@@ -40,7 +40,9 @@ VertexError bruteForce(const ImportedAsset& a, std::span<const Mat34d> reference
   VertexError worst;
   for (std::size_t m = 0; m < a.meshes.size(); ++m)
     for (std::size_t v = 0; v < a.meshes[m].influences.size(); ++v) {
-      const double d = (skinned(a.skeleton, decoded, a.meshes[m], v) - skinned(a.skeleton, reference, a.meshes[m], v)).norm() * a.unitToCm;
+      const double d =
+          (skinned(a.skeleton, decoded, a.meshes[m], v) - skinned(a.skeleton, reference, a.meshes[m], v)).norm() *
+          a.unitToCm;
       if (d > worst.cm) worst = {d, std::int32_t(m), std::int32_t(v)};
     }
   return worst;
@@ -76,7 +78,10 @@ class TestVertexErrorMetric : public QObject {
       const VertexError got = metric.measure(reference, decoded);
       const VertexError expected = bruteForce(a, reference, decoded);
       QVERIFY2(std::fabs(got.cm - expected.cm) < 1e-9 * std::max(1.0, expected.cm),
-               qPrintable(QString("frame %1: %2 cm, independent %3 cm").arg(f).arg(got.cm, 0, 'g', 12).arg(expected.cm, 0, 'g', 12)));
+               qPrintable(QString("frame %1: %2 cm, independent %3 cm")
+                              .arg(f)
+                              .arg(got.cm, 0, 'g', 12)
+                              .arg(expected.cm, 0, 'g', 12)));
       QVERIFY(got.cm > 0.2);  // 2 mm at the hips moves every vertex at least that far
       QCOMPARE(got.mesh, expected.mesh);
       QCOMPARE(got.vertex, expected.vertex);

@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
   records.push_back(keyedRecord);
   const auto bytes = core::buildPack(core::skeletonRecord(asset->skeleton, asset->unitToCm), records);
   const std::string stem = "golden_v" + std::to_string(runtime::kPackVersion);
-  if (auto st = core::writeFileAtomic(dir / (stem + ".anpk"), bytes); !st) return std::fprintf(stderr, "%s\n", st.message().c_str()), 1;
+  if (auto st = core::writeFileAtomic(dir / (stem + ".anpk"), bytes); !st)
+    return std::fprintf(stderr, "%s\n", st.message().c_str()), 1;
   auto pack = runtime::Pack::open(bytes);
   if (!pack) return std::fprintf(stderr, "%s\n", pack.message().c_str()), 1;
   std::uint64_t h = runtime::kFnvOffset;
@@ -56,10 +57,12 @@ int main(int argc, char** argv) {
     std::vector<runtime::Transform> out(c.view.jointCount());
     for (std::uint32_t f = 0; f < c.frameCount(); ++f) {
       player.sampleFrame(c.view, float(f), out);
-      h = runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
+      h = runtime::fnv1a64(
+          std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
       if (runtime::kPackVersion < 2 || (f + 1 == c.frameCount() && !c.view.wraps())) continue;  // the wrap interval too
       player.sampleFrame(c.view, float(f) + 0.5f, out);
-      h = runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
+      h = runtime::fnv1a64(
+          std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
     }
   }
   std::ofstream(dir / (stem + ".hash")) << [&] {

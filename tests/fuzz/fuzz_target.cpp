@@ -13,7 +13,8 @@ namespace animpack::test {
 void fuzzPack(const std::uint8_t* data, std::size_t size) {
   std::vector<std::uint8_t> bytes(data, data + size);
   if (size >= runtime::kPackHeaderSize) {
-    const std::uint64_t checksum = runtime::fnv1a64(std::span(bytes.data() + runtime::kPackChecksumStart, size - runtime::kPackChecksumStart));
+    const std::uint64_t checksum =
+        runtime::fnv1a64(std::span(bytes.data() + runtime::kPackChecksumStart, size - runtime::kPackChecksumStart));
     std::memcpy(bytes.data() + runtime::PackHeaderLayout::checksum, &checksum, sizeof(checksum));
   }
   auto pack = runtime::Pack::open(std::move(bytes));

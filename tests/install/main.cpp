@@ -16,8 +16,8 @@ int main(int argc, char** argv) {
   for (const auto& clip : pack->clips()) {
     std::vector<animpack::runtime::Transform> pose(clip.view.jointCount());
     for (float t = 0; t <= clip.view.duration(); t += 1.f / 30.f) player.sample(clip.view, t, pose);
-    std::printf("%.*s: %u frames, joint 0 at (%g, %g, %g)\n", int(clip.name().size()), clip.name().data(), clip.frameCount(), pose[0].translation.x,
-                pose[0].translation.y, pose[0].translation.z);
+    std::printf("%.*s: %u frames, joint 0 at (%g, %g, %g)\n", int(clip.name().size()), clip.name().data(),
+                clip.frameCount(), pose[0].translation.x, pose[0].translation.y, pose[0].translation.z);
   }
   return 0;
 }

@@ -20,10 +20,17 @@ struct ChromiumShot {
 /// Renders `html` with headless Chromium into a screenshot.
 inline ChromiumShot renderWithChromium(const QString& html, const QString& png) {
   const QString chromium = QStandardPaths::findExecutable("chromium");
-  if (chromium.isEmpty()) return {{}, "chromium is not installed (apt-get install chromium; scripts/setup-lib.sh lists it)"};
+  if (chromium.isEmpty())
+    return {{}, "chromium is not installed (apt-get install chromium; scripts/setup-lib.sh lists it)"};
   QTemporaryDir profile;
-  QStringList args = {"--headless", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--window-size=1200,1500",
-                      "--user-data-dir=" + profile.path(), "--screenshot=" + png, QUrl::fromLocalFile(html).toString()};
+  QStringList args = {"--headless",
+                      "--disable-gpu",
+                      "--hide-scrollbars",
+                      "--no-first-run",
+                      "--window-size=1200,1500",
+                      "--user-data-dir=" + profile.path(),
+                      "--screenshot=" + png,
+                      QUrl::fromLocalFile(html).toString()};
   if (geteuid() == 0) args.prepend("--no-sandbox");  // Chromium refuses to run as root with its sandbox
   QFile::remove(png);
   QProcess p;
@@ -36,7 +43,10 @@ inline ChromiumShot renderWithChromium(const QString& html, const QString& png) 
   }
   QImage image(png);
   if (image.isNull())
-    return {{}, QString("chromium wrote no screenshot (exit %1): %2").arg(p.exitCode()).arg(QString(p.readAllStandardError().right(400)))};
+    return {{},
+            QString("chromium wrote no screenshot (exit %1): %2")
+                .arg(p.exitCode())
+                .arg(QString(p.readAllStandardError().right(400)))};
   return {image, {}};
 }
 

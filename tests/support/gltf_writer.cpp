@@ -12,7 +12,8 @@ std::string base64(const std::vector<std::uint8_t>& data) {
   static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   for (std::size_t i = 0; i < data.size(); i += 3) {
-    const std::uint32_t b = (std::uint32_t(data[i]) << 16) | (i + 1 < data.size() ? std::uint32_t(data[i + 1]) << 8 : 0) |
+    const std::uint32_t b = (std::uint32_t(data[i]) << 16) |
+                            (i + 1 < data.size() ? std::uint32_t(data[i + 1]) << 8 : 0) |
                             (i + 2 < data.size() ? data[i + 2] : 0);
     out += table[(b >> 18) & 63];
     out += table[(b >> 12) & 63];
@@ -35,7 +36,8 @@ class Builder {
     buffer.resize(offset + bytes);
     std::memcpy(buffer.data() + offset, data, bytes);
     views.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bytes}});
-    nlohmann::json a = {{"bufferView", views.size() - 1}, {"componentType", componentType}, {"count", count}, {"type", type}};
+    nlohmann::json a = {
+        {"bufferView", views.size() - 1}, {"componentType", componentType}, {"count", count}, {"type", type}};
     if (!mins.empty()) {
       a["min"] = mins;
       a["max"] = maxs;

@@ -19,9 +19,9 @@ struct GltfNode {
 
 struct GltfChannel {
   int node = 0;
-  int path = 0;                             ///< 0 rotation, 1 translation, 2 scale
-  std::vector<float> times;                 ///< seconds
-  std::vector<std::array<float, 4>> values; ///< xyz(w)
+  int path = 0;                              ///< 0 rotation, 1 translation, 2 scale
+  std::vector<float> times;                  ///< seconds
+  std::vector<std::array<float, 4>> values;  ///< xyz(w)
 };
 
 struct GltfAnimation {
@@ -30,17 +30,17 @@ struct GltfAnimation {
 };
 
 struct GltfSkinnedMesh {
-  int node = 0;                             ///< the node that instances the mesh
+  int node = 0;  ///< the node that instances the mesh
   std::vector<core::Vec3> positions, normals;
   std::vector<std::uint32_t> indices;
   std::vector<std::array<std::uint16_t, 4>> joints;  ///< indices into skinJoints
   std::vector<std::array<float, 4>> weights;
-  std::vector<int> skinJoints;              ///< node index per skin joint
-  std::vector<core::Mat34> inverseBinds;    ///< one per skin joint
+  std::vector<int> skinJoints;            ///< node index per skin joint
+  std::vector<core::Mat34> inverseBinds;  ///< one per skin joint
 };
 
 struct GltfScene {
-  std::vector<GltfNode> nodes;              ///< parents before children
+  std::vector<GltfNode> nodes;  ///< parents before children
   std::vector<GltfAnimation> animations;
   std::vector<GltfSkinnedMesh> meshes;
 };

@@ -9,8 +9,8 @@
 
 namespace animpack::test {
 
-bool startAndPauseBeforeRename(QProcess& process, const QString& program, const QStringList& args, const QString& suffix,
-                               QByteArray& err, int timeoutMs) {
+bool startAndPauseBeforeRename(QProcess& process, const QString& program, const QStringList& args,
+                               const QString& suffix, QByteArray& err, int timeoutMs) {
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.remove(core::kPauseBeforeRenameVariable);
   if (!suffix.isEmpty()) env.insert(core::kPauseBeforeRenameVariable, suffix);

@@ -94,8 +94,9 @@ Affine nodeLocal(const aiNode* node, const Channel* ch, double ticks) {
   if (!ch->rotations.empty()) {
     unsigned i = 0;
     const double a = bracket(ch->rotations.data(), unsigned(ch->rotations.size()), ticks, i);
-    r = ch->rotations.size() < 2 ? toEigen(ch->rotations[0].mValue)
-                                 : slerpSines(toEigen(ch->rotations[i].mValue), toEigen(ch->rotations[i + 1].mValue), a);
+    r = ch->rotations.size() < 2
+            ? toEigen(ch->rotations[0].mValue)
+            : slerpSines(toEigen(ch->rotations[i].mValue), toEigen(ch->rotations[i + 1].mValue), a);
   }
   if (!ch->positions.empty()) t = lerpKeys(ch->positions, ticks);
   if (!ch->scales.empty()) s = lerpKeys(ch->scales, ticks);
@@ -103,15 +104,16 @@ Affine nodeLocal(const aiNode* node, const Channel* ch, double ticks) {
 }
 
 Affine decodedLocal(const runtime::Transform& x) {
-  return trs({x.translation.x, x.translation.y, x.translation.z}, Eigen::Quaterniond(x.rotation.w, x.rotation.x, x.rotation.y, x.rotation.z),
+  return trs({x.translation.x, x.translation.y, x.translation.z},
+             Eigen::Quaterniond(x.rotation.w, x.rotation.x, x.rotation.y, x.rotation.z),
              {x.scale.x, x.scale.y, x.scale.z});
 }
 
 }  // namespace
 
-SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::ImportedAsset& asset, std::uint32_t clipIndex,
-                               const runtime::ClipView& view, std::span<const float> shellCm, int subSteps,
-                               const runtime::ClipView* additiveBase, std::int32_t baseFrame) {
+SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::ImportedAsset& asset,
+                               std::uint32_t clipIndex, const runtime::ClipView& view, std::span<const float> shellCm,
+                               int subSteps, const runtime::ClipView* additiveBase, std::int32_t baseFrame) {
   SourceCheck out;
   Assimp::Importer importer;
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
@@ -185,7 +187,8 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
   for (std::size_t j = 0; j < joints; ++j) {
     std::string name = asset.skeleton.names[j];
     const std::string suffix = "#" + std::to_string(j);
-    const bool renamed = name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    const bool renamed =
+        name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
     if (renamed) name.resize(name.size() - suffix.size());
     for (; next < order.size() && !nodes[j]; ++next) {
       const std::string nodeName = order[next]->mName.C_Str();
@@ -203,7 +206,8 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
     const double ticks = std::min(start + u * tps / clip.sampleRate, end);
     for (std::size_t j = 0; j < joints; ++j) {
       Affine m = Affine::Identity();
-      for (const aiNode* n = nodes[j]; n && (n != scene->mRootNode || rootIsJoint); n = parentOf.count(n) ? parentOf.at(n) : nullptr) {
+      for (const aiNode* n = nodes[j]; n && (n != scene->mRootNode || rootIsJoint);
+           n = parentOf.count(n) ? parentOf.at(n) : nullptr) {
         const auto it = channels.find(n->mName.C_Str());
         m = nodeLocal(n, it == channels.end() ? nullptr : it->second, ticks) * m;
       }
@@ -216,7 +220,8 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
   for (std::size_t j = 0; j < joints; ++j)
     for (int a = 0; a < 3; ++a) {
       const double len = src[j].linear().col(a).norm();
-      shell[j][std::size_t(a)] = Eigen::Vector3d::Unit(a) * (double(shellCm[j]) / asset.unitToCm / (len > 1e-12 ? len : 1.0));
+      shell[j][std::size_t(a)] =
+          Eigen::Vector3d::Unit(a) * (double(shellCm[j]) / asset.unitToCm / (len > 1e-12 ? len : 1.0));
     }
   out.jointMaxAtFramesCm.assign(joints, 0.0);
   runtime::Player player, basePlayer;
@@ -229,9 +234,12 @@ SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::Im
       const float u = static_cast<float>(f) + static_cast<float>(k) / static_cast<float>(subSteps);
       sourceObject(double(u), src);
       player.sampleFrame(view, u, pose);
-      runtime::applyRootMotionAtFrame(player, view, u, asset.skeleton.parents, pose, rootScratch);  // the pose decode gives
+      runtime::applyRootMotionAtFrame(player, view, u, asset.skeleton.parents, pose,
+                                      rootScratch);  // the pose decode gives
       if (view.additive()) {
-        if (additiveBase) basePlayer.sampleFrame(*additiveBase, runtime::additiveBaseFrame(*additiveBase, baseFrame, u / view.sampleRate()), base);
+        if (additiveBase)
+          basePlayer.sampleFrame(*additiveBase,
+                                 runtime::additiveBaseFrame(*additiveBase, baseFrame, u / view.sampleRate()), base);
         runtime::applyAdditive(base, pose, 1.f, pose);
       }
       for (std::size_t j = 0; j < joints; ++j) {
@@ -272,8 +280,9 @@ std::string compressAndCheck(const std::filesystem::path& file, int subSteps, do
     if (!check.error.empty()) return check.error;
     worst = std::max(worst, check.maxCm);
     if (check.maxCm > double(core::kDefaultPrecisionCm) * 1.001)
-      problems += raw.name + ": " + std::to_string(check.maxCm) + " cm at " + check.worstJoint + ", frame " + std::to_string(check.worstFrame) +
-                  " (animpack measured " + std::to_string(compressed->stats.maxErrorCm) + " cm); ";
+      problems += raw.name + ": " + std::to_string(check.maxCm) + " cm at " + check.worstJoint + ", frame " +
+                  std::to_string(check.worstFrame) + " (animpack measured " +
+                  std::to_string(compressed->stats.maxErrorCm) + " cm); ";
   }
   if (worstCm) *worstCm = worst;
   return problems;

@@ -18,9 +18,9 @@ struct SourceCheck {
   double maxCm = 0;          ///< largest error at the checked instants
   double maxAtFramesCm = 0;  ///< at frame times only
   std::string worstJoint;
-  double worstFrame = 0;     ///< frame position (fractional between frames)
+  double worstFrame = 0;  ///< frame position (fractional between frames)
   std::vector<double> jointMaxAtFramesCm;
-  std::string error;         ///< non-empty when the file could not be read
+  std::string error;  ///< non-empty when the file could not be read
 };
 
 /// Checks clip `clipIndex` of `file` (imported by animpack as `asset`) decoded from `view` at
@@ -28,9 +28,10 @@ struct SourceCheck {
 /// given shell distances (cm, per joint).
 /// An additive `view` is applied to `additiveBase` first (the rest pose when it is nullptr), both
 /// sampled by the runtime at the same instant (the base at `baseFrame` when it is >= 0).
-SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::ImportedAsset& asset, std::uint32_t clipIndex,
-                               const runtime::ClipView& view, std::span<const float> shellCm, int subSteps,
-                               const runtime::ClipView* additiveBase = nullptr, std::int32_t baseFrame = -1);
+SourceCheck checkAgainstSource(const std::filesystem::path& file, const core::ImportedAsset& asset,
+                               std::uint32_t clipIndex, const runtime::ClipView& view, std::span<const float> shellCm,
+                               int subSteps, const runtime::ClipView* additiveBase = nullptr,
+                               std::int32_t baseFrame = -1);
 
 /// Compresses every clip of `file` at the default settings (0.01 cm on a 3 cm shell) and checks it
 /// with checkAgainstSource at `subSteps`; returns a description of every clip over its precision

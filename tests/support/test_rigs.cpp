@@ -40,7 +40,9 @@ struct ScratchDir {
 
 }  // namespace
 
-std::filesystem::path model(const std::string& relative) { return std::filesystem::path(ANIMPACK_ASSIMP_MODELS) / relative; }
+std::filesystem::path model(const std::string& relative) {
+  return std::filesystem::path(ANIMPACK_ASSIMP_MODELS) / relative;
+}
 
 std::filesystem::path scratchDir() {
   static ScratchDir dir;
@@ -123,7 +125,8 @@ GltfScene keyTimingRig(KeyTiming timing) {
     case KeyTiming::Mixed: a = grid(30, 0, 0), b = grid(10, 0, 0), c = grid(24, 0, 0); break;
     case KeyTiming::MixedApart:
       a = grid(30, 0, 0), b = grid(10, 0, 0), c.clear();
-      for (int k = 0; (k + 0.37) / 24 <= kSeconds; ++k) c.push_back((k + 0.37) / 24);  // its own grid, a third of a step off
+      for (int k = 0; (k + 0.37) / 24 <= kSeconds; ++k)
+        c.push_back((k + 0.37) / 24);  // its own grid, a third of a step off
       break;
     case KeyTiming::Irregular: a = irregular(), b = irregular(), c = irregular(); break;
   }
@@ -147,9 +150,12 @@ GltfScene keyTimingRig(KeyTiming timing) {
   while (turn + 1 < a.size() && a[turn + 1] < 1.0 - 1e-9) ++turn;
   const double turnAt = a[turn + 1];
   GltfAnimation anim{"Keys", {}};
-  anim.channels.push_back(rotation(1, a, [&](double t) { return 0.8 * std::sin(kTau * 0.7 * t); }, 0, 0, 1));
-  anim.channels.push_back(rotation(2, b, [&](double t) { return 0.6 * std::sin(kTau * 1.1 * t + 0.3); }, 1, 0, 0));
-  anim.channels.push_back(rotation(3, a, [&](double t) { return t < turnAt - 1e-9 ? 0.0 : 170.0 * kTau / 360.0; }, 0, 1, 0));
+  anim.channels.push_back(rotation(
+      1, a, [&](double t) { return 0.8 * std::sin(kTau * 0.7 * t); }, 0, 0, 1));
+  anim.channels.push_back(rotation(
+      2, b, [&](double t) { return 0.6 * std::sin(kTau * 1.1 * t + 0.3); }, 1, 0, 0));
+  anim.channels.push_back(rotation(
+      3, a, [&](double t) { return t < turnAt - 1e-9 ? 0.0 : 170.0 * kTau / 360.0; }, 0, 1, 0));
   anim.channels.push_back(root);
   s.animations.push_back(anim);
   return s;
@@ -261,7 +267,8 @@ GltfScene sharedNameRig() {
   GltfSkinnedMesh mesh;
   mesh.node = 1;
   mesh.skinJoints = {3, 4};
-  mesh.inverseBinds = {core::Mat34::fromTransform(makeTransform({0, -1, 0})), core::Mat34::fromTransform(makeTransform({0, -1.3f, 0}))};
+  mesh.inverseBinds = {core::Mat34::fromTransform(makeTransform({0, -1, 0})),
+                       core::Mat34::fromTransform(makeTransform({0, -1.3f, 0}))};
   mesh.positions = {{-0.1f, 1, 0}, {0.1f, 1, 0}, {0, 1.4f, 0}};
   mesh.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
   mesh.indices = {0, 1, 2};
@@ -274,7 +281,8 @@ GltfScene sharedNameRig() {
 GltfScene nanRig() {
   GltfScene s;
   s.nodes = {{"Root", -1, {}}, {"Bone", 0, {}}};
-  GltfChannel rot{1, 0, {0.f, 0.5f, 1.f}, {{0, 0, 0, 1}, {std::numeric_limits<float>::quiet_NaN(), 0, 0, 1}, {0, 0, 0, 1}}};
+  GltfChannel rot{
+      1, 0, {0.f, 0.5f, 1.f}, {{0, 0, 0, 1}, {std::numeric_limits<float>::quiet_NaN(), 0, 0, 1}, {0, 0, 0, 1}}};
   s.animations.push_back({"Broken", {rot}});
   return s;
 }
@@ -364,8 +372,9 @@ GltfScene walkerRig(float turnDeg, int frames, float rate) {
     pos.times.push_back(t);
     pos.values.push_back({walkerStride() * s01, 0.9f + 0.02f * std::sin(2 * phase), 0, 0});
     const core::Quat hips = axisAngle(0, 1, 0, turn * s01) * axisAngle(1, 0, 0, 0.1f * std::sin(phase));
-    const core::Quat swing[] = {hips, axisAngle(0, 0, 1, 0.1f * std::sin(phase)), axisAngle(1, 0, 0, 0.2f * std::cos(phase)),
-                                axisAngle(1, 0, 0, 0.5f * std::sin(phase)), axisAngle(1, 0, 0, 0.3f * std::cos(phase))};
+    const core::Quat swing[] = {hips, axisAngle(0, 0, 1, 0.1f * std::sin(phase)),
+                                axisAngle(1, 0, 0, 0.2f * std::cos(phase)), axisAngle(1, 0, 0, 0.5f * std::sin(phase)),
+                                axisAngle(1, 0, 0, 0.3f * std::cos(phase))};
     for (int k = 0; k < 5; ++k) {
       rot[std::size_t(k)].times.push_back(t);
       rot[std::size_t(k)].values.push_back({swing[k].x, swing[k].y, swing[k].z, swing[k].w});
@@ -383,12 +392,14 @@ core::ImportedAsset spinningArmature() {
   const std::uint32_t head = static_cast<std::uint32_t>(asset.skeleton.find("Head"));
   for (std::uint32_t f = 0; f < clip.frameCount; ++f) {
     const float angle = 3.f * 3.14159265f * float(f) / float(clip.frameCount - 1);
-    clip.at(head, f).rotation = runtime::normalized({0.3f * std::sin(angle / 2), std::sin(angle / 2), 0.f, std::cos(angle / 2)});
+    clip.at(head, f).rotation =
+        runtime::normalized({0.3f * std::sin(angle / 2), std::sin(angle / 2), 0.f, std::cos(angle / 2)});
   }
   return asset;
 }
 
-std::vector<std::uint8_t> clipOfOneKind(const core::ImportedAsset& asset, core::TrackKind kind, std::uint32_t snapshotFrames) {
+std::vector<std::uint8_t> clipOfOneKind(const core::ImportedAsset& asset, core::TrackKind kind,
+                                        std::uint32_t snapshotFrames) {
   const core::RawClip& clip = asset.clips[0];
   std::vector<core::TrackEncoding> tracks(std::size_t(clip.jointCount) * 3);
   for (std::uint32_t j = 0; j < clip.jointCount; ++j)
@@ -398,12 +409,14 @@ std::vector<std::uint8_t> clipOfOneKind(const core::ImportedAsset& asset, core::
       for (std::uint32_t f = 0; f < clip.frameCount; ++f) samples[f] = core::sampleOf(clip.at(j, f), channel);
       const core::TrackTarget target{channel, samples, core::sampleOf(asset.skeleton.restLocal[j], channel), 1e-4};
       std::optional<core::TrackEncoding> e = core::encodeStatic(target, core::RotationFormat::Q48);
-      if (!e) e = kind == core::TrackKind::Keyed ? core::encodeKeyed(target, 12, std::numeric_limits<std::size_t>::max())
-                                                  : core::encodeUniform(target, 16, {});
+      if (!e)
+        e = kind == core::TrackKind::Keyed ? core::encodeKeyed(target, 12, std::numeric_limits<std::size_t>::max())
+                                           : core::encodeUniform(target, 16, {});
       if (!e) qFatal("clipOfOneKind: no encoding for joint %u channel %d", j, c);
       tracks[j * 3 + std::size_t(c)] = std::move(*e);
     }
-  const core::ClipLayout layout{clip.frameCount, float(clip.sampleRate), true, false, false, 16, snapshotFrames, tracks};
+  const core::ClipLayout layout{clip.frameCount, float(clip.sampleRate), true, false, false, 16, snapshotFrames,
+                                tracks};
   return core::writeClip(layout);
 }
 

@@ -40,11 +40,11 @@ bool writeSceneAt(const GltfScene& scene, const std::filesystem::path& path);
 
 /// How keyTimingRig places its keys (the cases of docs/IMPORT.md "What gets imported").
 enum class KeyTiming {
-  Regular,    ///< every channel at k / 30 s
-  Drifting,   ///< k / 30.0006 s plus a jitter of up to 0.4 % of a step (an exporter's float rounding)
-  Mixed,      ///< one channel every frame at 30 Hz, one every third frame, one on a 24 Hz grid of its own
-  MixedApart, ///< as Mixed with the third channel's grid 0.37 of its step later: no grid holds every key
-  Irregular,  ///< every channel at times 0.6 to 1.4 steps apart
+  Regular,     ///< every channel at k / 30 s
+  Drifting,    ///< k / 30.0006 s plus a jitter of up to 0.4 % of a step (an exporter's float rounding)
+  Mixed,       ///< one channel every frame at 30 Hz, one every third frame, one on a 24 Hz grid of its own
+  MixedApart,  ///< as Mixed with the third channel's grid 0.37 of its step later: no grid holds every key
+  Irregular,   ///< every channel at times 0.6 to 1.4 steps apart
 };
 /// A chain Root > Upper > Lower > Tip moving 2 s of smooth motion, keyed as `timing` says, whose
 /// Tip turns 170 degrees between two keys at 1 s; clip "Keys".
@@ -80,6 +80,7 @@ GltfScene staticRig();
 core::ImportedAsset spinningArmature();
 /// `asset`'s first clip written with every animated track of one storage kind (keyed or uniform,
 /// encoded directly at 1e-4), so a test controls the kind; `snapshotFrames` apart seek snapshots.
-std::vector<std::uint8_t> clipOfOneKind(const core::ImportedAsset& asset, core::TrackKind kind, std::uint32_t snapshotFrames);
+std::vector<std::uint8_t> clipOfOneKind(const core::ImportedAsset& asset, core::TrackKind kind,
+                                        std::uint32_t snapshotFrames);
 
 }  // namespace animpack::test

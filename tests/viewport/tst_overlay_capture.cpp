@@ -100,7 +100,12 @@ void checkPictures(const core::ReviewPacket& packet, std::size_t expected, const
     QVERIFY2(drawnRows(image, 0, image.height() / 5) < drawnRows(image, image.height() * 4 / 5, image.height()),
              qPrintable(QString("%1 picture %2 is upside down").arg(name).arg(i)));
     QVERIFY2(c.original > area / 500 && c.compressed > area / 500,
-             qPrintable(QString("%1 picture %2: %3 original, %4 compressed pixels of %5").arg(name).arg(i).arg(c.original).arg(c.compressed).arg(area)));
+             qPrintable(QString("%1 picture %2: %3 original, %4 compressed pixels of %5")
+                            .arg(name)
+                            .arg(i)
+                            .arg(c.original)
+                            .arg(c.compressed)
+                            .arg(area)));
   }
 }
 
@@ -145,7 +150,8 @@ class TstOverlayCapture : public QObject {
   void everyClipOfARealFileWhenFewer() {
     QTemporaryDir dir;
     OverlayCapture capture;
-    auto packet = buildWithViewport(writeProject(QDir(dir.path()), {QString::fromStdString(test::model("X/Testwuson.X").string())}), capture);
+    auto packet = buildWithViewport(
+        writeProject(QDir(dir.path()), {QString::fromStdString(test::model("X/Testwuson.X").string())}), capture);
     QVERIFY2(packet, packet ? "" : packet.message().c_str());
     QCOMPARE(packet->clips.size(), std::size_t(3));
     checkPictures(*packet, 3, "wuson");

@@ -98,7 +98,7 @@ class TestVertexError : public QObject {
     QCOMPARE(errorRampColor(0.f), (Rgba{0, 1, 0, 1}));
     QCOMPARE(errorRampColor(0.5f), (Rgba{1, 1, 0, 1}));
     QCOMPARE(errorRampColor(1.f), (Rgba{1, 0, 0, 1}));
-    QCOMPARE(errorRampColor(7.f), (Rgba{1, 0, 0, 1}));     // beyond the limit stays red
+    QCOMPARE(errorRampColor(7.f), (Rgba{1, 0, 0, 1}));  // beyond the limit stays red
     QCOMPARE(errorRampColor(-1.f), (Rgba{0, 1, 0, 1}));
     QCOMPARE(errorRampColor(std::nanf("")), (Rgba{0, 1, 0, 1}));
     const Rgba quarter = errorRampColor(0.25f);

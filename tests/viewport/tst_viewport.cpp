@@ -1,8 +1,8 @@
 // The 3D viewport (viewport/viewport_widget.h), rendered for real under Xvfb and grabbed from the screen: a skinned
-// sample is visible, lit and framed, and the up axis turns it; the original and the compressed pose at the worst frame differ
-// visibly at 5 cm and agree within antialiasing noise at 0.001 cm; a BVH shows its skeleton alone;
-// vertex error colours render; clicking a joint selects it; bad input never crashes.
-// Set ANIMPACK_VIEWPORT_SHOTS=DIR to keep the screenshots.
+// sample is visible, lit and framed, and the up axis turns it; the original and the compressed pose at the worst frame
+// differ visibly at 5 cm and agree within antialiasing noise at 0.001 cm; a BVH shows its skeleton alone; vertex error
+// colours render; clicking a joint selects it; bad input never crashes. Set ANIMPACK_VIEWPORT_SHOTS=DIR to keep the
+// screenshots.
 #include <QApplication>
 #include <QDir>
 #include <QScreen>
@@ -40,7 +40,8 @@ core::CompressedClip compress(const core::ImportedAsset& a, std::size_t clip, fl
 }
 
 /// The decoded pose of `clip` at `frame`, through the runtime as the studio does it.
-std::vector<core::Transform> decode(const core::ImportedAsset& a, const core::CompressedClip& clip, std::uint32_t frame) {
+std::vector<core::Transform> decode(const core::ImportedAsset& a, const core::CompressedClip& clip,
+                                    std::uint32_t frame) {
   auto view = runtime::ClipView::open(clip.data, a.skeleton.restLocal);
   if (!view) qFatal("%s", view.message().c_str());
   std::vector<core::Transform> pose(a.skeleton.jointCount());
@@ -58,7 +59,9 @@ std::uint32_t worstFrame(const core::CompressedClip& c, std::size_t joints) {
 QImage grabOnce(ViewportWidget& w) {
   QWindow* window = w.renderWindow();
   const QPoint origin = window->mapToGlobal(QPoint(0, 0));
-  return window->screen()->grabWindow(0, origin.x(), origin.y(), window->width(), window->height()).toImage()
+  return window->screen()
+      ->grabWindow(0, origin.x(), origin.y(), window->width(), window->height())
+      .toImage()
       .convertToFormat(QImage::Format_RGB32);
 }
 
@@ -153,7 +156,8 @@ class TestViewport : public QObject {
     const QRect bounds = foregroundBounds(shot);
     QVERIFY2(bounds.width() > shot.width() / 2 || bounds.height() > shot.height() / 2,
              qPrintable(QString("%1x%2").arg(bounds.width()).arg(bounds.height())));
-    QVERIFY(bounds.left() > 0 && bounds.top() > 0 && bounds.right() < shot.width() - 1 && bounds.bottom() < shot.height() - 1);
+    QVERIFY(bounds.left() > 0 && bounds.top() > 0 && bounds.right() < shot.width() - 1 &&
+            bounds.bottom() < shot.height() - 1);
     // Lit: the mesh shows a range of shades, not one flat (or black) colour.
     int darkest = 255, brightest = 0;
     for (int y = bounds.top(); y <= bounds.bottom(); ++y)
@@ -163,7 +167,8 @@ class TestViewport : public QObject {
         darkest = std::min(darkest, qGray(p));
         brightest = std::max(brightest, qGray(p));
       }
-    QVERIFY2(brightest > 150 && brightest - darkest > 60, qPrintable(QString("gray %1..%2").arg(darkest).arg(brightest)));
+    QVERIFY2(brightest > 150 && brightest - darkest > 60,
+             qPrintable(QString("gray %1..%2").arg(darkest).arg(brightest)));
     // Every joint projects into the view, and the legend names what is shown.
     for (int j = 0; j < int(m_wuson->skeleton.jointCount()); ++j) {
       const auto p = m_view->jointWindowPosition(j);
@@ -176,10 +181,12 @@ class TestViewport : public QObject {
     const int pelvis = m_wuson->skeleton.find("Pelvis"), neck = m_wuson->skeleton.find("Neck");
     QVERIFY(pelvis >= 0 && neck >= 0);
     const auto spine = [&] { return *m_view->jointWindowPosition(neck) - *m_view->jointWindowPosition(pelvis); };
-    QVERIFY2(std::abs(spine().y()) < std::abs(spine().x()), qPrintable(QString("%1 %2").arg(spine().x()).arg(spine().y())));
+    QVERIFY2(std::abs(spine().y()) < std::abs(spine().x()),
+             qPrintable(QString("%1 %2").arg(spine().x()).arg(spine().y())));
     m_view->setUpAxis(UpAxis::ZUp);  // re-frames
     keep(settledGrab(*m_view), "wuson-walk10-zup");
-    QVERIFY2(std::abs(spine().y()) > 2 * std::abs(spine().x()), qPrintable(QString("%1 %2").arg(spine().x()).arg(spine().y())));
+    QVERIFY2(std::abs(spine().y()) > 2 * std::abs(spine().x()),
+             qPrintable(QString("%1 %2").arg(spine().x()).arg(spine().y())));
   }
 
   void compressedPoseDiffersAtCoarsePrecisionOnly_data() {
@@ -218,7 +225,10 @@ class TestViewport : public QObject {
     const int meshPixels = countForeground(original);
     const int differing = silhouetteDifference(original, compressed);
     const QString what = QString("%1 of %2 mesh pixels differ; max vertex error %3 cm, clip max error %4 cm")
-                             .arg(differing).arg(meshPixels).arg(double(vertexError)).arg(double(c.stats.maxErrorCm));
+                             .arg(differing)
+                             .arg(meshPixels)
+                             .arg(double(vertexError))
+                             .arg(double(c.stats.maxErrorCm));
     qInfo("%s: %s", qPrintable(tag), qPrintable(what));
     QVERIFY(meshPixels > 10000);
     if (visible) {
@@ -297,12 +307,14 @@ class TestViewport : public QObject {
     for (int y = 0; y < split.height(); ++y)
       for (int x = 0; x < split.width(); ++x)
         if (!isBackground(split.pixel(x, y))) (x < both.center().x() ? left : right) += 1;
-    QVERIFY2(left > (left + right) / 4 && right > (left + right) / 4, qPrintable(QString("%1 | %2").arg(left).arg(right)));
+    QVERIFY2(left > (left + right) / 4 && right > (left + right) / 4,
+             qPrintable(QString("%1 | %2").arg(left).arg(right)));
 
     std::vector<core::Transform> naive(walk.jointCount), decomposed(walk.jointCount);
-    runtime::blendPoses(run.frame(15), walk.frame(40), 0.5f, runtime::BlendMode::Naive, m_wuson->skeleton.restLocal, naive);
-    runtime::blendPoses(run.frame(15), walk.frame(40), 0.5f, runtime::BlendMode::Decomposed, m_wuson->skeleton.restLocal,
-                        decomposed);
+    runtime::blendPoses(run.frame(15), walk.frame(40), 0.5f, runtime::BlendMode::Naive, m_wuson->skeleton.restLocal,
+                        naive);
+    runtime::blendPoses(run.frame(15), walk.frame(40), 0.5f, runtime::BlendMode::Decomposed,
+                        m_wuson->skeleton.restLocal, decomposed);
     m_view->setBlendPreview(naive, decomposed);
     QVERIFY(m_view->blendPreviewActive());
     QVERIFY(m_view->legend()->text().contains("naive"));

@@ -118,8 +118,11 @@ class TstAdditiveBar : public QObject {
     doc.setCurrentTime(7.5 / 25.0);
     // Weight 1: the ghost is the layer applied on the decoded idle, close to the source clip.
     const int spine = test::joint(doc, "Spine");
-    auto angle = [](runtime::Quat a, runtime::Quat b) { return 2.f * std::acos(std::min(1.f, std::fabs(runtime::dot(a, b)))); };
-    QVERIFY(angle(preview.compressed()[std::size_t(spine)].rotation, preview.original()[std::size_t(spine)].rotation) < 1e-3f);
+    auto angle = [](runtime::Quat a, runtime::Quat b) {
+      return 2.f * std::acos(std::min(1.f, std::fabs(runtime::dot(a, b))));
+    };
+    QVERIFY(angle(preview.compressed()[std::size_t(spine)].rotation, preview.original()[std::size_t(spine)].rotation) <
+            1e-3f);
     // Weight 0: both show the idle.
     preview.setAdditiveWeight(0.f);
     std::vector<core::Transform> idlePose(doc.asset()->skeleton.jointCount());

@@ -117,13 +117,14 @@ class TstClipDocument : public QObject {
     QVERIFY(doc.open(test::rigPath()));
     const std::vector<int> joints{test::joint(doc, "Spine"), test::joint(doc, "Head")};
     const quint64 key = jointMergeKey(joints, JointField::Precision, EditScope::AllClips);
-    for (float v : {0.02f, 0.03f, 0.04f, 0.05f}) doc.setJointValue(EditScope::AllClips, joints, JointField::Precision, v, key);
+    for (float v : {0.02f, 0.03f, 0.04f, 0.05f})
+      doc.setJointValue(EditScope::AllClips, joints, JointField::Precision, v, key);
     QCOMPARE(doc.undoStack()->count(), 1);
     QCOMPARE(doc.undoStack()->undoText(), QString("Set precision of 2 joints"));
     QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(joints[1])].precisionCm, 0.05f);
     // A different field does not merge.
     doc.setJointValue(EditScope::AllClips, joints, JointField::Shell, 5.f,
-                   jointMergeKey(joints, JointField::Shell, EditScope::AllClips));
+                      jointMergeKey(joints, JointField::Shell, EditScope::AllClips));
     QCOMPARE(doc.undoStack()->count(), 2);
     doc.undoStack()->undo();
     doc.undoStack()->undo();
@@ -264,7 +265,9 @@ class TstClipDocument : public QObject {
     QCOMPARE(last().joints, std::vector<int>{head});
     QCOMPARE(last().clips, std::vector<int>{0});
     // A rule of the other clip: no joint of the current clip, only that clip.
-    doc.importSettings(core::withJointValue(doc.settings(), EditScope::CurrentClip, "Wave", {"Head"}, JointField::Precision, 0.2f), "wave.json");
+    doc.importSettings(
+        core::withJointValue(doc.settings(), EditScope::CurrentClip, "Wave", {"Head"}, JointField::Precision, 0.2f),
+        "wave.json");
     QVERIFY(last().joints.empty());
     QCOMPARE(last().clips, std::vector<int>{1});
     // A unit change imports again: everything.

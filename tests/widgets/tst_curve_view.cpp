@@ -49,7 +49,9 @@ class TstCurveView : public QObject {
     QCOMPARE(compressed->dataCount(), 90);
     for (int f : kept) {
       const core::Transform& t = decoded.frame(std::uint32_t(f))[std::size_t(spine)];
-      const float sign = runtime::dot(t.rotation, doc.asset()->clips[0].at(std::uint32_t(spine), std::uint32_t(f)).rotation) < 0 ? -1.f : 1.f;
+      const float sign =
+          runtime::dot(t.rotation, doc.asset()->clips[0].at(std::uint32_t(spine), std::uint32_t(f)).rotation) < 0 ? -1.f
+                                                                                                                  : 1.f;
       QCOMPARE(float(compressed->data()->at(f)->value), sign * t.rotation.x);
     }
     QVERIFY(!view.grab().isNull());
@@ -89,7 +91,8 @@ class TstCurveView : public QObject {
     for (std::size_t j = 0; j < joints; ++j)
       for (std::size_t f = 0; f < 90; f += 7) {
         const float between = f < 89 ? stats.betweenErrors[f * joints + j] : 0.f;
-        QCOMPARE(float(map.ratioAt(int(j), int(f))), std::max(stats.errors[f * joints + j], between) / stats.joints[j].precisionCm);
+        QCOMPARE(float(map.ratioAt(int(j), int(f))),
+                 std::max(stats.errors[f * joints + j], between) / stats.joints[j].precisionCm);
       }
   }
 
@@ -103,11 +106,13 @@ class TstCurveView : public QObject {
     doc.setSelectedJoints({spine});
     QVERIFY(test::waitForResult(rc, 0));
     QCPGraph* error = nullptr;
-    QVERIFY(QTest::qWaitFor([&] {
-      for (int g = 0; g < view.plot()->graphCount(); ++g)
-        if (view.plot()->graph(g)->name() == "Spine error") error = view.plot()->graph(g);
-      return error != nullptr;
-    }, 5000));
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+          for (int g = 0; g < view.plot()->graphCount(); ++g)
+            if (view.plot()->graph(g)->name() == "Spine error") error = view.plot()->graph(g);
+          return error != nullptr;
+        },
+        5000));
     const auto& stats = rc.result(0)->compressed->stats;
     const std::size_t joints = doc.asset()->skeleton.jointCount();
     QCOMPARE(error->dataCount(), 2 * 90 - 1);  // every frame and every interval between two
@@ -115,7 +120,8 @@ class TstCurveView : public QObject {
       QCOMPARE(error->data()->at(2 * f)->key, double(f));
       QCOMPARE(float(error->data()->at(2 * f)->value), stats.errors[std::size_t(f) * joints + std::size_t(spine)]);
       QCOMPARE(error->data()->at(2 * f + 1)->key, f + 0.5);
-      QCOMPARE(float(error->data()->at(2 * f + 1)->value), stats.betweenErrors[std::size_t(f) * joints + std::size_t(spine)]);
+      QCOMPARE(float(error->data()->at(2 * f + 1)->value),
+               stats.betweenErrors[std::size_t(f) * joints + std::size_t(spine)]);
     }
   }
 };

@@ -42,11 +42,13 @@ QString otherSkeleton(const QString& path) {
 
 bool waitForAll(Recompressor& rc, const ClipDocument& doc) {
   rc.compressAll();
-  return QTest::qWaitFor([&] {
-    for (int c = 0; c < doc.clipCount(); ++c)
-      if (!rc.result(c)) return false;
-    return !rc.busy();
-  }, 60000);
+  return QTest::qWaitFor(
+      [&] {
+        for (int c = 0; c < doc.clipCount(); ++c)
+          if (!rc.result(c)) return false;
+        return !rc.busy();
+      },
+      60000);
 }
 
 }  // namespace
@@ -123,7 +125,9 @@ class TstDocumentFiles : public QObject {
     QTemporaryDir dir;
     ClipDocument doc;
     QVERIFY(doc.open(singleClip(dir.filePath("a.gltf"), "Take 001", 20)));
-    QCOMPARE(doc.addFiles({singleClip(dir.filePath("b.gltf"), "Take 001", 22), singleClip(dir.filePath("c.gltf"), "Take 001", 24)}), 2);
+    QCOMPARE(doc.addFiles({singleClip(dir.filePath("b.gltf"), "Take 001", 22),
+                           singleClip(dir.filePath("c.gltf"), "Take 001", 24)}),
+             2);
     doc.setApproval({1}, core::ApprovalState::Approved);
     doc.setApproval({2}, core::ApprovalState::Rejected);
     doc.setCurrentClip(2);
@@ -169,14 +173,16 @@ class TstDocumentFiles : public QObject {
       return total;
     };
     for (int file : {0, 1}) {
-      QCOMPARE(model.fileIndex(file, ClipListModel::RawBytes).data(Qt::UserRole).toULongLong(), sum(file, ClipListModel::RawBytes));
+      QCOMPARE(model.fileIndex(file, ClipListModel::RawBytes).data(Qt::UserRole).toULongLong(),
+               sum(file, ClipListModel::RawBytes));
       QCOMPARE(model.fileIndex(file, ClipListModel::CompressedBytes).data(Qt::UserRole).toULongLong(),
                sum(file, ClipListModel::CompressedBytes));
       QCOMPARE(model.fileIndex(file, ClipListModel::Frames).data().toULongLong(), sum(file, ClipListModel::Frames));
     }
     const PackTotals hero = fileTotals(doc, rc, 0);
     QCOMPARE(hero.clips, 2);
-    QCOMPARE(hero.maxErrorCm, std::max(rc.result(0)->compressed->stats.maxErrorCm, rc.result(1)->compressed->stats.maxErrorCm));
+    QCOMPARE(hero.maxErrorCm,
+             std::max(rc.result(0)->compressed->stats.maxErrorCm, rc.result(1)->compressed->stats.maxErrorCm));
     QVERIFY(model.fileIndex(0, ClipListModel::Ratio).data().toString().endsWith(":1"));
     // The pack totals cover every file.
     const PackTotals pack = packTotals(doc, rc);
@@ -226,7 +232,8 @@ class TstDocumentFiles : public QObject {
     QStringList lines;
     for (int i = 0; i < diagnostics.count(); ++i) lines << diagnostics.item(i)->text();
     QVERIFY2(lines.filter("odd.gltf: left out of the pack").size() == 1, qPrintable(lines.join("\n")));
-    QCOMPARE(panel.model()->fileIndex(1, ClipListModel::Status).data().toString(), QString("left out: skeleton differs"));
+    QCOMPARE(panel.model()->fileIndex(1, ClipListModel::Status).data().toString(),
+             QString("left out: skeleton differs"));
     // `animpack build` says the same of it.
     core::ExportOptions options = documentExportOptions(doc);
     options.output = dir.filePath("pack.anpk").toStdString();
@@ -243,7 +250,8 @@ class TstDocumentFiles : public QObject {
     ClipDocument doc;
     QVERIFY(doc.open(singleClip(dir.filePath("chars/hero/idle.gltf"), "Take 001", 20)));
     QCOMPARE(doc.addFiles({singleClip(dir.filePath("chars/hero/moves/walk.gltf"), "Take 001", 22),
-                           otherSkeleton(dir.filePath("chars/hero/odd.gltf"))}), 2);
+                           otherSkeleton(dir.filePath("chars/hero/odd.gltf"))}),
+             2);
     doc.setCurrentClip(1);
     doc.setJointValue(EditScope::CurrentClip, {test::joint(doc, "Head")}, JointField::Precision, 0.05f);
     doc.setApproval({0}, core::ApprovalState::Approved);

@@ -63,9 +63,9 @@ class TstItemModels : public QObject {
     QVERIFY(model.setData(spinePrecision, 0.25, Qt::EditRole));
     QCOMPARE(doc.undoStack()->count(), 1);
     QCOMPARE(spinePrecision.data(Qt::EditRole).toDouble(), double(0.25f));
-    QVERIFY(spinePrecision.data(Qt::FontRole).value<QFont>().bold());          // its own value
-    QCOMPARE(headPrecision.data(Qt::EditRole).toDouble(), double(0.25f));      // inherited...
-    QVERIFY(!headPrecision.data(Qt::FontRole).value<QFont>().bold());          // ...and shown as such
+    QVERIFY(spinePrecision.data(Qt::FontRole).value<QFont>().bold());      // its own value
+    QCOMPARE(headPrecision.data(Qt::EditRole).toDouble(), double(0.25f));  // inherited...
+    QVERIFY(!headPrecision.data(Qt::FontRole).value<QFont>().bold());      // ...and shown as such
 
     // Absurd values are refused without touching the settings.
     QVERIFY(!model.setData(spinePrecision, -1.0, Qt::EditRole));
@@ -151,7 +151,8 @@ class TstItemModels : public QObject {
     std::vector<int> all(doc.asset()->skeleton.jointCount());
     std::iota(all.begin(), all.end(), 0);
     doc.setSelectedJoints(all);
-    const auto farthest = core::farthestInfluencedVertex(doc.asset()->skeleton, doc.asset()->meshes, doc.asset()->unitToCm);
+    const auto farthest =
+        core::farthestInfluencedVertex(doc.asset()->skeleton, doc.asset()->meshes, doc.asset()->unitToCm);
     view.deriveShellFromMesh();
     QCOMPARE(doc.undoStack()->count(), steps + 1);
     int derived = 0;
@@ -186,7 +187,8 @@ class TstItemModels : public QObject {
     const int steps = doc.undoStack()->count();
     stats.deriveShellsFromMesh();  // what the warning's link does: one step for every joint
     QCOMPARE(doc.undoStack()->count(), steps + 1);
-    const auto farthest = core::farthestInfluencedVertex(doc.asset()->skeleton, doc.asset()->meshes, doc.asset()->unitToCm);
+    const auto farthest =
+        core::farthestInfluencedVertex(doc.asset()->skeleton, doc.asset()->meshes, doc.asset()->unitToCm);
     for (std::size_t j = 0; j < farthest.size(); ++j)
       if (farthest[j] > 1e-3) QCOMPARE(doc.effectiveSettings(0).joints[j].shellCm, float(farthest[j]));
   }
@@ -199,10 +201,12 @@ class TstItemModels : public QObject {
     old.shellCm = core::kDefaultShellCm;
     const core::ImportedAsset& asset = *doc.asset();
     core::ClipApprovalRecord a = doc.approvalNow(0, core::ApprovalState::Approved);
-    a.settingsHash = core::resolve(old, asset.skeleton, doc.clipName(0).toStdString(), asset.meshes, asset.unitToCm).hash();
+    a.settingsHash =
+        core::resolve(old, asset.skeleton, doc.clipName(0).toStdString(), asset.meshes, asset.unitToCm).hash();
     doc.restore({{doc.clipName(0), a}}, doc.upAxis());
     QCOMPARE(doc.approval(0), core::ApprovalState::NeedsReview);
-    QVERIFY2(doc.approvalResetReason(0).startsWith("the default shells now follow the skin"), qPrintable(doc.approvalResetReason(0)));
+    QVERIFY2(doc.approvalResetReason(0).startsWith("the default shells now follow the skin"),
+             qPrintable(doc.approvalResetReason(0)));
     // Any other settings: the plain reason; a fresh approval: none.
     a.settingsHash ^= 1;
     doc.restore({{doc.clipName(0), a}}, doc.upAxis());
@@ -227,13 +231,18 @@ class TstItemModels : public QObject {
     QCOMPARE(model.fileIndex(0, ClipListModel::Name).data().toString(), QFileInfo(test::rigPath()).fileName());
     QCOMPARE(model.clipIndex(0, ClipListModel::Name).data().toString(), QString("Walk"));
     QCOMPARE(model.clipIndex(0, ClipListModel::Frames).data().toInt(), 25);
-    QVERIFY(model.clipIndex(0, ClipListModel::Rate).data(Qt::ToolTipRole).toString().startsWith("Keys on one regular grid"));
+    QVERIFY(model.clipIndex(0, ClipListModel::Rate)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .startsWith("Keys on one regular grid"));
     QCOMPARE(model.clipIndex(0, ClipListModel::Status).data().toString(), QString("needs review"));
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QVERIFY(test::waitForResult(rc, 0));
     QVERIFY(!changed.isEmpty());
     const qulonglong packed = model.clipIndex(0, ClipListModel::CompressedBytes).data(Qt::UserRole).toULongLong();
-    QCOMPARE(packed, qulonglong(rc.result(0)->compressed->data.size() + runtime::clipEntrySize(runtime::kPackVersion)));  // core/compress/clip_sizes.h: clip data + table entry
+    QCOMPARE(packed, qulonglong(rc.result(0)->compressed->data.size() +
+                                runtime::clipEntrySize(
+                                    runtime::kPackVersion)));  // core/compress/clip_sizes.h: clip data + table entry
     QVERIFY(model.clipIndex(0, ClipListModel::Ratio).data(Qt::UserRole).toDouble() > 1.0);
 
     ClipListPanel panel(&doc, &rc);
@@ -253,9 +262,11 @@ class TstItemModels : public QObject {
     QVERIFY(doc.open(test::rigPath()));
     QVERIFY(test::waitForResult(rc, 0));
     const int head = test::joint(doc, "Head");
-    std::vector<std::tuple<int, int, int, int>> ranges;  // joint of the first row, last row's joint, first and last column
+    std::vector<std::tuple<int, int, int, int>>
+        ranges;  // joint of the first row, last row's joint, first and last column
     connect(&model, &QAbstractItemModel::dataChanged, this, [&](const QModelIndex& a, const QModelIndex& b) {
-      ranges.emplace_back(a.data(JointTreeModel::JointRole).toInt(), b.data(JointTreeModel::JointRole).toInt(), a.column(), b.column());
+      ranges.emplace_back(a.data(JointTreeModel::JointRole).toInt(), b.data(JointTreeModel::JointRole).toInt(),
+                          a.column(), b.column());
     });
     doc.setJointValue(EditScope::AllClips, {head}, JointField::Precision, 0.3f);
     int settingsRanges = 0;

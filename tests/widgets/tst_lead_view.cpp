@@ -25,11 +25,13 @@ using namespace animpack::widgets;
 namespace {
 
 bool waitForAll(Recompressor& rc, const ClipDocument& doc) {
-  return QTest::qWaitFor([&] {
-    for (int c = 0; c < doc.clipCount(); ++c)
-      if (!rc.result(c)) return false;
-    return !rc.busy();
-  }, 30000);
+  return QTest::qWaitFor(
+      [&] {
+        for (int c = 0; c < doc.clipCount(); ++c)
+          if (!rc.result(c)) return false;
+        return !rc.busy();
+      },
+      30000);
 }
 
 /// A document, its recompressor and the panel, with every clip of a file compressed.
@@ -90,8 +92,8 @@ class TestLeadView : public QObject {
     QCOMPARE(doc.undoStack()->count(), 1);
     QCOMPARE(*doc.budgetKib(), 12.0);
     QCOMPARE(changed.count(), 2);
-    doc.setBudgetKib(-3.0);     // refused: not a budget
-    doc.setBudgetKib(12.0);     // no change: no command
+    doc.setBudgetKib(-3.0);  // refused: not a budget
+    doc.setBudgetKib(12.0);  // no change: no command
     QCOMPARE(doc.undoStack()->count(), 1);
     doc.undoStack()->undo();
     QVERIFY(!doc.budgetKib());
@@ -197,7 +199,10 @@ class TestLeadView : public QObject {
     // Sorting by size puts the smaller clip first, whichever it is.
     panel.table()->sortByColumn(ClipListModel::CompressedBytes, Qt::AscendingOrder);
     const auto bytes = [&](int row) {
-      return panel.proxy()->index(row, ClipListModel::CompressedBytes, panel.proxy()->index(0, 0)).data(Qt::UserRole).toULongLong();
+      return panel.proxy()
+          ->index(row, ClipListModel::CompressedBytes, panel.proxy()->index(0, 0))
+          .data(Qt::UserRole)
+          .toULongLong();
     };
     QVERIFY(bytes(0) <= bytes(1));
     panel.table()->sortByColumn(ClipListModel::CompressedBytes, Qt::DescendingOrder);
@@ -237,7 +242,8 @@ class TestLeadView : public QObject {
     QVERIFY(panel.suggestionBox()->isHidden());
     doc.setBudgetKib(0.1);
     QVERIFY(panel.suggestionBox()->isVisible());
-    QVERIFY(QTest::qWaitFor([&] { return !panel.advisor()->busy() && !panel.advisor()->suggestions().empty(); }, 60000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return !panel.advisor()->busy() && !panel.advisor()->suggestions().empty(); }, 60000));
     const auto suggestions = panel.advisor()->suggestions();
     const float precision = doc.effectiveSettings(0).joints[0].precisionCm;
     for (std::size_t i = 0; i < suggestions.size(); ++i) {
@@ -267,7 +273,8 @@ class TestLeadView : public QObject {
   // compress_setup.h): a sweep point at the current precision and an advisor estimate are what
   // export writes, for a skinned clip (the skin check) and an additive one (its base).
   void sweepAndAdvisorAgreeWithExport() {
-    const QString path = QString::fromStdString(test::writeScene(test::layeredRig(60, 25.f), "agree_layered.gltf").string());
+    const QString path =
+        QString::fromStdString(test::writeScene(test::layeredRig(60, 25.f), "agree_layered.gltf").string());
     Measured m;
     QVERIFY(m.open(path));
     auto& [doc, rc, panel] = m;
@@ -296,7 +303,8 @@ class TestLeadView : public QObject {
     }
 
     doc.setBudgetKib(0.1);
-    QVERIFY(QTest::qWaitFor([&] { return !panel.advisor()->busy() && !panel.advisor()->suggestions().empty(); }, 120000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return !panel.advisor()->busy() && !panel.advisor()->suggestions().empty(); }, 120000));
     const std::vector<BudgetSuggestion> suggestions = panel.advisor()->suggestions();
     int checked = 0;
     for (const BudgetSuggestion& s : suggestions) {

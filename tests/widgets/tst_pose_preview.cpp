@@ -109,14 +109,16 @@ class TstPosePreview : public QObject {
     float fromLast = 0, fromCompressed = 0;
     for (std::size_t j = 0; j < n; ++j) {
       const auto& o = preview.original()[j];
-      QVERIFY(std::fabs(o.rotation.x - expected[j].rotation.x) < 1e-6f && std::fabs(o.translation.y - expected[j].translation.y) < 1e-5f);
+      QVERIFY(std::fabs(o.rotation.x - expected[j].rotation.x) < 1e-6f &&
+              std::fabs(o.translation.y - expected[j].translation.y) < 1e-5f);
       fromLast = std::max(fromLast, std::fabs(o.rotation.x - raw.frame(last)[j].rotation.x) +
                                         std::fabs(o.rotation.w - raw.frame(last)[j].rotation.w));
       fromCompressed = std::max(fromCompressed, std::fabs(o.rotation.x - preview.compressed()[j].rotation.x) +
                                                     std::fabs(o.rotation.w - preview.compressed()[j].rotation.w));
     }
     QVERIFY2(fromLast > 1e-3f, "the original holds its last frame in the wrap interval");
-    QVERIFY2(fromCompressed < fromLast / 10, qPrintable(QString("original vs compressed %1, vs last frame %2").arg(fromCompressed).arg(fromLast)));
+    QVERIFY2(fromCompressed < fromLast / 10,
+             qPrintable(QString("original vs compressed %1, vs last frame %2").arg(fromCompressed).arg(fromLast)));
   }
 
   void blendPreviewOnlyWhenAsked() {

@@ -111,7 +111,8 @@ class TstProjectFile : public QObject {
     const auto take = [&](const QString& name, int frames) {
       return test::writeSceneAt(test::singleTakeRig(frames), dir.filePath(name).toStdString());
     };
-    QVERIFY(take("hero/idle.gltf", 20) && take("hero/walk.gltf", 26) && take("hero/a/jump.gltf", 18) && take("hero/b/jump.gltf", 22));
+    QVERIFY(take("hero/idle.gltf", 20) && take("hero/walk.gltf", 26) && take("hero/a/jump.gltf", 18) &&
+            take("hero/b/jump.gltf", 22));
     test::GltfScene odd = test::singleTakeRig(20);
     for (test::GltfNode& n : odd.nodes)
       if (n.name == "LeftFoot") n.name = "LeftToe";
@@ -192,16 +193,20 @@ class TstProjectFile : public QObject {
     expectError(dir.filePath("other.anproj"), "not an animpack project");
     writeFile(dir.filePath("future.anproj"), R"({"animpack_project": 99, "source": "x.gltf"})");
     expectError(dir.filePath("future.anproj"), "newer than this animpack");
-    writeFile(dir.filePath("two.anproj"), R"({"animpack_project": 2, "sources": [{"path": "a.gltf"}, {"path": "b.gltf"}]})");
+    writeFile(dir.filePath("two.anproj"),
+              R"({"animpack_project": 2, "sources": [{"path": "a.gltf"}, {"path": "b.gltf"}]})");
     expectError(dir.filePath("two.anproj"), "cannot open its source");  // none of its sources imports
     writeFile(dir.filePath("nosource.anproj"), R"({"animpack_project": 1, "source": "gone.gltf"})");
     expectError(dir.filePath("nosource.anproj"), "cannot open its source");
     const QString rig = test::rigPath();
-    writeFile(dir.filePath("badsettings.anproj"),
-              QString(R"({"animpack_project": 1, "source": "%1", "settings": {"precision_cm": -3}})").arg(rig).toUtf8());
+    writeFile(
+        dir.filePath("badsettings.anproj"),
+        QString(R"({"animpack_project": 1, "source": "%1", "settings": {"precision_cm": -3}})").arg(rig).toUtf8());
     expectError(dir.filePath("badsettings.anproj"), "precision_cm");
     writeFile(dir.filePath("badapproval.anproj"),
-              QString(R"({"animpack_project": 1, "source": "%1", "clips": [{"name": "Walk", "approval": "maybe"}]})").arg(rig).toUtf8());
+              QString(R"({"animpack_project": 1, "source": "%1", "clips": [{"name": "Walk", "approval": "maybe"}]})")
+                  .arg(rig)
+                  .toUtf8());
     expectError(dir.filePath("badapproval.anproj"), "unknown approval");
   }
 

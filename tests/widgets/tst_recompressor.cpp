@@ -38,9 +38,10 @@ class TstRecompressor : public QObject {
     const int started = rc.jobsStarted();
     const int spine = test::joint(doc, "Spine");
     const quint64 key = jointMergeKey({spine}, JointField::Precision, EditScope::AllClips);
-    for (float v : {0.02f, 0.03f, 0.04f, 0.06f}) doc.setJointValue(EditScope::AllClips, {spine}, JointField::Precision, v, key);
-    QVERIFY(!rc.result(0));          // the new settings are not compressed yet...
-    QVERIFY(rc.latestResult(0));     // ...but the previous result is still there to show
+    for (float v : {0.02f, 0.03f, 0.04f, 0.06f})
+      doc.setJointValue(EditScope::AllClips, {spine}, JointField::Precision, v, key);
+    QVERIFY(!rc.result(0));       // the new settings are not compressed yet...
+    QVERIFY(rc.latestResult(0));  // ...but the previous result is still there to show
     QVERIFY(test::waitForResult(rc, 0));
     QCOMPARE(rc.jobsStarted() - started, 1);
     QCOMPARE(rc.result(0)->compressed->settings.joints[std::size_t(spine)].precisionCm, 0.06f);
@@ -63,7 +64,12 @@ class TstRecompressor : public QObject {
     QSignalSpy ready(&rc, &Recompressor::resultReady);
     const int dropped = rc.staleDropped();
     doc.setJointValue(EditScope::AllClips, {spine}, JointField::Precision, 0.04f);
-    QVERIFY(QTest::qWaitFor([&] { return rc.result(0) && rc.result(0)->compressed->settings.joints[std::size_t(spine)].precisionCm == 0.08f && !rc.busy(); }, 20000));
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+          return rc.result(0) && rc.result(0)->compressed->settings.joints[std::size_t(spine)].precisionCm == 0.08f &&
+                 !rc.busy();
+        },
+        20000));
     QCOMPARE(rc.staleDropped() - dropped, 1);
     // Every resultReady was for the newest settings.
     QCOMPARE(rc.latestResult(0)->key, doc.compressionKey(0));
@@ -84,7 +90,7 @@ class TstRecompressor : public QObject {
     const int started = rc.jobsStarted();
     QSignalSpy ready(&rc, &Recompressor::resultReady);
     doc.undoStack()->undo();
-    QCOMPARE(rc.result(0), first);   // at once, no event loop needed
+    QCOMPARE(rc.result(0), first);  // at once, no event loop needed
     QCOMPARE(ready.count(), 1);
     doc.undoStack()->redo();
     QCOMPARE(rc.result(0), second);
@@ -173,7 +179,9 @@ class TstRecompressor : public QObject {
     QVERIFY(test::waitForResult(rc, 0));
     QSignalSpy current(&rc, &Recompressor::currentChanged);
     const int jobs = rc.jobsStarted();
-    doc.importSettings(core::withJointValue(doc.settings(), EditScope::CurrentClip, "Wave", {"Head"}, JointField::Precision, 0.2f), "wave.json");
+    doc.importSettings(
+        core::withJointValue(doc.settings(), EditScope::CurrentClip, "Wave", {"Head"}, JointField::Precision, 0.2f),
+        "wave.json");
     QCOMPARE(current.count(), 0);
     QVERIFY(!rc.current().stale);
     QTest::qWait(50);

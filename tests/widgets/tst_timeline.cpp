@@ -26,7 +26,8 @@ class TstTimeline : public QObject {
     timeline.setCycleDuration(duration + step);
     doc.setCurrentTime(duration - 0.25 * step);
     timeline.advance(0.5 * step);
-    QVERIFY2(std::abs(doc.currentTime() - (duration + 0.25 * step)) < 1e-9, qPrintable(QString::number(doc.currentTime())));
+    QVERIFY2(std::abs(doc.currentTime() - (duration + 0.25 * step)) < 1e-9,
+             qPrintable(QString::number(doc.currentTime())));
     timeline.advance(step);
     QVERIFY2(std::abs(doc.currentTime() - 0.25 * step) < 1e-9, qPrintable(QString::number(doc.currentTime())));
     // Without looping the end of the clip is where it stops.

@@ -21,8 +21,8 @@ namespace animpack::widgets {
 
 ClipDocument::ClipDocument(QObject* parent) : QObject(parent) {}
 
-Expected<std::shared_ptr<const core::ImportedAsset>> ClipDocument::import(const QString& path,
-                                                                        const core::CompressionSettings& settings) const {
+Expected<std::shared_ptr<const core::ImportedAsset>> ClipDocument::import(
+    const QString& path, const core::CompressionSettings& settings) const {
   core::ImportOptions options;
   options.unitToCm = settings.unitToCm;
   options.sampleRate = settings.sampleRate;
@@ -32,7 +32,6 @@ Expected<std::shared_ptr<const core::ImportedAsset>> ClipDocument::import(const 
 }
 
 namespace {
-
 
 QString absolutePath(const QString& path) { return QFileInfo(path).absoluteFilePath(); }
 
@@ -59,7 +58,8 @@ void ClipDocument::importEach(std::vector<SourceFile>& files, const core::Compre
   });
 }
 
-bool ClipDocument::importAll(std::vector<SourceFile>& files, const core::CompressionSettings& settings, QString* error) const {
+bool ClipDocument::importAll(std::vector<SourceFile>& files, const core::CompressionSettings& settings,
+                             QString* error) const {
   std::vector<SourceFile> out = files;
   importEach(out, settings);
   for (std::size_t f = 0; f < out.size(); ++f) {
@@ -91,7 +91,8 @@ Status ClipDocument::open(const std::vector<SourceSpec>& specs, const core::Comp
   std::vector<SourceFile> files;
   for (const SourceSpec& spec : specs) files.push_back({absolutePath(spec.path), spec.settings, nullptr, {}, {}});
   importAll(files, settings, nullptr);
-  const auto imported = std::find_if(files.begin(), files.end(), [](const SourceFile& f) { return f.asset != nullptr; });
+  const auto imported =
+      std::find_if(files.begin(), files.end(), [](const SourceFile& f) { return f.asset != nullptr; });
   if (imported == files.end())
     return Error{files.empty() ? std::string("no source file") : files.front().importError.toStdString()};
   adopt(std::move(files), settings);
@@ -169,7 +170,9 @@ std::vector<int> ClipDocument::clipsOfFile(int file) const {
   return out;
 }
 
-int ClipDocument::fileOfClip(int clip) const { return clip >= 0 && clip < clipCount() ? m_clips[std::size_t(clip)].file : -1; }
+int ClipDocument::fileOfClip(int clip) const {
+  return clip >= 0 && clip < clipCount() ? m_clips[std::size_t(clip)].file : -1;
+}
 
 std::shared_ptr<const core::ImportedAsset> ClipDocument::assetOf(int clip) const {
   return clip >= 0 && clip < clipCount() ? m_files[std::size_t(m_clips[std::size_t(clip)].file)].asset : nullptr;
@@ -197,7 +200,9 @@ void ClipDocument::setProjectFolder(const QString& folder) {
 }
 
 QString ClipDocument::clipName(int clip) const {
-  return clip >= 0 && std::size_t(clip) < m_packNames.size() ? QString::fromStdString(m_packNames[std::size_t(clip)].name) : QString();
+  return clip >= 0 && std::size_t(clip) < m_packNames.size()
+             ? QString::fromStdString(m_packNames[std::size_t(clip)].name)
+             : QString();
 }
 
 QString ClipDocument::sourceClipName(int clip) const {
@@ -218,7 +223,8 @@ void ClipDocument::nameClips() {
     const auto relative = path.lexically_relative(folder);
     const std::string name = relative.empty() ? path.generic_string() : relative.generic_string();
     for (const core::RawClip& c : file.asset->clips)
-      sources.push_back({name, c.name, c.clipIndex, static_cast<std::uint32_t>(file.asset->clips.size()), &m_fileSettings[f]});
+      sources.push_back(
+          {name, c.name, c.clipIndex, static_cast<std::uint32_t>(file.asset->clips.size()), &m_fileSettings[f]});
   }
   auto names = core::packClipNames(sources);
   std::size_t i = 0;
@@ -270,7 +276,8 @@ SettingsChange ClipDocument::changeSince(const Snapshot& before) const {
   const std::size_t perJoint = after.current.joints.empty() ? 0 : after.overrides.size() / after.current.joints.size();
   for (std::size_t j = 0; j < after.current.joints.size(); ++j) {
     bool changed = change.all || !(before.current.joints[j] == after.current.joints[j]);
-    for (std::size_t k = 0; k < perJoint && !changed; ++k) changed = before.overrides[j * perJoint + k] != after.overrides[j * perJoint + k];
+    for (std::size_t k = 0; k < perJoint && !changed; ++k)
+      changed = before.overrides[j * perJoint + k] != after.overrides[j * perJoint + k];
     if (changed) change.joints.push_back(int(j));
   }
   return change;
@@ -318,7 +325,8 @@ core::CompressionSettings ClipDocument::clipSettings(int clip) const {
 core::EffectiveSettings ClipDocument::effectiveSettings(int clip) const {
   if (clip < 0 || clip >= clipCount()) return {};
   const core::ImportedAsset& asset = *assetOf(clip);
-  return core::resolve(clipSettings(clip), asset.skeleton, m_packNames[std::size_t(clip)].name, asset.meshes, asset.unitToCm);
+  return core::resolve(clipSettings(clip), asset.skeleton, m_packNames[std::size_t(clip)].name, asset.meshes,
+                       asset.unitToCm);
 }
 
 std::uint64_t ClipDocument::effectiveHash(int clip) const {
@@ -351,7 +359,8 @@ core::ClipApprovalRecord ClipDocument::storedApproval(int clip) const {
 core::ApprovalState ClipDocument::approval(int clip) const {
   const core::ClipApprovalRecord a = storedApproval(clip);
   // A decision holds only for the settings and the source it was made for.
-  if (!core::approvalOutdated(a, effectiveHash(clip), assetOf(clip)->sourceHash).empty()) return core::ApprovalState::NeedsReview;
+  if (!core::approvalOutdated(a, effectiveHash(clip), assetOf(clip)->sourceHash).empty())
+    return core::ApprovalState::NeedsReview;
   return a.state;
 }
 
@@ -361,7 +370,8 @@ QString ClipDocument::approvalResetReason(int clip) const {
   const core::ImportedAsset& asset = *assetOf(clip);
   if (a.sourceHash != asset.sourceHash) return "the source file changed since it was given";
   // The settings as they resolved before shells followed the skin by default: 3 cm where none is set.
-  core::CompressionSettings before = core::settingsForPackName(fileSettings(fileOfClip(clip)), m_packNames[std::size_t(clip)]);
+  core::CompressionSettings before =
+      core::settingsForPackName(fileSettings(fileOfClip(clip)), m_packNames[std::size_t(clip)]);
   if (!before.shellCm && core::hasFollowingVertices(asset.meshes)) {
     before.shellCm = core::kDefaultShellCm;
     const std::string& name = m_packNames[std::size_t(clip)].name;
@@ -436,7 +446,8 @@ QString fieldName(JointField field) {
 }
 
 QString jointsText(const std::vector<std::string>& joints) {
-  return joints.size() == 1 ? QString("'%1'").arg(QString::fromStdString(joints[0])) : QString("%1 joints").arg(joints.size());
+  return joints.size() == 1 ? QString("'%1'").arg(QString::fromStdString(joints[0]))
+                            : QString("%1 joints").arg(joints.size());
 }
 
 }  // namespace
@@ -470,11 +481,13 @@ void ClipDocument::pushSettings(const QString& text, core::CompressionSettings a
   m_undo.push(new SettingsCommand(this, text, std::move(after), mergeKey, std::move(before), std::move(imported)));
 }
 
-void ClipDocument::setJointValue(EditScope scope, const std::vector<int>& joints, JointField field, float value, quint64 mergeKey) {
+void ClipDocument::setJointValue(EditScope scope, const std::vector<int>& joints, JointField field, float value,
+                                 quint64 mergeKey) {
   const auto names = jointNames(joints);
   if (names.empty()) return;
-  const QString text = field == JointField::Pinned ? QString("%1 %2").arg(value != 0.f ? "Pin" : "Unpin", jointsText(names))
-                                                   : QString("Set %1 of %2").arg(fieldName(field), jointsText(names));
+  const QString text = field == JointField::Pinned
+                           ? QString("%1 %2").arg(value != 0.f ? "Pin" : "Unpin", jointsText(names))
+                           : QString("Set %1 of %2").arg(fieldName(field), jointsText(names));
   pushSettings(text, core::withJointValue(m_settings, scope, currentClipName(), names, field, value), mergeKey);
 }
 
@@ -495,7 +508,7 @@ void ClipDocument::applyToSubtree(EditScope scope, const std::vector<int>& roots
   if (!hasAsset() || roots.empty()) return;
   // One settings change (one recompress, one undo step) for every selected subtree.
   pushSettings("Apply to subtree", core::withSubtreeValues(m_settings, scope, currentClipName(), asset()->skeleton,
-                                                            effectiveSettings(m_currentClip), roots));
+                                                           effectiveSettings(m_currentClip), roots));
 }
 
 void ClipDocument::deriveShellsFromMesh(EditScope scope, const std::vector<int>& joints) {
@@ -523,7 +536,9 @@ void ClipDocument::importSettings(const core::CompressionSettings& settings, con
   pushSettings("Import settings " + source, settings);
 }
 
-void ClipDocument::setUnitToCm(double unitToCm) { pushSettings(QString("File unit %1 cm").arg(unitToCm), core::withUnit(m_settings, unitToCm)); }
+void ClipDocument::setUnitToCm(double unitToCm) {
+  pushSettings(QString("File unit %1 cm").arg(unitToCm), core::withUnit(m_settings, unitToCm));
+}
 
 void ClipDocument::setRootMotion(core::RootMotionMode mode) {
   if (!hasAsset() || m_currentClip < 0) return;
@@ -533,7 +548,8 @@ void ClipDocument::setRootMotion(core::RootMotionMode mode) {
 
 void ClipDocument::setRootMotionJoint(const QString& joint) {
   if (!hasAsset() || m_currentClip < 0 || joint.isEmpty()) return;
-  pushSettings(QString("Extract root motion from %1").arg(joint), core::withClipRootJoint(m_settings, currentClipName(), joint.toStdString()));
+  pushSettings(QString("Extract root motion from %1").arg(joint),
+               core::withClipRootJoint(m_settings, currentClipName(), joint.toStdString()));
 }
 
 void ClipDocument::setUpAxis(UpAxis axis) {
@@ -590,7 +606,8 @@ int ClipDocument::addFiles(const QStringList& paths, QStringList* errors) {
   }
   const int count = int(after.size() - m_files.size());
   if (count == 0) return 0;
-  const QString text = count == 1 ? QString("Add %1").arg(QFileInfo(after.back().path).fileName()) : QString("Add %1 files").arg(count);
+  const QString text =
+      count == 1 ? QString("Add %1").arg(QFileInfo(after.back().path).fileName()) : QString("Add %1 files").arg(count);
   m_undo.push(new FilesCommand(this, text, std::move(after)));
   return count;
 }
@@ -623,8 +640,9 @@ void ClipDocument::removeFiles(std::vector<int> files) {
   // The document keeps at least one file: removing the last would leave nothing to show.
   if (after.size() == m_files.size() || after.empty()) return;
   const int removed = int(m_files.size() - after.size());
-  const QString text = removed == 1 ? QString("Remove %1").arg(QFileInfo(m_files[std::size_t(files.front())].path).fileName())
-                                    : QString("Remove %1 files").arg(removed);
+  const QString text = removed == 1
+                           ? QString("Remove %1").arg(QFileInfo(m_files[std::size_t(files.front())].path).fileName())
+                           : QString("Remove %1 files").arg(removed);
   m_undo.push(new FilesCommand(this, text, std::move(after)));
 }
 
@@ -637,7 +655,9 @@ void ClipDocument::replaceFiles(std::vector<SourceFile> files) {
   layout();
   int current = m_clips.empty() ? -1 : 0;
   for (int c = 0; c < clipCount(); ++c)
-    if (m_files[std::size_t(m_clips[std::size_t(c)].file)].path == currentPath && m_clips[std::size_t(c)].index == index) current = c;
+    if (m_files[std::size_t(m_clips[std::size_t(c)].file)].path == currentPath &&
+        m_clips[std::size_t(c)].index == index)
+      current = c;
   m_currentClip = current;
   emit assetChanged();
   emit settingsChanged(everything());

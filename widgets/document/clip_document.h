@@ -53,7 +53,7 @@ struct SourceFile {
   std::optional<core::CompressionSettings> settings;  ///< the file's own settings, stacked on the project's for it only
   std::shared_ptr<const core::ImportedAsset> asset;   ///< null when the file could not be imported
   QString importError;                                ///< why not, when asset is null
-  std::vector<core::ClipApprovalRecord> approvals;                ///< one per clip of the asset
+  std::vector<core::ClipApprovalRecord> approvals;    ///< one per clip of the asset
 };
 
 /// A file to open: its path and its own settings (a project's `sources[].settings`).
@@ -154,7 +154,8 @@ class ClipDocument : public QObject {
   // Joint edits in CurrentClip scope go to the current clip's override.
 
   /// Sets `field` (1 = pinned for Pinned) on `joints`; edits with the same non-zero `mergeKey` merge.
-  void setJointValue(EditScope scope, const std::vector<int>& joints, JointField field, float value, quint64 mergeKey = 0);
+  void setJointValue(EditScope scope, const std::vector<int>& joints, JointField field, float value,
+                     quint64 mergeKey = 0);
   /// Removes the joints' own value of `field`: they inherit again.
   void resetJointValue(EditScope scope, const std::vector<int>& joints, JointField field);
   /// Removes the joints' own precision, shell distance and pin ("Reset to inherited").
@@ -258,7 +259,8 @@ class ClipDocument : public QObject {
   std::vector<std::string> jointNames(const std::vector<int>& joints) const;
   std::string currentClipName() const { return clipName(m_currentClip).toStdString(); }
   /// Imports a file with the unit and sample rate of `settings`.
-  Expected<std::shared_ptr<const core::ImportedAsset>> import(const QString& path, const core::CompressionSettings& settings) const;
+  Expected<std::shared_ptr<const core::ImportedAsset>> import(const QString& path,
+                                                              const core::CompressionSettings& settings) const;
   /// Imports every file (in parallel) with `settings` (the project's) and its own: its asset, or its error.
   void importEach(std::vector<SourceFile>& files, const core::CompressionSettings& settings) const;
   /// Imports every file again for `settings` (the project's); false, and `files` untouched, when one

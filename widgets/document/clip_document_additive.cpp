@@ -10,8 +10,8 @@ core::AdditiveLink ClipDocument::additiveLink(int clip) const {
   std::vector<core::AdditiveCandidate> candidates;
   for (int c = 0; c < clipCount(); ++c) {
     const std::string name = clipName(c).toStdString();
-    candidates.push_back({name, sourceClipName(c).toStdString(), core::additiveBaseSetting(m_settings, name),
-                          rawClip(c).frameCount});
+    candidates.push_back(
+        {name, sourceClipName(c).toStdString(), core::additiveBaseSetting(m_settings, name), rawClip(c).frameCount});
   }
   return core::linkAdditiveBases(candidates)[std::size_t(clip)];
 }
@@ -26,8 +26,10 @@ int ClipDocument::additiveBaseClip(int clip) const {
 
 void ClipDocument::setAdditiveBase(int clip, const QString& base) {
   if (!hasAsset() || clip < 0 || clip >= clipCount()) return;
-  const QString text = base.isEmpty() ? QString("Make %1 absolute").arg(clipName(clip))
-                                      : QString("Make %1 additive on %2").arg(clipName(clip), base == "rest" ? QString("the rest pose") : base);
+  const QString text =
+      base.isEmpty()
+          ? QString("Make %1 absolute").arg(clipName(clip))
+          : QString("Make %1 additive on %2").arg(clipName(clip), base == "rest" ? QString("the rest pose") : base);
   pushSettings(text, core::withAdditiveBase(m_settings, clipName(clip).toStdString(), base.toStdString()));
 }
 

@@ -20,8 +20,9 @@ core::AdditiveSetup ClipJob::additive(std::span<const std::uint8_t> baseBlock) c
   return core::additiveSetup(link.ref, *asset, baseBlock);
 }
 
-Expected<core::CompressedClip> ClipJob::run(const core::EffectiveSettings& effective, const core::AdditiveSetup& additive,
-                                                  core::CompressorContext* context, const std::atomic<bool>* cancel) const {
+Expected<core::CompressedClip> ClipJob::run(const core::EffectiveSettings& effective,
+                                            const core::AdditiveSetup& additive, core::CompressorContext* context,
+                                            const std::atomic<bool>* cancel) const {
   return core::makeCompressJob(*asset, raw(), effective, additive).run(context, cancel);
 }
 

@@ -22,11 +22,11 @@ namespace animpack::widgets {
 class ClipDocument;
 
 struct ClipJob {
-  std::shared_ptr<const core::ImportedAsset> asset;  ///< the clip's file
-  std::uint32_t index = 0;                           ///< the clip in its file
-  std::string name;                                  ///< its pack name
-  core::CompressionSettings settings;                ///< what it resolves under its pack name
-  core::AdditiveLink link;                           ///< its additive base (none, rest, a clip, or why none)
+  std::shared_ptr<const core::ImportedAsset> asset;      ///< the clip's file
+  std::uint32_t index = 0;                               ///< the clip in its file
+  std::string name;                                      ///< its pack name
+  core::CompressionSettings settings;                    ///< what it resolves under its pack name
+  core::AdditiveLink link;                               ///< its additive base (none, rest, a clip, or why none)
   int baseClip = -1;                                     ///< the base clip in the document, or -1
   std::shared_ptr<const core::ImportedAsset> baseAsset;  ///< the base clip's file (any file of the project)
   std::uint32_t baseIndex = 0;                           ///< the base clip in its file
@@ -41,7 +41,7 @@ struct ClipJob {
   core::AdditiveSetup additive(std::span<const std::uint8_t> baseBlock) const;
   /// Compresses the clip with `effective` settings and `additive` (from additive()).
   Expected<core::CompressedClip> run(const core::EffectiveSettings& effective, const core::AdditiveSetup& additive,
-                                           core::CompressorContext* context, const std::atomic<bool>* cancel) const;
+                                     core::CompressorContext* context, const std::atomic<bool>* cancel) const;
 };
 
 /// The job of clip `clip` of `document` (a valid clip index).

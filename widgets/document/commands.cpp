@@ -2,10 +2,16 @@
 
 namespace animpack::widgets {
 
-SettingsCommand::SettingsCommand(ClipDocument* document, const QString& text, core::CompressionSettings after, quint64 mergeKey,
-                                 std::optional<ClipDocument::Imports> before, std::optional<ClipDocument::Imports> imported)
-    : QUndoCommand(text), m_document(document), m_before(document->settings()), m_after(std::move(after)), m_mergeKey(mergeKey),
-      m_importsBefore(std::move(before)), m_importsAfter(std::move(imported)) {}
+SettingsCommand::SettingsCommand(ClipDocument* document, const QString& text, core::CompressionSettings after,
+                                 quint64 mergeKey, std::optional<ClipDocument::Imports> before,
+                                 std::optional<ClipDocument::Imports> imported)
+    : QUndoCommand(text),
+      m_document(document),
+      m_before(document->settings()),
+      m_after(std::move(after)),
+      m_mergeKey(mergeKey),
+      m_importsBefore(std::move(before)),
+      m_importsAfter(std::move(imported)) {}
 
 void SettingsCommand::undo() { m_document->replaceSettings(m_before, m_importsBefore); }
 
@@ -28,7 +34,9 @@ namespace {
 
 QString approvalText(const ClipDocument* document, const std::vector<std::pair<int, core::ClipApprovalRecord>>& after) {
   const core::ApprovalState state = after.empty() ? core::ApprovalState::NeedsReview : after.front().second.state;
-  const char* verb = state == core::ApprovalState::Approved ? "Approve" : state == core::ApprovalState::Rejected ? "Reject" : "Reopen";
+  const char* verb = state == core::ApprovalState::Approved   ? "Approve"
+                     : state == core::ApprovalState::Rejected ? "Reject"
+                                                              : "Reopen";
   if (after.size() == 1) return QString("%1 '%2'").arg(verb, document->clipName(after.front().first));
   return QString("%1 %2 clips").arg(verb).arg(after.size());
 }
@@ -56,11 +64,17 @@ void UpAxisCommand::redo() { m_document->replaceUpAxis(m_after); }
 
 BudgetCommand::BudgetCommand(ClipDocument* document, std::optional<double> after, quint64 mergeKey)
     : QUndoCommand(after ? QString("Set budget to %1 KiB").arg(*after, 0, 'g', 6) : QString("Remove budget")),
-      m_document(document), m_before(document->budgetKib()), m_after(after), m_mergeKey(mergeKey) {}
+      m_document(document),
+      m_before(document->budgetKib()),
+      m_after(after),
+      m_mergeKey(mergeKey) {}
 
 BudgetKindCommand::BudgetKindCommand(ClipDocument* document, core::BudgetKind after)
-    : QUndoCommand(QString("Budget counts %1").arg(after == core::BudgetKind::Resident ? "resident bytes" : "the pack file")),
-      m_document(document), m_before(document->budgetKind()), m_after(after) {}
+    : QUndoCommand(
+          QString("Budget counts %1").arg(after == core::BudgetKind::Resident ? "resident bytes" : "the pack file")),
+      m_document(document),
+      m_before(document->budgetKind()),
+      m_after(after) {}
 
 void BudgetKindCommand::undo() { m_document->replaceBudgetKind(m_before); }
 void BudgetKindCommand::redo() { m_document->replaceBudgetKind(m_after); }

@@ -32,7 +32,9 @@ QString reviewSummary(const core::ReviewPacket& packet, const QString& output) {
                .arg(totals.clips)
                .arg(totals.approved)
                .arg(formatBytes(packet.packBytes))
-               .arg(core::overBudget(packet.budgetKib, packet.budgetKind, packet.packBytes, packet.residentBytes) ? "  OVER BUDGET" : "");
+               .arg(core::overBudget(packet.budgetKib, packet.budgetKind, packet.packBytes, packet.residentBytes)
+                        ? "  OVER BUDGET"
+                        : "");
   if (totals.failed) lines << QString("%1 clips failed (listed in the packet)").arg(totals.failed);
   if (!packet.picturesNote.empty()) lines << QString::fromStdString(packet.picturesNote);
   return lines.join("\n");
@@ -76,9 +78,11 @@ void ExportRunner::launch(Work work, Summarize summarize) {
 bool ExportRunner::start(std::vector<std::filesystem::path> files, core::ExportOptions options) {
   if (m_running) return false;
   options.toolVersion = QCoreApplication::applicationVersion().toStdString();
-  launch([files, options](const core::BatchProgress& progress, const std::atomic<bool>* cancel) {
-    return core::exportPacks(files, options, progress, cancel);
-  }, summary);
+  launch(
+      [files, options](const core::BatchProgress& progress, const std::atomic<bool>* cancel) {
+        return core::exportPacks(files, options, progress, cancel);
+      },
+      summary);
   return true;
 }
 
@@ -87,13 +91,15 @@ bool ExportRunner::startReview(core::Project project, std::filesystem::path proj
   if (m_running) return false;
   options.toolVersion = QCoreApplication::applicationVersion().toStdString();
   const std::filesystem::path path = output.toStdString();
-  launch([project, projectPath, options, path](const core::BatchProgress& progress,
-                                               const std::atomic<bool>* cancel) -> Expected<core::ReviewPacket> {
-    auto packet = core::buildReviewPacket(project, projectPath, options, progress, cancel);
-    if (!packet) return packet;
-    if (auto st = core::writeReviewPacket(*packet, path); !st) return Error{st.message()};
-    return packet;
-  }, [output](const core::ReviewPacket& packet) { return reviewSummary(packet, output); });
+  launch(
+      [project, projectPath, options, path](const core::BatchProgress& progress,
+                                            const std::atomic<bool>* cancel) -> Expected<core::ReviewPacket> {
+        auto packet = core::buildReviewPacket(project, projectPath, options, progress, cancel);
+        if (!packet) return packet;
+        if (auto st = core::writeReviewPacket(*packet, path); !st) return Error{st.message()};
+        return packet;
+      },
+      [output](const core::ReviewPacket& packet) { return reviewSummary(packet, output); });
   return true;
 }
 

@@ -24,7 +24,8 @@ class ExportRunner : public QObject {
   bool start(std::vector<std::filesystem::path> files, core::ExportOptions options);
   /// Starts writing the review packet of `project` (saved at `projectPath`) to `output`; false when
   /// an export already runs.
-  bool startReview(core::Project project, std::filesystem::path projectPath, core::ReviewOptions options, const QString& output);
+  bool startReview(core::Project project, std::filesystem::path projectPath, core::ReviewOptions options,
+                   const QString& output);
   /// Asks a running export to stop; finished() still comes.
   void cancel();
   bool running() const { return m_running; }
@@ -40,7 +41,8 @@ class ExportRunner : public QObject {
 
  private:
   /// Runs `work(progress, cancel)` on a worker; finished() carries `summarize(result)` or its error.
-  template <class Work, class Summarize> void launch(Work work, Summarize summarize);
+  template <class Work, class Summarize>
+  void launch(Work work, Summarize summarize);
   std::shared_ptr<std::atomic<bool>> m_cancel;
   bool m_running = false;
 };

@@ -19,8 +19,8 @@ namespace animpack::widgets {
 namespace {
 
 /// Adds the clips' shown results to `t`; with `records`, each measured clip's pack record too.
-void accumulate(PackTotals& t, const ClipDocument& document, const Recompressor& recompressor, const std::vector<int>& clips,
-                std::vector<core::PackClipRecord>* records) {
+void accumulate(PackTotals& t, const ClipDocument& document, const Recompressor& recompressor,
+                const std::vector<int>& clips, std::vector<core::PackClipRecord>* records) {
   for (int c : clips) {
     const ShownResult shown = recompressor.shown(c);
     const core::ApprovalState state = document.approval(c);
@@ -101,7 +101,8 @@ void BudgetAdvisor::refresh() {
     key = runtime::fnv1a64Value(m_document->compressionKey(c), key);
     results.push_back(m_recompressor->result(c));
   }
-  const bool ready = totals.overBudget() && std::all_of(results.begin(), results.end(), [](const auto& r) { return r && r->compressed; });
+  const bool ready = totals.overBudget() &&
+                     std::all_of(results.begin(), results.end(), [](const auto& r) { return r && r->compressed; });
   if (!ready) {
     // Within budget, or not every clip is measured for its settings yet: nothing to suggest now.
     const bool hadSomething = !m_suggestions.empty() || m_running;
@@ -141,11 +142,12 @@ void BudgetAdvisor::refresh() {
     Result out;
     for (std::size_t c = 0; c < results.size() && !cancel->load(); ++c) {
       const ClipJob& job = jobs[c];
-      const core::CompressionSettings scaled =
-          core::withClipPrecisionScaled(job.settings, job.name, job.asset->skeleton, kFactor, job.asset->meshes, job.asset->unitToCm);
+      const core::CompressionSettings scaled = core::withClipPrecisionScaled(
+          job.settings, job.name, job.asset->skeleton, kFactor, job.asset->meshes, job.asset->unitToCm);
       // An additive clip's base as the studio compressed it (the base keeps its own precision).
       const std::span<const std::uint8_t> base =
-          job.baseClip >= 0 ? std::span<const std::uint8_t>(results[std::size_t(job.baseClip)]->compressed->data) : std::span<const std::uint8_t>();
+          job.baseClip >= 0 ? std::span<const std::uint8_t>(results[std::size_t(job.baseClip)]->compressed->data)
+                            : std::span<const std::uint8_t>();
       auto trial = job.run(job.resolve(scaled), job.additive(base), nullptr, cancel.get());
       if (!trial) continue;
       BudgetSuggestion s;

@@ -17,11 +17,11 @@ namespace animpack::widgets {
 
 /// The pack as the clips' shown results make it.
 struct PackTotals {
-  int clips = 0;           ///< clips in the document
-  int measured = 0;        ///< clips with a result to show
-  bool stale = false;      ///< some result shown is for older settings
+  int clips = 0;                                    ///< clips in the document
+  int measured = 0;                                 ///< clips with a result to show
+  bool stale = false;                               ///< some result shown is for older settings
   std::uint64_t rawBytes = 0, compressedBytes = 0;  ///< sums over measured clips
-  std::uint64_t packBytes = 0;  ///< the pack file built from the shown results (exact once every clip is measured)
+  std::uint64_t packBytes = 0;      ///< the pack file built from the shown results (exact once every clip is measured)
   std::uint64_t residentBytes = 0;  ///< the pack and what opening it derives: what a game keeps resident
   core::BudgetKind budgetKind = core::BudgetKind::Resident;
   float maxErrorCm = 0;

@@ -1,6 +1,5 @@
 #include "widgets/document/pose_preview.h"
 
-
 #include <algorithm>
 #include <cmath>
 
@@ -84,9 +83,11 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
       m_compressedValid = basePose(seconds, true, m_base);
       if (m_compressedValid) runtime::applyAdditive(m_base, m_compressed, m_additiveWeight, m_compressed);
     } else if (const auto info = m_playingView->rootMotion(); info && m_inPlace && info->joint < m_original.size()) {
-      runtime::moveJoint(asset.skeleton.parents, info->joint, runtime::inverse(runtime::characterMotion(*m_playingView, 0.f, float(seconds))), m_original);
+      runtime::moveJoint(asset.skeleton.parents, info->joint,
+                         runtime::inverse(runtime::characterMotion(*m_playingView, 0.f, float(seconds))), m_original);
     } else {
-      runtime::applyRootMotion(m_player, *m_playingView, float(seconds), asset.skeleton.parents, m_compressed, m_rootScratch);
+      runtime::applyRootMotion(m_player, *m_playingView, float(seconds), asset.skeleton.parents, m_compressed,
+                               m_rootScratch);
     }
   }
   // Per-joint error at this time (between frames: that interval's largest), as a fraction of the
@@ -95,7 +96,8 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
   const double frame = std::max(0.0, seconds) * m_document->rawClip(m_document->currentClip()).sampleRate;
   if (stats.errors.size() == std::size_t(compressed->frameCount) * n && stats.joints.size() == n) {
     m_ratios.resize(n);
-    for (std::size_t j = 0; j < n; ++j) m_ratios[j] = core::errorAtCm(stats, n, frame, j) / std::max(1e-6f, stats.joints[j].precisionCm);
+    for (std::size_t j = 0; j < n; ++j)
+      m_ratios[j] = core::errorAtCm(stats, n, frame, j) / std::max(1e-6f, stats.joints[j].precisionCm);
   }
 }
 
@@ -146,14 +148,16 @@ bool PosePreview::basePose(double seconds, bool decoded, std::vector<core::Trans
   if (base < 0) return false;
   const core::RawClip& raw = m_document->rawClip(base);
   const double last = raw.frameCount > 1 ? double(raw.frameCount - 1) / raw.sampleRate : 0.0;
-  core::RawSampler::sample(raw, link.ref.frame >= 0 ? double(link.ref.frame) / raw.sampleRate : std::clamp(seconds, 0.0, last), out);
+  core::RawSampler::sample(
+      raw, link.ref.frame >= 0 ? double(link.ref.frame) / raw.sampleRate : std::clamp(seconds, 0.0, last), out);
   return true;
 }
 
 void PosePreview::sampleBlend(double seconds) {
   const auto& asset = *m_document->asset();
   const int clips = m_document->clipCount();
-  if (!m_blend.enabled || m_blend.clipA < 0 || m_blend.clipB < 0 || m_blend.clipA >= clips || m_blend.clipB >= clips) return;
+  if (!m_blend.enabled || m_blend.clipA < 0 || m_blend.clipB < 0 || m_blend.clipA >= clips || m_blend.clipB >= clips)
+    return;
   const std::size_t n = asset.skeleton.jointCount();
   m_blendA.resize(n);
   m_blendB.resize(n);

@@ -21,9 +21,9 @@ namespace animpack::widgets {
 struct BlendSetup {
   bool enabled = false;
   int clipA = -1, clipB = -1;
-  bool crossfade = false;    ///< the weight ramps from 0 to 1 over `crossfadeS` from time 0
-  float weight = 0.5f;       ///< fixed weight of B, 0..1 (when not a crossfade)
-  double crossfadeS = 0.5;   ///< s, the crossfade's length
+  bool crossfade = false;   ///< the weight ramps from 0 to 1 over `crossfadeS` from time 0
+  float weight = 0.5f;      ///< fixed weight of B, 0..1 (when not a crossfade)
+  double crossfadeS = 0.5;  ///< s, the crossfade's length
   /// The weight of B at `seconds`.
   float weightAt(double seconds) const;
   bool operator==(const BlendSetup&) const = default;
@@ -50,7 +50,9 @@ class PosePreview : public QObject {
   /// Local transforms of the original clip at the current time (empty without a clip).
   std::span<const core::Transform> original() const { return m_original; }
   /// The compressed clip at the same time, empty until there is a result to play.
-  std::span<const core::Transform> compressed() const { return m_compressedValid ? std::span<const core::Transform>(m_compressed) : std::span<const core::Transform>(); }
+  std::span<const core::Transform> compressed() const {
+    return m_compressedValid ? std::span<const core::Transform>(m_compressed) : std::span<const core::Transform>();
+  }
   /// Per joint: error / precision at the current frame (empty without a result).
   const std::vector<float>& errorRatios() const { return m_ratios; }
   /// The blend preview's naive and decomposed poses (empty when it is off).

@@ -17,7 +17,8 @@ Error fail(const QString& path, const QString& what) { return Error{(path + ": "
 core::Project documentProject(const ClipDocument& document) {
   core::Project p;
   for (int f = 0; f < document.fileCount(); ++f)
-    p.sources.push_back({std::filesystem::absolute(document.file(f).path.toStdString()).lexically_normal(), document.file(f).settings});
+    p.sources.push_back(
+        {std::filesystem::absolute(document.file(f).path.toStdString()).lexically_normal(), document.file(f).settings});
   p.settings = document.settings();
   p.upAxis = core::upAxisName(document.upAxis());
   p.budgetKib = document.budgetKib();
@@ -34,7 +35,9 @@ core::ExportOptions documentExportOptions(const ClipDocument& document) {
   return core::projectExportOptions(documentProject(document), folder / "document.anproj");
 }
 
-std::vector<std::filesystem::path> documentFiles(const ClipDocument& document) { return core::projectFiles(documentProject(document)); }
+std::vector<std::filesystem::path> documentFiles(const ClipDocument& document) {
+  return core::projectFiles(documentProject(document));
+}
 
 QByteArray projectJson(const ClipDocument& document, const QString& projectPath) {
   return QByteArray::fromStdString(core::projectJson(documentProject(document), projectPath.toStdString()));
@@ -50,7 +53,8 @@ Status loadProject(ClipDocument& document, const QString& path) {
   if (!project) return Error{project.message()};
   if (project->sources.empty()) return fail(path, "the project names no source file");
   std::vector<SourceSpec> sources;
-  for (const core::ProjectSource& s : project->sources) sources.push_back({QString::fromStdString(s.path.string()), s.settings});
+  for (const core::ProjectSource& s : project->sources)
+    sources.push_back({QString::fromStdString(s.path.string()), s.settings});
   if (auto st = document.open(sources, project->settings); !st)
     return fail(path, "cannot open its source: " + QString::fromStdString(st.message()));
   document.setProjectFolder(QFileInfo(path).absolutePath());
@@ -71,8 +75,10 @@ QString autosavePath(const QString& projectPath, const QString& sourcePath) {
   if (!projectPath.isEmpty()) return projectPath + ".autosave";
   const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/autosave";
   QDir().mkpath(dir);
-  const QString id = QString::fromLatin1(QCryptographicHash::hash(QFileInfo(sourcePath).absoluteFilePath().toUtf8(),
-                                                                  QCryptographicHash::Sha1).toHex().left(12));
+  const QString id = QString::fromLatin1(
+      QCryptographicHash::hash(QFileInfo(sourcePath).absoluteFilePath().toUtf8(), QCryptographicHash::Sha1)
+          .toHex()
+          .left(12));
   return dir + "/" + QFileInfo(sourcePath).completeBaseName() + "-" + id + ".anproj.autosave";
 }
 

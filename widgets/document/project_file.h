@@ -2,8 +2,8 @@
 // The studio's side of a project (.anproj, docs/PROJECT.md; the model and its reader and writer are
 // core/project/project.h, shared with `animpack build`): a document's project, saving it, opening
 // one into a document (every source imported, the files whose skeleton differs left out of the pack as
-// `animpack build` leaves them out), and the autosave path. Saving is atomic; an autosave next to the project (or, for a project not saved yet, in the user's data
-// folder) keeps at most a minute of work at risk.
+// `animpack build` leaves them out), and the autosave path. Saving is atomic; an autosave next to the project (or, for
+// a project not saved yet, in the user's data folder) keeps at most a minute of work at risk.
 
 #include <QString>
 

@@ -84,7 +84,8 @@ Status ProjectSession::exportSettings(const QString& path) const {
 void ProjectSession::autosave() {
   if (!m_document->hasAsset() || !m_document->isModified()) return;
   const QString path = autosavePath(m_projectPath, m_document->sourcePath());
-  if (auto st = saveProject(*m_document, path); !st) emit autosaved("Autosave failed: " + QString::fromStdString(st.message()));
+  if (auto st = saveProject(*m_document, path); !st)
+    emit autosaved("Autosave failed: " + QString::fromStdString(st.message()));
   else emit autosaved("Autosaved at " + QTime::currentTime().toString("hh:mm"));
 }
 

@@ -16,7 +16,8 @@ Recompressor::Recompressor(ClipDocument* document, QObject* parent) : QObject(pa
     // A change that leaves the current clip's compression key alone leaves its result current.
     if (change.touches(m_document->currentClip())) changeCurrent([this] { request(m_document->currentClip()); });
   });
-  connect(document, &ClipDocument::currentClipChanged, this, [this](int clip) { changeCurrent([this, clip] { request(clip); }); });
+  connect(document, &ClipDocument::currentClipChanged, this,
+          [this](int clip) { changeCurrent([this, clip] { request(clip); }); });
   reset();
 }
 
@@ -145,31 +146,34 @@ void Recompressor::launch(int clip) {
   auto cancelFlag = state.cancel;
   auto* watcher = new QFutureWatcher<std::shared_ptr<const CompressionResult>>(this);
   m_watchers.push_back(watcher);
-  connect(watcher, &QFutureWatcher<std::shared_ptr<const CompressionResult>>::finished, this, [this, watcher, clip, generation] {
-    m_watchers.erase(std::remove(m_watchers.begin(), m_watchers.end(), watcher), m_watchers.end());
-    watcher->deleteLater();
-    --m_running;
-    if (m_running == 0) emit busyChanged(false);
-    deliver(clip, generation, watcher->result());
-  });
+  connect(watcher, &QFutureWatcher<std::shared_ptr<const CompressionResult>>::finished, this,
+          [this, watcher, clip, generation] {
+            m_watchers.erase(std::remove(m_watchers.begin(), m_watchers.end(), watcher), m_watchers.end());
+            watcher->deleteLater();
+            --m_running;
+            if (m_running == 0) emit busyChanged(false);
+            deliver(clip, generation, watcher->result());
+          });
   ++m_running;
   ++m_jobsStarted;
   if (m_running == 1) emit busyChanged(true);
   emit jobStarted(clip);
-  watcher->setFuture(QtConcurrent::run([job, clip, settings, key, context, cancelFlag]() -> std::shared_ptr<const CompressionResult> {
-    auto r = std::make_shared<CompressionResult>();
-    r->clip = clip;
-    r->key = key;
-    r->asset = job.asset;
-    auto compressed = job.run(settings, job.additive(cancelFlag.get()), context.get(), cancelFlag.get());
-    if (compressed) r->compressed = std::make_shared<const core::CompressedClip>(std::move(compressed.value()));
-    else r->error = QString::fromStdString(compressed.message());
-    return r;
-  }));
+  watcher->setFuture(
+      QtConcurrent::run([job, clip, settings, key, context, cancelFlag]() -> std::shared_ptr<const CompressionResult> {
+        auto r = std::make_shared<CompressionResult>();
+        r->clip = clip;
+        r->key = key;
+        r->asset = job.asset;
+        auto compressed = job.run(settings, job.additive(cancelFlag.get()), context.get(), cancelFlag.get());
+        if (compressed) r->compressed = std::make_shared<const core::CompressedClip>(std::move(compressed.value()));
+        else r->error = QString::fromStdString(compressed.message());
+        return r;
+      }));
 }
 
 void Recompressor::deliver(int clip, quint64 generation, std::shared_ptr<const CompressionResult> result) {
-  if (std::size_t(clip) >= m_clips.size() || result->asset != m_document->assetOf(clip)) return;  // another file there now
+  if (std::size_t(clip) >= m_clips.size() || result->asset != m_document->assetOf(clip))
+    return;  // another file there now
   ClipState& state = *m_clips[std::size_t(clip)];
   state.running = false;
   const bool cancelled = state.cancel && state.cancel->load();

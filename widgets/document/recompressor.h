@@ -83,7 +83,8 @@ class Recompressor : public QObject {
   };
   void reset();
   /// Runs a document change that may touch the current result, then emits currentChanged() once.
-  template <class F> void changeCurrent(F&& change);
+  template <class F>
+  void changeCurrent(F&& change);
   /// A result for `clip` is now its latest: resultReady(), and currentChanged() for the current clip.
   void announce(int clip);
   void launch(int clip);
