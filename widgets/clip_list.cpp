@@ -163,7 +163,7 @@ QVariant ClipListModel::fileData(int file, int column, int role) const {
   const bool measured = t.complete();
   if (role == Qt::DisplayRole) {
     switch (column) {
-      case Name: return QFileInfo(m_document->file(file).path).fileName();
+      case Name: return QFileInfo(m_document->file(file).path()).fileName();
       case Frames: {
         int frames = 0;
         for (int c : m_fileClips[std::size_t(file)]) frames += m_document->rawClip(c).frameCount;
@@ -178,7 +178,7 @@ QVariant ClipListModel::fileData(int file, int column, int role) const {
           return m_document->file(file).asset ? QString("left out: skeleton differs") : QString("not imported");
         return QString("%1 of %2 approved").arg(t.approved).arg(t.clips);
       case File: {
-        const QString relative = QDir(m_document->projectFolder()).relativeFilePath(m_document->file(file).path);
+        const QString relative = QDir(m_document->projectFolder()).relativeFilePath(m_document->file(file).path());
         return relative;
       }
       default: return {};
@@ -189,7 +189,7 @@ QVariant ClipListModel::fileData(int file, int column, int role) const {
     bold.setBold(true);
     return bold;
   }
-  if (role == Qt::ToolTipRole) return problem.isEmpty() ? m_document->file(file).path : problem;
+  if (role == Qt::ToolTipRole) return problem.isEmpty() ? m_document->file(file).path() : problem;
   if (role == Qt::ForegroundRole && !problem.isEmpty()) return QBrush(QColor(200, 40, 30));
   if (role == Qt::ForegroundRole && t.stale && column >= CompressedBytes && column <= MaxError)
     return QBrush(kStaleColor);
@@ -226,7 +226,7 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
       case CompressedBytes: return c ? formatBytes(packed) : QString("…");
       case Ratio: return c ? ratioText(rawBytes, packed) : QString();
       case MaxError: return c ? formatCm(c->stats.maxErrorCm) : QString();
-      case File: return QFileInfo(m_document->file(m_document->fileOfClip(clip)).path).fileName();
+      case File: return QFileInfo(m_document->file(m_document->fileOfClip(clip)).path()).fileName();
       case Base: return additiveText(m_document->additiveLink(clip));
       case Status: {
         QString s = approval == core::ApprovalState::Approved   ? "approved"
@@ -553,7 +553,7 @@ void ClipListPanel::showContextMenu(const QPoint& pos) {
   const std::vector<int> files = selectedFiles();
   QAction* remove = menu.addAction(
       files.size() == 1
-          ? QString("Remove %1 from the project").arg(QFileInfo(m_document->file(files.front()).path).fileName())
+          ? QString("Remove %1 from the project").arg(QFileInfo(m_document->file(files.front()).path()).fileName())
           : QString("Remove %1 files from the project").arg(files.size()),
       this, &ClipListPanel::removeSelectedFiles);
   // The project keeps at least one file.

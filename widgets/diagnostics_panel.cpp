@@ -24,7 +24,7 @@ void DiagnosticsPanel::refresh() {
   const bool several = m_document->fileCount() > 1;
   for (int f = 0; f < m_document->fileCount(); ++f) {
     const SourceFile& file = m_document->file(f);
-    const QString prefix = several ? QFileInfo(file.path).fileName() + ": " : QString();
+    const QString prefix = several ? QFileInfo(file.path()).fileName() + ": " : QString();
     if (const QString problem = m_document->fileProblem(f); !problem.isEmpty())
       addItem(new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxCritical), prefix + problem));
     if (!file.asset) continue;

@@ -44,9 +44,9 @@ void ClipDocument::importEach(std::vector<SourceFile>& files, const core::Compre
     core::CompressionSettings settings;
   };
   std::vector<Job> jobs;
-  for (SourceFile& f : files) jobs.push_back({&f, core::stackedSettings(settings, f.settings)});
+  for (SourceFile& f : files) jobs.push_back({&f, core::stackedSettings(settings, f.source.settings)});
   QtConcurrent::blockingMap(jobs, [this](Job& job) {
-    auto asset = import(job.file->path, job.settings);
+    auto asset = import(job.file->path(), job.settings);
     if (!asset) {
       job.file->asset = nullptr;
       job.file->importError = QString::fromStdString(asset.message());
@@ -78,7 +78,7 @@ Status ClipDocument::open(const QString& path, const core::CompressionSettings& 
   // One file: its import error is the open's error.
   auto asset = import(absolutePath(path), settings);
   if (!asset) return Error{asset.message()};
-  SourceFile f{absolutePath(path), std::nullopt, std::move(asset.value()), {}, {}};
+  SourceFile f{{absolutePath(path).toStdString(), std::nullopt}, std::move(asset.value()), {}, {}};
   f.approvals.resize(f.asset->clips.size());
   std::vector<SourceFile> files;
   files.push_back(std::move(f));
@@ -86,10 +86,12 @@ Status ClipDocument::open(const QString& path, const core::CompressionSettings& 
   return Status::ok();
 }
 
-Status ClipDocument::open(const std::vector<SourceSpec>& specs, const core::CompressionSettings& settings) {
+Status ClipDocument::open(const std::vector<core::ProjectSource>& specs, const core::CompressionSettings& settings) {
   if (auto st = settings.validate(); !st) return st;
   std::vector<SourceFile> files;
-  for (const SourceSpec& spec : specs) files.push_back({absolutePath(spec.path), spec.settings, nullptr, {}, {}});
+  for (const core::ProjectSource& spec : specs)
+    files.push_back(
+        {{absolutePath(QString::fromStdString(spec.path.string())).toStdString(), spec.settings}, nullptr, {}, {}});
   importAll(files, settings, nullptr);
   const auto imported =
       std::find_if(files.begin(), files.end(), [](const SourceFile& f) { return f.asset != nullptr; });
@@ -128,7 +130,7 @@ void ClipDocument::layout() {
   std::vector<core::PackCandidate> candidates;
   for (const SourceFile& file : m_files) {
     if (file.asset) skeletons.push_back(core::skeletonRecord(file.asset->skeleton, file.asset->unitToCm));
-    candidates.push_back({file.path.toStdString(), file.asset ? &skeletons.back() : nullptr});
+    candidates.push_back({file.path().toStdString(), file.asset ? &skeletons.back() : nullptr});
   }
   const std::vector<std::string> leftOut = core::filesLeftOut(candidates);
   for (std::size_t f = 0; f < m_files.size(); ++f) {
@@ -142,7 +144,8 @@ void ClipDocument::layout() {
 
 void ClipDocument::restack() {
   m_fileSettings.clear();
-  for (const SourceFile& file : m_files) m_fileSettings.push_back(core::stackedSettings(m_settings, file.settings));
+  for (const SourceFile& file : m_files)
+    m_fileSettings.push_back(core::stackedSettings(m_settings, file.source.settings));
   m_effectiveHashes.assign(m_clips.size(), std::nullopt);
   nameClips();
 }
@@ -157,7 +160,7 @@ std::shared_ptr<const core::ImportedAsset> ClipDocument::asset() const {
   return m_currentClip >= 0 && m_currentClip < clipCount() ? assetOf(m_currentClip) : packAsset();
 }
 
-QString ClipDocument::sourcePath() const { return m_files.empty() ? QString() : m_files.front().path; }
+QString ClipDocument::sourcePath() const { return m_files.empty() ? QString() : m_files.front().path(); }
 
 QString ClipDocument::fileProblem(int file) const {
   return file >= 0 && std::size_t(file) < m_leftOut.size() ? m_leftOut[std::size_t(file)] : QString();
@@ -185,7 +188,7 @@ const core::RawClip& ClipDocument::rawClip(int clip) const {
 
 QString ClipDocument::projectFolder() const {
   if (!m_projectFolder.isEmpty() || m_files.empty()) return m_projectFolder;
-  return QFileInfo(m_files.front().path).absolutePath();
+  return QFileInfo(m_files.front().path()).absolutePath();
 }
 
 void ClipDocument::setProjectFolder(const QString& folder) {
@@ -219,7 +222,7 @@ void ClipDocument::nameClips() {
   for (std::size_t f = 0; f < m_files.size(); ++f) {
     const SourceFile& file = m_files[f];
     if (!file.asset) continue;
-    const std::filesystem::path path = file.path.toStdString();
+    const std::filesystem::path path = file.path().toStdString();
     const auto relative = path.lexically_relative(folder);
     const std::string name = relative.empty() ? path.generic_string() : relative.generic_string();
     for (const core::RawClip& c : file.asset->clips)
@@ -242,7 +245,7 @@ void ClipDocument::nameClips() {
 ClipDocument::Imports ClipDocument::importsOf(const std::vector<SourceFile>& files) {
   Imports out;
   for (const SourceFile& f : files) {
-    out.paths.push_back(f.path);
+    out.paths.push_back(f.path());
     out.assets.push_back(f.asset);
     out.errors.push_back(f.importError);
   }
@@ -300,7 +303,7 @@ void ClipDocument::replaceSettings(const core::CompressionSettings& settings, co
     // not (by position and path) keeps what it has.
     for (std::size_t f = 0; f < m_files.size() && f < imports->paths.size(); ++f) {
       SourceFile& file = m_files[f];
-      if (file.path != imports->paths[f]) continue;
+      if (file.path() != imports->paths[f]) continue;
       file.asset = imports->assets[f];
       file.importError = imports->errors[f];
       if (file.asset) file.approvals.resize(file.asset->clips.size());
@@ -587,12 +590,13 @@ void ClipDocument::setBudgetKib(std::optional<double> kib, quint64 mergeKey) {
 int ClipDocument::addFiles(const QStringList& paths, QStringList* errors) {
   if (m_files.empty()) return 0;  // nothing open: the first file is opened, not added
   QStringList listed;
-  for (const SourceFile& f : m_files) listed << QFileInfo(f.path).canonicalFilePath();
+  for (const SourceFile& f : m_files) listed << QFileInfo(f.path()).canonicalFilePath();
   std::vector<SourceFile> added;
   for (const QString& path : paths) {
     const QString absolute = absolutePath(path);
     const QString canonical = QFileInfo(absolute).canonicalFilePath();
-    if (canonical.isEmpty() || !listed.contains(canonical)) added.push_back({absolute, std::nullopt, nullptr, {}, {}});
+    if (canonical.isEmpty() || !listed.contains(canonical))
+      added.push_back({{absolute.toStdString(), std::nullopt}, nullptr, {}, {}});
     if (!canonical.isEmpty()) listed << canonical;  // each file once
   }
   importEach(added, m_settings);
@@ -606,8 +610,8 @@ int ClipDocument::addFiles(const QStringList& paths, QStringList* errors) {
   }
   const int count = int(after.size() - m_files.size());
   if (count == 0) return 0;
-  const QString text =
-      count == 1 ? QString("Add %1").arg(QFileInfo(after.back().path).fileName()) : QString("Add %1 files").arg(count);
+  const QString text = count == 1 ? QString("Add %1").arg(QFileInfo(after.back().path()).fileName())
+                                  : QString("Add %1 files").arg(count);
   m_undo.push(new FilesCommand(this, text, std::move(after)));
   return count;
 }
@@ -641,7 +645,7 @@ void ClipDocument::removeFiles(std::vector<int> files) {
   if (after.size() == m_files.size() || after.empty()) return;
   const int removed = int(m_files.size() - after.size());
   const QString text = removed == 1
-                           ? QString("Remove %1").arg(QFileInfo(m_files[std::size_t(files.front())].path).fileName())
+                           ? QString("Remove %1").arg(QFileInfo(m_files[std::size_t(files.front())].path()).fileName())
                            : QString("Remove %1 files").arg(removed);
   m_undo.push(new FilesCommand(this, text, std::move(after)));
 }
@@ -649,13 +653,13 @@ void ClipDocument::removeFiles(std::vector<int> files) {
 void ClipDocument::replaceFiles(std::vector<SourceFile> files) {
   // The current clip stays where it is when its file stays.
   const int file = fileOfClip(m_currentClip);
-  const QString currentPath = file >= 0 ? m_files[std::size_t(file)].path : QString();
+  const QString currentPath = file >= 0 ? m_files[std::size_t(file)].path() : QString();
   const int index = file >= 0 ? m_clips[std::size_t(m_currentClip)].index : 0;
   m_files = std::move(files);
   layout();
   int current = m_clips.empty() ? -1 : 0;
   for (int c = 0; c < clipCount(); ++c)
-    if (m_files[std::size_t(m_clips[std::size_t(c)].file)].path == currentPath &&
+    if (m_files[std::size_t(m_clips[std::size_t(c)].file)].path() == currentPath &&
         m_clips[std::size_t(c)].index == index)
       current = c;
   m_currentClip = current;

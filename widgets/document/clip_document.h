@@ -47,19 +47,14 @@ struct SettingsChange {
   bool touchesJoint(int joint) const { return all || std::find(joints.begin(), joints.end(), joint) != joints.end(); }
 };
 
-/// One source file of the document: what the project lists and what its import gave.
+/// One source file of the document: what the project lists (core::ProjectSource: its absolute
+/// path and own settings) and what its import gave.
 struct SourceFile {
-  QString path;                                       ///< absolute
-  std::optional<core::CompressionSettings> settings;  ///< the file's own settings, stacked on the project's for it only
-  std::shared_ptr<const core::ImportedAsset> asset;   ///< null when the file could not be imported
-  QString importError;                                ///< why not, when asset is null
-  std::vector<core::ClipApprovalRecord> approvals;    ///< one per clip of the asset
-};
-
-/// A file to open: its path and its own settings (a project's `sources[].settings`).
-struct SourceSpec {
-  QString path;
-  std::optional<core::CompressionSettings> settings;
+  core::ProjectSource source;
+  std::shared_ptr<const core::ImportedAsset> asset;  ///< null when the file could not be imported
+  QString importError;                               ///< why not, when asset is null
+  std::vector<core::ClipApprovalRecord> approvals;   ///< one per clip of the asset
+  QString path() const { return QString::fromStdString(source.path.string()); }
 };
 
 /// The animation files under `folder`, recursively, that the importer reads (by extension), sorted;
@@ -79,7 +74,7 @@ class ClipDocument : public QObject {
   Status open(const QString& path, const core::CompressionSettings& settings = {});
   /// Opens a project's files (in order) with the project's settings. A file that cannot be imported
   /// stays listed with its error; the open fails (document unchanged) only when none can be.
-  Status open(const std::vector<SourceSpec>& files, const core::CompressionSettings& settings);
+  Status open(const std::vector<core::ProjectSource>& files, const core::CompressionSettings& settings);
   /// How files are imported (default: importAsset() in this process; the studio runs Assimp in a child).
   void setImporter(core::ImportFunction importer) { m_importer = std::move(importer); }
   /// After open(): a saved project's approvals (by clip name) and up axis; not an undo step.

@@ -34,7 +34,7 @@ void accumulate(PackTotals& t, const ClipDocument& document, const Recompressor&
     t.compressedBytes += core::packedClipBytes(*compressed);
     t.maxErrorCm = std::max(t.maxErrorCm, compressed->stats.maxErrorCm);
     if (!records) continue;
-    const std::string file = QFileInfo(document.file(document.fileOfClip(c)).path).fileName().toStdString();
+    const std::string file = QFileInfo(document.file(document.fileOfClip(c)).path()).fileName().toStdString();
     records->push_back(core::clipRecord(*compressed, file, document.assetOf(c)->sourceHash));
     records->back().additive = {};  // only sizes are wanted here, and a base may not be compressed yet
   }

@@ -18,7 +18,7 @@ core::Project documentProject(const ClipDocument& document) {
   core::Project p;
   for (int f = 0; f < document.fileCount(); ++f)
     p.sources.push_back(
-        {std::filesystem::absolute(document.file(f).path.toStdString()).lexically_normal(), document.file(f).settings});
+        {std::filesystem::absolute(document.file(f).source.path).lexically_normal(), document.file(f).source.settings});
   p.settings = document.settings();
   p.upAxis = core::upAxisName(document.upAxis());
   p.budgetKib = document.budgetKib();
@@ -52,10 +52,7 @@ Status loadProject(ClipDocument& document, const QString& path) {
   auto project = core::readProject(path.toStdString());
   if (!project) return Error{project.message()};
   if (project->sources.empty()) return fail(path, "the project names no source file");
-  std::vector<SourceSpec> sources;
-  for (const core::ProjectSource& s : project->sources)
-    sources.push_back({QString::fromStdString(s.path.string()), s.settings});
-  if (auto st = document.open(sources, project->settings); !st)
+  if (auto st = document.open(project->sources, project->settings); !st)
     return fail(path, "cannot open its source: " + QString::fromStdString(st.message()));
   document.setProjectFolder(QFileInfo(path).absolutePath());
   std::vector<std::pair<QString, core::ClipApprovalRecord>> approvals;
