@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/anim/morph.h"
 #include "core/anim/raw_clip.h"
 #include "core/anim/skeleton.h"
 #include "core/anim/skinned_mesh.h"
@@ -28,8 +29,9 @@ struct ImportedAsset {
   Skeleton skeleton;
   std::vector<RawClip> clips;  ///< one per aiAnimation, in Assimp's order
   std::vector<SkinnedMesh> meshes;
-  double unitToCm = 1;     ///< centimetres per skeleton length unit
-  std::string unitSource;  ///< where unitToCm came from, e.g. "FBX UnitScaleFactor"
+  std::vector<MorphCurve> curves;  ///< every morph target of the file's nodes (RawClip::curves: which a clip animates)
+  double unitToCm = 1;             ///< centimetres per skeleton length unit
+  std::string unitSource;          ///< where unitToCm came from, e.g. "FBX UnitScaleFactor"
   std::array<float, 16> sceneRootTransform{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};  ///< column-major
   std::uint64_t sourceHash = 0;  ///< FNV-1a of the file's bytes
   std::vector<Diagnostic> diagnostics;

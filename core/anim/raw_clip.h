@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/anim/morph.h"
 #include "core/anim/skeleton.h"
 #include "core/base/status.h"
 #include "core/math/transform.h"
@@ -41,6 +42,7 @@ struct RawClip {
   /// frames. Null for clips built from frames, whose frames are their keys.
   std::shared_ptr<const SourceClip> source;
   KeyGridKind grid = KeyGridKind::Regular;  ///< how the source's keys sit on the frames
+  std::vector<CurveKeys> curves;            ///< the morph curves the clip animates, with their keys
 
   /// Seconds from the first to the last frame.
   double duration() const { return frameCount > 1 ? double(frameCount - 1) / sampleRate : 0.0; }

@@ -18,6 +18,7 @@
 
 #include "core/anim/raw_sampler.h"
 #include "core/anim/source_clip.h"
+#include "core/io/morph_import.h"
 #include "core/runtime/clip_format.h"
 #include "core/runtime/hash.h"
 
@@ -380,6 +381,8 @@ class Importer {
                                                const KeyGrid& grid) const;
 
   void importMeshes();
+  /// Every node's morph targets (m_morphs), read once the nodes' object transforms are known.
+  void readMorphTargets();
   std::vector<int> meshInstanceNodes() const;
   void readInverseBinds();
   std::optional<SkinnedMesh> readGeometry(unsigned meshIndex);
@@ -396,6 +399,7 @@ class Importer {
   std::vector<int> m_jointNode;                                     // joint -> node
   std::vector<Mat34d> m_nodeObject;                                 // node rest transform in object space
   bool m_rootIsJoint = false;
+  std::optional<MorphReader> m_morphs;
 };
 
 void Importer::flatten(const aiNode* node, int parent) {
@@ -546,7 +550,13 @@ void Importer::fillSkeleton(const std::vector<std::string>& names) {
 
 Status Importer::buildSkeleton() {
   std::vector<std::string> names = selectJoints(markBonesAndChannels());
-  if (m_jointNode.empty()) return fail("nothing to compress: the file has no animated node and no bone");
+  if (m_jointNode.empty()) {
+    bool morphs = false;
+    for (unsigned a = 0; a < m_scene->mNumAnimations; ++a)
+      morphs = morphs || m_scene->mAnimations[a]->mNumMorphMeshChannels > 0;
+    return fail(std::string("nothing to compress: the file has no animated node and no bone") +
+                (morphs ? " (it animates only morph-target weights, which packs do not carry yet)" : ""));
+  }
   if (m_jointNode.size() > runtime::kMaxJoints)
     return fail(std::to_string(m_jointNode.size()) + " joints; animpack supports at most " +
                 std::to_string(runtime::kMaxJoints));
@@ -774,6 +784,7 @@ Status Importer::importClip(unsigned index) {
   sampleFrames(channels, grid, tps, clip);
   clip.source = sourceClip(channels.byNode, grid);
   clip.grid = grid.kind;
+  clip.curves = m_morphs->keys(*anim, tps, clip.startTime, label);
   makeRotationsContinuous(clip);
   if (auto st = clip.validate(m_asset.skeleton); !st) return fail(st.message());
   m_asset.clips.push_back(std::move(clip));
@@ -907,6 +918,15 @@ int Importer::bindWeights(const aiMesh* mesh, int rigid, SkinnedMesh& out) {
   return unweighted;
 }
 
+void Importer::readMorphTargets() {
+  std::vector<MorphNode> nodes;
+  for (std::size_t n = 0; n < m_nodes.size(); ++n) {
+    const aiNode* node = m_nodes[n].node;
+    nodes.push_back({node->mName.C_Str(), {node->mMeshes, node->mMeshes + node->mNumMeshes}, m_nodeObject[n]});
+  }
+  m_morphs.emplace(*m_scene, std::move(nodes), m_asset.format, m_asset.unitToCm, m_asset.diagnostics);
+}
+
 void Importer::importMeshes() {
   const std::vector<int> meshNode = meshInstanceNodes();
   readInverseBinds();
@@ -1005,6 +1025,7 @@ Expected<ImportedAsset> Importer::run() {
     note(Diagnostic::Severity::Info, "the scene root '" + std::string(m_scene->mRootNode->mName.C_Str()) +
                                          "' is itself a bone or animated, so it is joint 0");
   }
+  readMorphTargets();
   for (unsigned a = 0; a < m_scene->mNumAnimations; ++a)
     if (auto st = importClip(a); !st) return Error{st.message()};
   std::vector<std::string> clipNames;
@@ -1013,12 +1034,16 @@ Expected<ImportedAsset> Importer::run() {
   for (std::size_t i = 0; i < clipNames.size(); ++i) m_asset.clips[i].name = clipNames[i];
   if (m_asset.clips.empty())
     note(Diagnostic::Severity::Info, "the file has bones but no animation: nothing to compress until clips are added");
-  for (unsigned m = 0; m < m_scene->mNumMeshes; ++m)
-    if (m_scene->mMeshes[m]->mNumAnimMeshes > 0) {
-      note(Diagnostic::Severity::Info, "morph targets are not compressed by animpack (mesh '" +
-                                           std::string(m_scene->mMeshes[m]->mName.C_Str()) + "')");
-      break;
-    }
+  m_asset.curves = m_morphs->curves();
+  if (!m_asset.curves.empty()) {
+    std::set<std::uint32_t> animated;
+    for (const RawClip& c : m_asset.clips)
+      for (const CurveKeys& k : c.curves) animated.insert(k.curve);
+    note(Diagnostic::Severity::Info, std::to_string(m_asset.curves.size()) + " morph target(s), " +
+                                         std::to_string(animated.size()) +
+                                         " animated by some clip: `animpack inspect` lists them; packs do not carry "
+                                         "morph weights yet");
+  }
   importMeshes();
   if (auto st = m_asset.skeleton.validate(); !st) return fail(st.message());
   return std::move(m_asset);

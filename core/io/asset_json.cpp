@@ -15,15 +15,28 @@ std::string inspectJson(const ImportedAsset& asset) {
     joints.push_back({{"name", asset.skeleton.names[i]}, {"parent", asset.skeleton.parents[i]}});
   j["joints"] = joints;
   json clips = json::array();
-  for (const RawClip& c : asset.clips)
+  for (const RawClip& c : asset.clips) {
+    json animated = json::array();
+    for (const CurveKeys& k : c.curves)
+      if (k.curve < asset.curves.size()) animated.push_back(asset.curves[k.curve].name);
     clips.push_back({{"name", c.name},
                      {"clip_index", c.clipIndex},
                      {"duration", c.duration()},
                      {"start_time", c.startTime},
                      {"sample_rate", c.sampleRate},
                      {"grid", keyGridName(c.grid)},
-                     {"frames", c.frameCount}});
+                     {"frames", c.frameCount},
+                     {"animated_curves", animated}});
+  }
   j["clips"] = clips;
+  json curves = json::array();
+  for (const MorphCurve& m : asset.curves)
+    curves.push_back({{"name", m.name},
+                      {"node", m.node},
+                      {"target", m.target},
+                      {"target_index", m.targetIndex},
+                      {"displacement_cm", m.displacementCm}});
+  j["curves"] = curves;
   json meshes = json::array();
   for (const SkinnedMesh& m : asset.meshes)
     meshes.push_back({{"name", m.name}, {"vertices", m.vertexCount()}, {"skinned", m.skinned}});
@@ -69,7 +82,8 @@ std::string inspectText(const ImportedAsset& asset) {
   for (const RawClip& c : asset.clips)
     o << "  [" << c.clipIndex << "] " << c.name << ": " << fixed(c.duration(), 3) << " s, " << fixed(c.sampleRate, 3)
       << " Hz (" << keyGridName(c.grid) << " keys), " << c.frameCount << " frames, start " << fixed(c.startTime, 4)
-      << " s, " << c.animatedJointCount() << " animated joints\n";
+      << " s, " << c.animatedJointCount() << " animated joints"
+      << (c.curves.empty() ? "" : ", " + std::to_string(c.curves.size()) + " animated morph curves") << "\n";
   o << "meshes:    " << asset.meshes.size() << "\n";
   for (const SkinnedMesh& m : asset.meshes) {
     int maxInfluences = 0;
@@ -83,6 +97,12 @@ std::string inspectText(const ImportedAsset& asset) {
           : m.rigidJoint >= 0 ? "rigid on joint '" + sk.names[std::size_t(m.rigidJoint)] + "'"
                               : "static")
       << "\n";
+  }
+  if (!asset.curves.empty()) {
+    o << "morph targets: " << asset.curves.size() << " (weights listed, not yet compressed into packs)\n";
+    for (const MorphCurve& m : asset.curves)
+      o << "  " << m.name << ": moves a vertex up to " << fixed(m.displacementCm, 4) << " cm at weight 1, rest weight "
+        << fixed(m.restWeight, 3) << "\n";
   }
   o << "diagnostics: " << asset.diagnostics.size() << "\n";
   for (const Diagnostic& d : asset.diagnostics) o << "  " << severityName(d.severity) << ": " << d.message << "\n";

@@ -158,6 +158,12 @@ void writeAsset(Writer& w, const ImportedAsset& a) {
     w.array(c.keyedChannels);
     w.pod(std::uint8_t(c.grid));
     writeSource(w, c.source.get());
+    w.pod(std::uint64_t(c.curves.size()));
+    for (const CurveKeys& k : c.curves) {
+      w.pod(k.curve);
+      w.array(k.times);
+      w.array(k.weights);
+    }
   }
   w.pod(std::uint64_t(a.meshes.size()));
   for (const SkinnedMesh& m : a.meshes) {
@@ -168,6 +174,15 @@ void writeAsset(Writer& w, const ImportedAsset& a) {
     w.array(m.influences);
     w.flag(m.skinned);
     w.pod(m.rigidJoint);
+  }
+  w.pod(std::uint64_t(a.curves.size()));
+  for (const MorphCurve& m : a.curves) {
+    w.string(m.name);
+    w.string(m.node);
+    w.string(m.target);
+    w.pod(m.targetIndex);
+    w.pod(m.displacementCm);
+    w.pod(m.restWeight);
   }
   w.pod(a.unitToCm);
   w.string(a.unitSource);
@@ -203,6 +218,12 @@ ImportedAsset readAsset(Reader& r) {
     if (grid > std::uint8_t(KeyGridKind::Irregular)) r.fail("key grid " + std::to_string(grid));
     c.grid = static_cast<KeyGridKind>(grid);
     c.source = readSource(r);
+    c.curves.resize(r.count(20, "curve keys"));
+    for (CurveKeys& k : c.curves) {
+      k.curve = r.pod<std::uint32_t>("curve index");
+      r.array(k.times, "curve key times");
+      r.array(k.weights, "curve key weights");
+    }
   }
   a.meshes.resize(r.count(41, "meshes"));
   for (SkinnedMesh& m : a.meshes) {
@@ -213,6 +234,15 @@ ImportedAsset readAsset(Reader& r) {
     r.array(m.influences, "influences");
     m.skinned = r.flag("skinned flag");
     m.rigidJoint = r.pod<std::int32_t>("rigid joint");
+  }
+  a.curves.resize(r.count(44, "morph curves"));
+  for (MorphCurve& m : a.curves) {
+    m.name = r.string("curve name");
+    m.node = r.string("curve node");
+    m.target = r.string("curve target");
+    m.targetIndex = r.pod<std::uint32_t>("curve target index");
+    m.displacementCm = r.pod<double>("curve displacement");
+    m.restWeight = r.pod<float>("curve rest weight");
   }
   a.unitToCm = r.pod<double>("unit");
   a.unitSource = r.string("unit source");
@@ -226,6 +256,22 @@ ImportedAsset readAsset(Reader& r) {
     d.message = r.string("diagnostic");
   }
   return a;
+}
+
+/// A clip's curve keys: curves that exist, in increasing order, finite keys at increasing times.
+Status validateCurveKeys(const RawClip& c, std::size_t curves) {
+  const std::string label = "clip " + std::to_string(c.clipIndex) + ": morph curve keys ";
+  for (std::size_t i = 0; i < c.curves.size(); ++i) {
+    const CurveKeys& k = c.curves[i];
+    if (k.curve >= curves || (i > 0 && k.curve <= c.curves[i - 1].curve))
+      return Error{label + "name curve " + std::to_string(k.curve) + " out of order or of " + std::to_string(curves)};
+    if (k.times.empty() || k.times.size() != k.weights.size())
+      return Error{label + "have mismatched times and weights"};
+    for (std::size_t j = 0; j < k.times.size(); ++j)
+      if (!std::isfinite(k.times[j]) || !std::isfinite(k.weights[j]) || (j > 0 && !(k.times[j] > k.times[j - 1])))
+        return Error{label + "are not finite and increasing"};
+  }
+  return Status::ok();
 }
 
 /// The rules an asset from importAsset() always meets.
@@ -243,7 +289,11 @@ Status validateAsset(const ImportedAsset& a) {
     if (auto st = c.validate(a.skeleton); !st) return st;
     if (c.source && !c.source->valid(c.jointCount))
       return Error{"clip " + std::to_string(i) + ": its source keys are inconsistent"};
+    if (auto st = validateCurveKeys(c, a.curves.size()); !st) return st;
   }
+  for (const MorphCurve& m : a.curves)
+    if (!(m.displacementCm >= 0) || !std::isfinite(m.displacementCm) || !std::isfinite(m.restWeight))
+      return Error{"morph curve '" + m.name + "' has a displacement or rest weight that is not a number"};
   for (const SkinnedMesh& m : a.meshes)
     if (auto st = m.validate(a.skeleton.jointCount()); !st) return st;
   if (!(a.unitToCm > 0) || !std::isfinite(a.unitToCm)) return Error{"unit_to_cm is not a positive number"};

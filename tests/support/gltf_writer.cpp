@@ -94,7 +94,31 @@ bool writeGltf(const GltfScene& scene, const std::filesystem::path& path) {
       skins.push_back({{"joints", m.skinJoints}, {"inverseBindMatrices", ibmAccessor}});
       nodes[std::size_t(m.node)]["skin"] = skins.size() - 1;
     }
-    meshes.push_back({{"primitives", json::array({{{"attributes", attributes}, {"indices", idx}, {"mode", 4}}})}});
+    json primitive = {{"attributes", attributes}, {"indices", idx}, {"mode", 4}};
+    json mesh = json::object();
+    if (!m.targets.empty()) {
+      json targets = json::array(), names = json::array();
+      bool named = false;
+      for (const GltfSkinnedMesh::Target& t : m.targets) {
+        std::vector<float> lo(3, std::numeric_limits<float>::max()), hi(3, std::numeric_limits<float>::lowest());
+        for (const core::Vec3& d : t.deltas) {
+          const float v[3] = {d.x, d.y, d.z};
+          for (int c = 0; c < 3; ++c) {
+            lo[c] = std::min(lo[c], v[c]);
+            hi[c] = std::max(hi[c], v[c]);
+          }
+        }
+        targets.push_back(
+            {{"POSITION", b.add(t.deltas.data(), t.deltas.size() * 12, t.deltas.size(), 5126, "VEC3", lo, hi)}});
+        names.push_back(t.name);
+        named = named || !t.name.empty();
+      }
+      primitive["targets"] = targets;
+      if (named) mesh["extras"] = {{"targetNames", names}};
+      if (!m.defaultWeights.empty()) mesh["weights"] = m.defaultWeights;
+    }
+    mesh["primitives"] = json::array({primitive});
+    meshes.push_back(mesh);
     nodes[std::size_t(m.node)]["mesh"] = meshes.size() - 1;
   }
 
@@ -111,9 +135,11 @@ bool writeGltf(const GltfScene& scene, const std::filesystem::path& path) {
       const int width = c.path == 0 ? 4 : 3;
       std::vector<float> values;
       for (const auto& v : c.values) values.insert(values.end(), v.begin(), v.begin() + width);
-      const int output = b.add(values.data(), values.size() * 4, c.values.size(), 5126, width == 4 ? "VEC4" : "VEC3");
-      samplers.push_back({{"input", input}, {"output", output}, {"interpolation", "LINEAR"}});
-      static const char* paths[3] = {"rotation", "translation", "scale"};
+      const int output =
+          c.path == 3 ? b.add(c.weights.data(), c.weights.size() * 4, c.weights.size(), 5126, "SCALAR")
+                      : b.add(values.data(), values.size() * 4, c.values.size(), 5126, width == 4 ? "VEC4" : "VEC3");
+      samplers.push_back({{"input", input}, {"output", output}, {"interpolation", c.step ? "STEP" : "LINEAR"}});
+      static const char* paths[4] = {"rotation", "translation", "scale", "weights"};
       channels.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", c.node}, {"path", paths[c.path]}}}});
     }
     animations.push_back({{"name", a.name}, {"samplers", samplers}, {"channels", channels}});

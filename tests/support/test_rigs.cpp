@@ -161,6 +161,40 @@ GltfScene keyTimingRig(KeyTiming timing) {
   return s;
 }
 
+float morphRigWeight(int target, int frame) {
+  switch (target) {
+    case 0: return 0.5f + 0.5f * std::sin(0.3f * float(frame));  // a smooth curve
+    case 1: return frame % 10 < 2 ? 1.f : 0.f;                   // blinks
+    case 2: return 0.04f * float(frame);                         // a ramp
+    default: return 0.f;                                         // keyed, never moves
+  }
+}
+
+GltfScene morphRig() {
+  GltfScene s = armatureRig(1.f, 25, 25.f);
+  GltfSkinnedMesh& body = s.meshes.front();
+  const std::size_t n = body.positions.size();
+  auto target = [&](const char* name, std::vector<std::size_t> vertices, core::Vec3 delta) {
+    GltfSkinnedMesh::Target t{name, std::vector<core::Vec3>(n, core::Vec3{0, 0, 0})};
+    for (std::size_t v : vertices) t.deltas[v] = delta;
+    body.targets.push_back(t);
+  };
+  target("Smile", {n - 4, n - 3, n - 2, n - 1}, {0, 0.02f, 0});
+  target("Blink", {n - 4, n - 3}, {0, 0, -0.01f});
+  std::vector<std::size_t> all(n);
+  for (std::size_t v = 0; v < n; ++v) all[v] = v;
+  target("", all, {0.005f, 0, 0});
+  target("Smile", {n - 2}, {0, 0.03f, 0});
+  body.defaultWeights = {0, 0, 0.25f, 0};
+  GltfChannel weights{body.node, 3};
+  for (int f = 0; f < 25; ++f) {
+    weights.times.push_back(float(f) / 25.f);
+    for (int t = 0; t < 4; ++t) weights.weights.push_back(morphRigWeight(t, f));
+  }
+  s.animations.front().channels.push_back(weights);
+  return s;
+}
+
 GltfScene armatureRig(float armatureScale, int frames, float rate) {
   GltfScene s;
   // Offsets are given in file metres and divided by the armature's scale, so the character is

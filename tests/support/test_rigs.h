@@ -55,6 +55,12 @@ core::Transform armatureRigKey(const GltfScene& scene, int node, int frame);
 /// (Idle plus a wave of Spine and Head: the legs and hips move exactly as in Idle) and the Walk/Wave
 /// clips renamed "Walk"/"Wave", for additive clips (docs/SETTINGS.md `additive_base`).
 GltfScene layeredRig(int frames = 25, float rate = 25.f);
+/// armatureRig(1, 25) whose Body mesh has four morph targets: "Smile" (2 cm at weight 1), "Blink" (1 cm),
+/// an unnamed one (0.5 cm, default weight 0.25) and a second "Smile" (3 cm); its "Walk" clip animates
+/// all four weights at every frame (morphRigWeight), "Wave" none.
+GltfScene morphRig();
+/// The weight morphRig's Walk gives target `target` at frame `frame`.
+float morphRigWeight(int target, int frame);
 /// A single animated node whose second rotation key is NaN.
 GltfScene nanRig();
 /// `count` animated nodes under one root.

@@ -1,0 +1,29 @@
+#pragma once
+// Morph targets (blend shapes) as imported (docs/IMPORT.md "Morph targets"): one curve per (node,
+// target), with the largest vertex displacement a unit of its weight causes, and each clip's keys of
+// the curves it animates. animpack lists them (`inspect`); packs do not carry morph weights yet.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace animpack::core {
+
+/// One morph curve: a target of the meshes of one node (every primitive of that node shares it).
+struct MorphCurve {
+  std::string name;               ///< "NODE/TARGET"; a TARGET name that repeats within the node gets "#k"
+  std::string node;               ///< the node whose meshes the target deforms
+  std::string target;             ///< the target's name, or its index when it has none
+  std::uint32_t targetIndex = 0;  ///< its position in the node's meshes' target lists
+  double displacementCm = 0;      ///< cm, the largest vertex displacement at weight 1, object space at the rest pose
+  float restWeight = 0;           ///< the weight when no clip animates it (glTF `mesh.weights`; FBX 0)
+};
+
+/// The keys one clip gives one curve (linear between keys, held before the first and after the last).
+struct CurveKeys {
+  std::uint32_t curve = 0;      ///< index into ImportedAsset::curves
+  std::vector<double> times;    ///< seconds from the clip's first frame, increasing
+  std::vector<double> weights;  ///< one per time; not clamped (FBX weights outside 0..1 are real data)
+};
+
+}  // namespace animpack::core
