@@ -39,7 +39,7 @@ void JointTreeModel::currentChanged() {
     refreshAll();
   } else {
     // The same clip's result (fresh, stale or new): only the result columns.
-    emitColumns(MaxError, Storage, [](int) { return true; });
+    emitColumns(MaxError, Storage, nullptr);
   }
 }
 
@@ -47,16 +47,26 @@ void JointTreeModel::settingsChanged(const SettingsChange& change) {
   if (m_document->asset().get() != m_builtFor || m_document->currentClip() != m_builtClip)
     return;  // currentChanged rebuilds
   m_effective = m_document->effectiveSettings(m_builtClip);
-  emitColumns(Precision, Pinned, [&](int joint) { return change.touchesJoint(joint); });
+  emitColumns(Precision, Pinned, &change);
 }
 
-template <class Rows>
-void JointTreeModel::emitColumns(int first, int last, Rows rows) {
-  for (std::size_t j = 0; j < m_row.size(); ++j)
-    if (rows(int(j))) {
-      const QModelIndex i = indexOfJoint(int(j));
-      emit dataChanged(i.siblingAtColumn(first), i.siblingAtColumn(last));
+void JointTreeModel::emitColumns(int first, int last, const SettingsChange* change) {
+  if (m_row.empty()) return;
+  if (change && !change->all) {
+    for (int joint : change->joints) {
+      const QModelIndex i = indexOfJoint(joint);
+      if (i.isValid()) emit dataChanged(i.siblingAtColumn(first), i.siblingAtColumn(last));
     }
+    return;
+  }
+  // Every row: one range per parent, so views and testers get valid ranges.
+  std::vector<QModelIndex> parents{QModelIndex()};
+  for (std::size_t j = 0; j < m_row.size(); ++j)
+    if (!m_children[j].empty()) parents.push_back(indexOfJoint(int(j)));
+  for (const QModelIndex& p : parents) {
+    const int rows = rowCount(p);
+    if (rows > 0) emit dataChanged(index(0, first, p), index(rows - 1, last, p));
+  }
 }
 
 void JointTreeModel::setScope(EditScope scope) {
@@ -90,15 +100,7 @@ void JointTreeModel::rebuild() {
 void JointTreeModel::refreshAll() {
   m_builtClip = m_document->currentClip();
   m_effective = m_document->effectiveSettings(m_builtClip);
-  if (m_row.empty()) return;
-  // Every row may change (inheritance): signal per parent so views and testers get valid ranges.
-  std::vector<QModelIndex> parents{QModelIndex()};
-  for (std::size_t j = 0; j < m_row.size(); ++j)
-    if (!m_children[j].empty()) parents.push_back(indexOfJoint(int(j)));
-  for (const QModelIndex& p : parents) {
-    const int rows = rowCount(p);
-    if (rows > 0) emit dataChanged(index(0, 0, p), index(rows - 1, ColumnCount - 1, p));
-  }
+  emitColumns(0, ColumnCount - 1, nullptr);  // every row may change (inheritance)
 }
 
 QModelIndex JointTreeModel::indexOfJoint(int joint) const {

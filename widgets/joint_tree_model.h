@@ -41,9 +41,8 @@ class JointTreeModel : public QAbstractItemModel {
   void currentChanged();
   /// Updates the settings columns of the joints the change touched.
   void settingsChanged(const SettingsChange& change);
-  /// dataChanged over columns first..last of every joint row for which rows(joint) holds.
-  template <class Rows>
-  void emitColumns(int first, int last, Rows rows);
+  /// dataChanged over columns first..last of the joints `change` names, or of every row (null or all).
+  void emitColumns(int first, int last, const SettingsChange* change);
   ClipDocument* m_document;
   Recompressor* m_recompressor;
   EditScope m_scope = EditScope::AllClips;

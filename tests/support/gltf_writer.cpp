@@ -47,6 +47,19 @@ class Builder {
   }
 };
 
+/// The per-axis minimum and maximum of `points` (glTF wants them on POSITION accessors).
+std::pair<std::vector<float>, std::vector<float>> bounds(const std::vector<core::Vec3>& points) {
+  std::vector<float> lo(3, std::numeric_limits<float>::max()), hi(3, std::numeric_limits<float>::lowest());
+  for (const core::Vec3& p : points) {
+    const float v[3] = {p.x, p.y, p.z};
+    for (int c = 0; c < 3; ++c) {
+      lo[c] = std::min(lo[c], v[c]);
+      hi[c] = std::max(hi[c], v[c]);
+    }
+  }
+  return {lo, hi};
+}
+
 }  // namespace
 
 bool writeGltf(const GltfScene& scene, const std::filesystem::path& path) {
@@ -69,14 +82,7 @@ bool writeGltf(const GltfScene& scene, const std::filesystem::path& path) {
 
   json meshes = json::array(), skins = json::array();
   for (const GltfSkinnedMesh& m : scene.meshes) {
-    std::vector<float> mins(3, std::numeric_limits<float>::max()), maxs(3, std::numeric_limits<float>::lowest());
-    for (const core::Vec3& p : m.positions) {
-      const float v[3] = {p.x, p.y, p.z};
-      for (int c = 0; c < 3; ++c) {
-        mins[c] = std::min(mins[c], v[c]);
-        maxs[c] = std::max(maxs[c], v[c]);
-      }
-    }
+    const auto [mins, maxs] = bounds(m.positions);
     const int pos = b.add(m.positions.data(), m.positions.size() * 12, m.positions.size(), 5126, "VEC3", mins, maxs);
     const int nrm = b.add(m.normals.data(), m.normals.size() * 12, m.normals.size(), 5126, "VEC3");
     const int idx = b.add(m.indices.data(), m.indices.size() * 4, m.indices.size(), 5125, "SCALAR");
@@ -100,14 +106,7 @@ bool writeGltf(const GltfScene& scene, const std::filesystem::path& path) {
       json targets = json::array(), names = json::array();
       bool named = false;
       for (const GltfSkinnedMesh::Target& t : m.targets) {
-        std::vector<float> lo(3, std::numeric_limits<float>::max()), hi(3, std::numeric_limits<float>::lowest());
-        for (const core::Vec3& d : t.deltas) {
-          const float v[3] = {d.x, d.y, d.z};
-          for (int c = 0; c < 3; ++c) {
-            lo[c] = std::min(lo[c], v[c]);
-            hi[c] = std::max(hi[c], v[c]);
-          }
-        }
+        const auto [lo, hi] = bounds(t.deltas);
         targets.push_back(
             {{"POSITION", b.add(t.deltas.data(), t.deltas.size() * 12, t.deltas.size(), 5126, "VEC3", lo, hi)}});
         names.push_back(t.name);

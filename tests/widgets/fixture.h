@@ -41,4 +41,23 @@ inline bool waitForResult(widgets::Recompressor& recompressor, int clip, int tim
   return QTest::qWaitFor([&] { return recompressor.result(clip) != nullptr && !recompressor.busy(); }, timeoutMs);
 }
 
+/// The clip whose pack name is `name`, or -1.
+inline int clipNamed(const widgets::ClipDocument& document, const QString& name) {
+  for (int c = 0; c < document.clipCount(); ++c)
+    if (document.clipName(c) == name) return c;
+  return -1;
+}
+
+/// Waits until the recompressor holds a result of every clip for the current settings.
+inline bool waitForAllResults(widgets::Recompressor& recompressor, const widgets::ClipDocument& document,
+                              int timeoutMs = 60000) {
+  return QTest::qWaitFor(
+      [&] {
+        for (int c = 0; c < document.clipCount(); ++c)
+          if (!recompressor.result(c)) return false;
+        return !recompressor.busy();
+      },
+      timeoutMs);
+}
+
 }  // namespace animpack::test

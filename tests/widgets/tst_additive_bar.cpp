@@ -21,11 +21,7 @@ QString layeredRig() {
   static const std::filesystem::path path = test::writeScene(test::layeredRig(25, 25.f), "studio_layered.gltf");
   return QString::fromStdString(path.string());
 }
-int clipNamed(const ClipDocument& doc, const QString& name) {
-  for (int c = 0; c < doc.clipCount(); ++c)
-    if (doc.clipName(c) == name) return c;
-  return -1;
-}
+using test::clipNamed;
 }  // namespace
 
 class TstAdditiveBar : public QObject {

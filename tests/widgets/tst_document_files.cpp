@@ -42,13 +42,7 @@ QString otherSkeleton(const QString& path) {
 
 bool waitForAll(Recompressor& rc, const ClipDocument& doc) {
   rc.compressAll();
-  return QTest::qWaitFor(
-      [&] {
-        for (int c = 0; c < doc.clipCount(); ++c)
-          if (!rc.result(c)) return false;
-        return !rc.busy();
-      },
-      60000);
+  return test::waitForAllResults(rc, doc);
 }
 
 }  // namespace

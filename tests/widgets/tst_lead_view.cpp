@@ -24,15 +24,7 @@ using namespace animpack::widgets;
 
 namespace {
 
-bool waitForAll(Recompressor& rc, const ClipDocument& doc) {
-  return QTest::qWaitFor(
-      [&] {
-        for (int c = 0; c < doc.clipCount(); ++c)
-          if (!rc.result(c)) return false;
-        return !rc.busy();
-      },
-      30000);
-}
+bool waitForAll(Recompressor& rc, const ClipDocument& doc) { return test::waitForAllResults(rc, doc, 30000); }
 
 /// A document, its recompressor and the panel, with every clip of a file compressed.
 struct Measured {
@@ -58,11 +50,7 @@ QStringList shownNames(const ClipListPanel& panel) {
   return names;
 }
 
-int clipNamed(const ClipDocument& doc, const QString& name) {
-  for (int c = 0; c < doc.clipCount(); ++c)
-    if (doc.clipName(c) == name) return c;
-  return -1;
-}
+using test::clipNamed;
 
 /// What `animpack compress FILE --settings` writes for the document's file and `settings`, per clip.
 std::map<std::string, core::ClipReport> exported(const QString& path, const core::CompressionSettings& settings) {
