@@ -9,22 +9,10 @@
 #include <QtGlobal>
 
 #include "core/compress/clip_writer.h"
+#include "tests/support/rig_helpers.h"
 
 namespace animpack::test {
 namespace {
-
-core::Quat axisAngle(float x, float y, float z, float angle) {
-  const float s = std::sin(angle / 2);
-  return runtime::normalized({x * s, y * s, z * s, std::cos(angle / 2)});
-}
-
-core::Transform makeTransform(core::Vec3 t, core::Quat r = {}, core::Vec3 s = {1, 1, 1}) {
-  core::Transform x;
-  x.translation = t;
-  x.rotation = r;
-  x.scale = s;
-  return x;
-}
 
 struct ScratchDir {
   std::filesystem::path path;
@@ -237,14 +225,7 @@ GltfScene armatureRig(float armatureScale, int frames, float rate) {
   GltfSkinnedMesh mesh;
   mesh.node = 7;
   mesh.skinJoints = {2, 3, 4, 5, 6};
-  const std::vector<core::Mat34> restObject = [&] {
-    std::vector<core::Mat34> object(s.nodes.size());
-    for (std::size_t n = 0; n < s.nodes.size(); ++n) {
-      const core::Mat34 local = core::Mat34::fromTransform(s.nodes[n].rest);
-      object[n] = s.nodes[n].parent < 0 ? local : object[std::size_t(s.nodes[n].parent)] * local;
-    }
-    return object;
-  }();
+  const std::vector<core::Mat34> restObject = restObjects(s);
   for (int joint : mesh.skinJoints) mesh.inverseBinds.push_back(restObject[std::size_t(joint)].inverse());
   for (std::size_t k = 0; k < mesh.skinJoints.size(); ++k) {
     const core::Mat34& m = restObject[std::size_t(mesh.skinJoints[k])];

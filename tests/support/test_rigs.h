@@ -61,6 +61,39 @@ GltfScene layeredRig(int frames = 25, float rate = 25.f);
 GltfScene morphRig();
 /// The weight morphRig's Walk gives target `target` at frame `frame`.
 float morphRigWeight(int target, int frame);
+/// How a face target's weight moves in faceRig's "Talk" clip.
+enum class FaceCurveKind {
+  Smooth,    ///< a sum of two slow sines, inside 0..1
+  Blink,     ///< 0, or 1 for 3-4 frames with a one-frame rise and fall (eyeBlinkLeft/Right)
+  Bump,      ///< exactly 0 but for one or two smooth bumps of 0.3-1.0 over 10-20 frames
+  Constant,  ///< one non-zero weight the whole clip (not its rest weight)
+  Rest,      ///< never animated: keyed at its rest weight the whole clip
+};
+/// One of faceRig's morph targets.
+struct FaceTarget {
+  std::string name;       ///< an ARKit blend-shape name; the imported curve is "Face/" + name
+  double displacementCm;  ///< cm, the largest vertex displacement at weight 1 (object space)
+  float restWeight;       ///< mesh.weights
+  FaceCurveKind kind;
+};
+/// faceRig's number of morph targets (52).
+int faceTargetCount();
+/// Target `target` (0 <= target < faceTargetCount()), in the mesh's order.
+FaceTarget faceTarget(int target);
+/// A head: Scene -> Neck -> Head -> Jaw, and Scene -> "Face", an identity node with a skinned head
+/// mesh (738 vertices, skinned to Head and Jaw) and faceTargetCount() ARKit-named morph targets, each
+/// moving a local region of vertices. Two LINEAR clips of `frames` keys at `rate` Hz (key k at k / rate
+/// s), keyed at every frame for every target: "Talk" (head and neck turn gently; weights as
+/// FaceCurveKind says, faceWeight) and "Idle" (neck and head sway; only the blinks, browInnerUp and
+/// mouthSmileLeft/Right move, faceIdleWeight). Lengths in metres. frames >= 2.
+GltfScene faceRig(int frames = 180, float rate = 30.f);
+/// The weight faceRig(frames, rate)'s Talk clip gives `target` at `seconds` from its first key, in
+/// double precision: the generator's formula at each key (key k at k / rate exactly; the file stores
+/// the key as a float; within 1e-9 frames of a key gives the key), linear between keys as glTF LINEAR,
+/// held before the first and after the last.
+double faceWeight(int target, double seconds, int frames = 180, float rate = 30.f);
+/// faceWeight for the Idle clip.
+double faceIdleWeight(int target, double seconds, int frames = 180, float rate = 30.f);
 /// A single animated node whose second rotation key is NaN.
 GltfScene nanRig();
 /// `count` animated nodes under one root.
