@@ -153,26 +153,74 @@ class Parser {
     return Status::ok();
   }
 
-  Status jointRules(const Json& value, const std::string& path,
-                    std::vector<std::pair<std::string, JointOverride>>& out) {
-    if (!value.is_object()) return error("key '" + path + "': expected an object of joint names or wildcards");
-    for (const auto& [pattern, body] : value.items()) {
+  /// An object of rules by name or wildcard (`what`: "joint", "clip", ...), in file order; `body`
+  /// parses one key of one rule, `expected` says what a rule is.
+  template <class Rule, class Body>
+  Status rules(const Json& value, const std::string& path, const std::string& what, const std::string& expected,
+               std::vector<std::pair<std::string, Rule>>& out, Body body) {
+    if (!value.is_object()) return error("key '" + path + "': expected an object of " + what + " names or wildcards");
+    for (const auto& [pattern, rule] : value.items()) {
       const std::string key = path + "." + pattern;
-      if (pattern.empty()) return error("key '" + path + "': a joint name or wildcard is empty");
-      if (!body.is_object())
-        return error("key '" + key + "': expected an object with precision_cm, shell_cm or pinned");
-      JointOverride o;
-      for (const auto& [k, v] : body.items()) {
-        Status st;
-        if (k == "precision_cm") st = number(v, key + ".precision_cm", o.precisionCm);
-        else if (k == "shell_cm") st = shell(v, key + ".shell_cm", o.shellCm);
-        else if (k == "pinned") st = boolean(v, key + ".pinned", o.pinned);
-        else return error(unknownKey(key + ".", k, {"precision_cm", "shell_cm", "pinned"}));
-        if (!st) return st;
-      }
-      out.emplace_back(pattern, o);
+      if (pattern.empty()) return error("key '" + path + "': a " + what + " name or wildcard is empty");
+      if (!rule.is_object()) return error("key '" + key + "': expected " + expected);
+      Rule o;
+      for (const auto& [k, v] : rule.items())
+        if (Status st = body(key, k, v, o); !st) return st;
+      out.emplace_back(pattern, std::move(o));
     }
     return Status::ok();
+  }
+
+  Status jointRules(const Json& value, const std::string& path,
+                    std::vector<std::pair<std::string, JointOverride>>& out) {
+    return rules(value, path, "joint", "an object with precision_cm, shell_cm or pinned", out,
+                 [&](const std::string& key, const std::string& k, const Json& v, JointOverride& o) -> Status {
+                   if (k == "precision_cm") return number(v, key + ".precision_cm", o.precisionCm);
+                   if (k == "shell_cm") return shell(v, key + ".shell_cm", o.shellCm);
+                   if (k == "pinned") return boolean(v, key + ".pinned", o.pinned);
+                   return error(unknownKey(key + ".", k, {"precision_cm", "shell_cm", "pinned"}));
+                 });
+  }
+
+  Status morphRules(const Json& value, const std::string& path,
+                    std::vector<std::pair<std::string, MorphOverride>>& out) {
+    return rules(
+        value, path, "morph target", "an object with precision_cm", out,
+        [&](const std::string& key, const std::string& k, const Json& v, MorphOverride& o) -> Status {
+          if (k == "precision_cm") return number(v, key + ".precision_cm", o.precisionCm);
+          if (k == "shell_cm" || k == "pinned")
+            return error("key '" + key + "." + k + "': a morph rule takes only precision_cm (" + k + " is for joints)");
+          return error(unknownKey(key + ".", k, {"precision_cm"}));
+        });
+  }
+
+  Status clipRules(const Json& value, std::vector<std::pair<std::string, ClipOverride>>& out) {
+    return rules(value, "clips", "clip", "an object", out,
+                 [&](const std::string& key, const std::string& k, const Json& v, ClipOverride& c) -> Status {
+                   const std::string sub = key + "." + k;
+                   if (k == "name") {
+                     if (!v.is_string() || v.get<std::string>().empty())
+                       return error("key '" + sub + "': expected a non-empty string");
+                     c.name = v.get<std::string>();
+                     return Status::ok();
+                   }
+                   if (k == "precision_cm") return number(v, sub, c.precisionCm);
+                   if (k == "shell_cm") return shell(v, sub, c.shellCm);
+                   if (k == "rotation_format") return format(v, sub, c.rotationFormat);
+                   if (k == "snapshot_interval_s") return number(v, sub, c.snapshotIntervalS);
+                   if (k == "unit_to_cm") return number(v, sub, c.unitToCm);
+                   if (k == "sample_rate") return number(v, sub, c.sampleRate);
+                   if (k == "loop") return loop(v, sub, c.loop);
+                   if (k == "root_motion") return rootMotion(v, sub, c.rootMotion);
+                   if (k == "root_joint") return rootJoint(v, sub, c.rootJoint);
+                   if (k == "additive_base") return additiveBase(v, sub, c.additiveBase);
+                   if (k == "joints") return jointRules(v, sub, c.joints);
+                   if (k == "morphs") return morphRules(v, sub, c.morphs);
+                   return error(unknownKey(
+                       key + ".", k,
+                       {"name", "precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
+                        "sample_rate", "loop", "root_motion", "root_joint", "additive_base", "joints", "morphs"}));
+                 });
   }
 
   Status top(const Json& doc, CompressionSettings& s) {
@@ -191,48 +239,16 @@ class Parser {
       else if (k == "root_joint") st = rootJoint(v, k, s.rootJoint);
       else if (k == "additive_base") st = additiveBase(v, k, s.additiveBase);
       else if (k == "joints") st = jointRules(v, "joints", s.joints);
+      else if (k == "morphs") st = morphRules(v, "morphs", s.morphs);
+      else if (k == "clips") st = clipRules(v, s.clips);
       else if (k == "description") {
         if (!v.is_string()) return error("key 'description': expected a string");
         s.description = v.get<std::string>();
-      } else if (k == "clips") {
-        if (!v.is_object()) return error("key 'clips': expected an object of clip names or wildcards");
-        for (const auto& [pattern, body] : v.items()) {
-          const std::string key = "clips." + pattern;
-          if (pattern.empty()) return error("key 'clips': a clip name or wildcard is empty");
-          if (!body.is_object()) return error("key '" + key + "': expected an object");
-          ClipOverride c;
-          for (const auto& [ck, cv] : body.items()) {
-            Status cst;
-            const std::string sub = key + "." + ck;
-            if (ck == "name") {
-              if (!cv.is_string() || cv.get<std::string>().empty())
-                return error("key '" + sub + "': expected a non-empty string");
-              c.name = cv.get<std::string>();
-            } else if (ck == "precision_cm") cst = number(cv, sub, c.precisionCm);
-            else if (ck == "shell_cm") cst = shell(cv, sub, c.shellCm);
-            else if (ck == "rotation_format") cst = format(cv, sub, c.rotationFormat);
-            else if (ck == "snapshot_interval_s") cst = number(cv, sub, c.snapshotIntervalS);
-            else if (ck == "unit_to_cm") cst = number(cv, sub, c.unitToCm);
-            else if (ck == "sample_rate") cst = number(cv, sub, c.sampleRate);
-            else if (ck == "loop") cst = loop(cv, sub, c.loop);
-            else if (ck == "root_motion") cst = rootMotion(cv, sub, c.rootMotion);
-            else if (ck == "root_joint") cst = rootJoint(cv, sub, c.rootJoint);
-            else if (ck == "additive_base") cst = additiveBase(cv, sub, c.additiveBase);
-            else if (ck == "joints") cst = jointRules(cv, sub, c.joints);
-            else
-              return error(unknownKey(
-                  key + ".", ck,
-                  {"name", "precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
-                   "sample_rate", "loop", "root_motion", "root_joint", "additive_base", "joints"}));
-            if (!cst) return cst;
-          }
-          s.clips.emplace_back(pattern, std::move(c));
-        }
       } else {
-        return error(unknownKey(
-            "", k,
-            {"precision_cm", "shell_cm", "shell_fallback_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
-             "sample_rate", "loop", "root_motion", "root_joint", "additive_base", "joints", "clips", "description"}));
+        return error(unknownKey("", k,
+                                {"precision_cm", "shell_cm", "shell_fallback_cm", "rotation_format",
+                                 "snapshot_interval_s", "unit_to_cm", "sample_rate", "loop", "root_motion",
+                                 "root_joint", "additive_base", "joints", "morphs", "clips", "description"}));
       }
       if (!st) return st;
     }
@@ -243,51 +259,76 @@ class Parser {
   std::string_view m_source;
 };
 
-Status validateJointRules(const std::vector<std::pair<std::string, JointOverride>>& rules, const std::string& path) {
+/// Every rule's pattern is non-empty and `check` accepts its values.
+template <class Rule, class Check>
+Status validateRules(const std::vector<std::pair<std::string, Rule>>& rules, const std::string& path,
+                     const std::string& what, Check check) {
   for (const auto& [pattern, o] : rules) {
-    const std::string key = path + "." + pattern;
-    if (pattern.empty()) return Error{"key '" + path + "': a joint name or wildcard is empty"};
-    if (auto st = checkRange(o.precisionCm ? std::optional<double>(*o.precisionCm) : std::nullopt, kPrecisionRange,
-                             key + ".precision_cm", "cm");
-        !st)
-      return st;
-    if (auto st = checkRange(numericShell(o.shellCm), kShellRange, key + ".shell_cm", "cm"); !st) return st;
+    if (pattern.empty()) return Error{"key '" + path + "': a " + what + " name or wildcard is empty"};
+    if (Status st = check(path + "." + pattern, o); !st) return st;
   }
   return Status::ok();
 }
 
-Json jointRulesJson(const std::vector<std::pair<std::string, JointOverride>>& rules) {
+Status validateJointRules(const std::vector<std::pair<std::string, JointOverride>>& rules, const std::string& path) {
+  return validateRules(rules, path, "joint", [](const std::string& key, const JointOverride& o) -> Status {
+    if (auto st = checkRange(widen(o.precisionCm), kPrecisionRange, key + ".precision_cm", "cm"); !st) return st;
+    return checkRange(numericShell(o.shellCm), kShellRange, key + ".shell_cm", "cm");
+  });
+}
+
+Status validateMorphRules(const std::vector<std::pair<std::string, MorphOverride>>& rules, const std::string& path) {
+  return validateRules(rules, path, "morph target", [](const std::string& key, const MorphOverride& o) {
+    return checkRange(widen(o.precisionCm), kPrecisionRange, key + ".precision_cm", "cm");
+  });
+}
+
+Json ruleJson(const JointOverride& o) {
+  Json r = Json::object();
+  if (o.precisionCm) r["precision_cm"] = *o.precisionCm;
+  if (o.shellCm) r["shell_cm"] = shellJson(*o.shellCm);
+  if (o.pinned) r["pinned"] = *o.pinned;
+  return r;
+}
+
+Json ruleJson(const MorphOverride& o) {
+  Json r = Json::object();
+  if (o.precisionCm) r["precision_cm"] = *o.precisionCm;
+  return r;
+}
+
+template <class Rule>
+Json rulesJson(const std::vector<std::pair<std::string, Rule>>& rules) {
   Json j = Json::object();
-  for (const auto& [pattern, o] : rules) {
-    Json r = Json::object();
-    if (o.precisionCm) r["precision_cm"] = *o.precisionCm;
-    if (o.shellCm) r["shell_cm"] = shellJson(*o.shellCm);
-    if (o.pinned) r["pinned"] = *o.pinned;
-    j[pattern] = r;
-  }
+  for (const auto& [pattern, o] : rules) j[pattern] = ruleJson(o);
   return j;
 }
 
-void mergeJoint(JointOverride& base, const JointOverride& over) {
+void mergeRule(JointOverride& base, const JointOverride& over) {
   if (over.precisionCm) base.precisionCm = over.precisionCm;
   if (over.shellCm) base.shellCm = over.shellCm;
   if (over.pinned) base.pinned = over.pinned;
 }
 
-void mergeJointRules(std::vector<std::pair<std::string, JointOverride>>& base,
-                     const std::vector<std::pair<std::string, JointOverride>>& over) {
+void mergeRule(MorphOverride& base, const MorphOverride& over) {
+  if (over.precisionCm) base.precisionCm = over.precisionCm;
+}
+
+template <class Rule>
+void mergeRules(std::vector<std::pair<std::string, Rule>>& base,
+                const std::vector<std::pair<std::string, Rule>>& over) {
   for (const auto& [pattern, o] : over) {
     auto it = std::find_if(base.begin(), base.end(), [&p = pattern](const auto& r) { return r.first == p; });
     if (it == base.end()) base.emplace_back(pattern, o);
-    else mergeJoint(it->second, o);
+    else mergeRule(it->second, o);
   }
 }
 
 /// The most specific rule that sets a field: exact name first, then the longest matching wildcard.
-template <typename Get>
-auto lookup(const std::vector<std::pair<std::string, JointOverride>>& rules, std::string_view name, Get get)
-    -> decltype(get(std::declval<const JointOverride&>())) {
-  decltype(get(std::declval<const JointOverride&>())) best;
+template <typename Rule, typename Get>
+auto lookup(const std::vector<std::pair<std::string, Rule>>& rules, std::string_view name, Get get)
+    -> decltype(get(std::declval<const Rule&>())) {
+  decltype(get(std::declval<const Rule&>())) best;
   std::size_t bestLength = 0;
   bool exact = false;
   for (const auto& [pattern, o] : rules) {
@@ -306,6 +347,16 @@ auto lookup(const std::vector<std::pair<std::string, JointOverride>>& rules, std
     }
   }
   return best;
+}
+
+/// A morph curve's precision (docs/SETTINGS.md "Morph targets"): no parent to inherit from.
+float curvePrecision(const CompressionSettings& settings, const ClipOverride* clip, std::string_view name) {
+  const auto get = [](const MorphOverride& o) { return o.precisionCm; };
+  if (clip) {
+    if (auto v = lookup(clip->morphs, name, get)) return *v;
+    if (clip->precisionCm) return *clip->precisionCm;
+  }
+  return lookup(settings.morphs, name, get).value_or(settings.precisionCm.value_or(kDefaultPrecisionCm));
 }
 
 }  // namespace
@@ -349,6 +400,7 @@ Status CompressionSettings::validate() const {
   if (auto st = checkRange(unitToCm, kUnitRange, "unit_to_cm", "cm per unit"); !st) return st;
   if (auto st = checkRange(sampleRate, kRateRange, "sample_rate", "Hz"); !st) return st;
   if (auto st = validateJointRules(joints, "joints"); !st) return st;
+  if (auto st = validateMorphRules(morphs, "morphs"); !st) return st;
   for (const auto& [pattern, c] : clips) {
     const std::string key = "clips." + pattern;
     if (pattern.empty()) return Error{"key 'clips': a clip name or wildcard is empty"};
@@ -362,6 +414,7 @@ Status CompressionSettings::validate() const {
     if (auto st = checkRange(c.unitToCm, kUnitRange, key + ".unit_to_cm", "cm per unit"); !st) return st;
     if (auto st = checkRange(c.sampleRate, kRateRange, key + ".sample_rate", "Hz"); !st) return st;
     if (auto st = validateJointRules(c.joints, key + ".joints"); !st) return st;
+    if (auto st = validateMorphRules(c.morphs, key + ".morphs"); !st) return st;
   }
   return Status::ok();
 }
@@ -404,7 +457,8 @@ std::string CompressionSettings::toJson() const {
   if (rootMotion) j["root_motion"] = rootMotionModeName(*rootMotion);
   if (rootJoint) j["root_joint"] = *rootJoint;
   if (additiveBase) j["additive_base"] = additiveBaseJson(*additiveBase);
-  if (!joints.empty()) j["joints"] = jointRulesJson(joints);
+  if (!joints.empty()) j["joints"] = rulesJson(joints);
+  if (!morphs.empty()) j["morphs"] = rulesJson(morphs);
   if (!clips.empty()) {
     Json c = Json::object();
     for (const auto& [pattern, o] : clips) {
@@ -420,7 +474,8 @@ std::string CompressionSettings::toJson() const {
       if (o.rootMotion) r["root_motion"] = rootMotionModeName(*o.rootMotion);
       if (o.rootJoint) r["root_joint"] = *o.rootJoint;
       if (o.additiveBase) r["additive_base"] = additiveBaseJson(*o.additiveBase);
-      if (!o.joints.empty()) r["joints"] = jointRulesJson(o.joints);
+      if (!o.joints.empty()) r["joints"] = rulesJson(o.joints);
+      if (!o.morphs.empty()) r["morphs"] = rulesJson(o.morphs);
       c[pattern] = r;
     }
     j["clips"] = c;
@@ -441,7 +496,8 @@ void CompressionSettings::merge(const CompressionSettings& over) {
   if (over.rootJoint) rootJoint = over.rootJoint;
   if (over.additiveBase) additiveBase = over.additiveBase;
   if (!over.description.empty()) description = over.description;
-  mergeJointRules(joints, over.joints);
+  mergeRules(joints, over.joints);
+  mergeRules(morphs, over.morphs);
   for (const auto& [pattern, o] : over.clips) {
     auto it = std::find_if(clips.begin(), clips.end(), [&p = pattern](const auto& r) { return r.first == p; });
     if (it == clips.end()) {
@@ -459,7 +515,8 @@ void CompressionSettings::merge(const CompressionSettings& over) {
     if (o.rootMotion) c.rootMotion = o.rootMotion;
     if (o.rootJoint) c.rootJoint = o.rootJoint;
     if (o.additiveBase) c.additiveBase = o.additiveBase;
-    mergeJointRules(c.joints, o.joints);
+    mergeRules(c.joints, o.joints);
+    mergeRules(c.morphs, o.morphs);
   }
 }
 
@@ -484,6 +541,11 @@ std::uint64_t EffectiveSettings::hash() const {
   if (rootMotion != RootMotionMode::Keep)
     h = runtime::fnv1a64(rootJoint, fnv1a64Value(static_cast<std::uint8_t>(rootMotion), h));
   if (!additiveBase.empty()) h = runtime::fnv1a64(additiveBase, fnv1a64Value(std::uint8_t(0xad), h));
+  // Likewise only for files with morph curves.
+  if (!curves.empty()) {
+    h = fnv1a64Value(static_cast<std::uint32_t>(curves.size()), fnv1a64Value(std::uint8_t(0xc7), h));
+    for (const EffectiveCurve& c : curves) h = fnv1a64Value(c.precisionCm, h);
+  }
   return h;
 }
 
@@ -519,7 +581,7 @@ std::string additiveBaseSetting(const CompressionSettings& settings, std::string
 }
 
 EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
-                          std::span<const SkinnedMesh> meshes, double unitToCm) {
+                          std::span<const SkinnedMesh> meshes, double unitToCm, std::span<const MorphCurve> curves) {
   const ClipOverride* clip = clipRule(settings, clipName);
   static const std::vector<std::pair<std::string, JointOverride>> kNoRules;
   const auto& clipRules = clip ? clip->joints : kNoRules;
@@ -588,6 +650,8 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
     else if (auto g = lookup(settings.joints, name, getPinned)) out.pinned = *g;
     e.verifySkin = e.verifySkin || fromMesh[j];
   }
+  e.curves.reserve(curves.size());
+  for (const MorphCurve& c : curves) e.curves.push_back({curvePrecision(settings, clip, c.name)});
   return e;
 }
 

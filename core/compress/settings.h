@@ -1,8 +1,9 @@
 #pragma once
 // Compression settings: the one JSON schema (docs/SETTINGS.md) shared by the CLI (--settings,
-// presets) and the studio's project files, with per-joint and per-clip overrides by exact name or wildcard.
-// Every field is optional so layers (preset, settings file, command-line flags, studio edits) can be
-// stacked with merge(); resolve() turns the stack into one value per joint for a clip.
+// presets) and the studio's project files, with per-joint, per-morph-target and per-clip overrides by
+// exact name or wildcard. Every field is optional so layers (preset, settings file, command-line flags,
+// studio edits) can be stacked with merge(); resolve() turns the stack into one value per joint and
+// per morph curve for a clip.
 
 #include <cstdint>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/anim/morph.h"
 #include "core/anim/skeleton.h"
 #include "core/anim/skinned_mesh.h"
 #include "core/base/status.h"
@@ -64,6 +66,13 @@ struct JointOverride {
   bool operator==(const JointOverride&) const = default;
 };
 
+/// One entry of "morphs": values for the morph curves (MorphCurve::name, "NODE/TARGET") a name or
+/// wildcard matches.
+struct MorphOverride {
+  std::optional<float> precisionCm;  ///< cm, the most a vertex may move through the curve's weight error
+  bool operator==(const MorphOverride&) const = default;
+};
+
 /// One entry of "clips": any top-level value, for the clips a name or wildcard matches.
 struct ClipOverride {
   std::optional<float> precisionCm;
@@ -73,6 +82,7 @@ struct ClipOverride {
   std::optional<double> unitToCm;
   std::optional<double> sampleRate;
   std::vector<std::pair<std::string, JointOverride>> joints;
+  std::vector<std::pair<std::string, MorphOverride>> morphs;
   std::optional<std::string>
       name;  ///< the clip's pack name instead of the automatic one (docs/CLIP_NAMES.md); exact keys only
   std::optional<LoopPolicy> loop;
@@ -96,6 +106,7 @@ struct CompressionSettings {
   std::optional<double> unitToCm;                             ///< cm per file unit; default: what the file declares
   std::optional<double> sampleRate;                           ///< Hz; default: the clip's key grid
   std::vector<std::pair<std::string, JointOverride>> joints;  ///< name or wildcard -> override, file order
+  std::vector<std::pair<std::string, MorphOverride>> morphs;  ///< curve name or wildcard -> override, file order
   std::vector<std::pair<std::string, ClipOverride>> clips;    ///< name or wildcard -> override
   std::string description;                   ///< what the settings are for (presets say when to use them)
   std::optional<LoopPolicy> loop;            ///< default auto: whether clips loop
@@ -128,9 +139,17 @@ struct EffectiveJoint {
   bool operator==(const EffectiveJoint&) const = default;
 };
 
+/// The values one morph curve is compressed with.
+struct EffectiveCurve {
+  /// cm; the curve's weight tolerance is precisionCm / MorphCurve::displacementCm.
+  float precisionCm = kDefaultPrecisionCm;
+  bool operator==(const EffectiveCurve&) const = default;
+};
+
 /// Settings resolved for one clip of one skeleton.
 struct EffectiveSettings {
   std::vector<EffectiveJoint> joints;
+  std::vector<EffectiveCurve> curves;  ///< one per morph curve of the file, in its order
   RotationFormat rotationFormat = RotationFormat::Q48;
   float snapshotIntervalS = kDefaultSnapshotIntervalS;
   std::optional<double> unitToCm;
@@ -143,7 +162,7 @@ struct EffectiveSettings {
   std::string rootJoint;     ///< empty: the first animated joint that translates
   std::string additiveBase;  ///< empty: not additive; else "rest", "CLIP" or "CLIP@FRAME" as the settings spell it
 
-  /// Covers every effective value.
+  /// Covers every effective value; without curves, the hash of settings from before curves existed.
   std::uint64_t hash() const;
   bool operator==(const EffectiveSettings&) const = default;
 };
@@ -155,9 +174,12 @@ struct EffectiveSettings {
 /// the distance of the farthest vertex of `meshes` the joint influences (cm through `unitToCm`, or
 /// the clip's unit_to_cm override), at least kMeshShellFloorCm; a joint that influences none takes
 /// its parent's shell when a joint below it moves a vertex (a root: the top-level number or
-/// shell_fallback_cm), else shell_fallback_cm (3 cm by default).
+/// shell_fallback_cm), else shell_fallback_cm (3 cm by default). Each of `curves` gets its precision
+/// from the clip's morph rule, the clip's own value, the top-level morph rule (exact, then longest
+/// wildcard), the top-level value, the default; curves inherit nothing.
 EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
-                          std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0);
+                          std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0,
+                          std::span<const MorphCurve> curves = {});
 
 /// The `clips` rule that applies to a clip: an exact name, else the longest matching wildcard; nullptr if none.
 const ClipOverride* clipRule(const CompressionSettings& settings, std::string_view clipName);

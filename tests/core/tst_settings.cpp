@@ -1,7 +1,9 @@
-// The settings schema of docs/SETTINGS.md: parsing, every invalid case on its own, wildcards, precedence,
-// merging layers and hashing.
+// The settings schema of docs/SETTINGS.md: parsing, every invalid case on its own, wildcards, precedence
+// (joints and morph curves), merging layers and hashing.
 #include <QtTest>
 
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include "core/compress/settings.h"
@@ -37,6 +39,18 @@ SkinnedMesh rigMesh() {
 std::vector<float> shells(const EffectiveSettings& e) {
   std::vector<float> out;
   for (const EffectiveJoint& j : e.joints) out.push_back(j.shellCm);
+  return out;
+}
+/// Curves named as the importer names them, NODE/TARGET.
+std::vector<MorphCurve> faceCurves() {
+  std::vector<MorphCurve> out;
+  for (const char* name : {"Face/Smile", "Face/Sneer", "Face/Frown", "Face/Blink", "Body/Breathe", "Hair/Wave"})
+    out.push_back({name, {}, {}, 0, 2.0, 0});
+  return out;
+}
+std::vector<float> curvePrecisions(const EffectiveSettings& e) {
+  std::vector<float> out;
+  for (const EffectiveCurve& c : e.curves) out.push_back(c.precisionCm);
   return out;
 }
 void expectParseError(const char* json, const char* fragment) {
@@ -124,6 +138,34 @@ class TestSettings : public QObject {
                                      << "clips.Run.shell_cm";
     QTest::newRow("precision mesh") << R"({"precision_cm":"mesh"})"
                                     << "key 'precision_cm': expected a number";
+    // Raw strings below spell wildcards "Face*", not "Face/*": moc reads a slash-star in a raw string as a comment.
+    QTest::newRow("morph typo") << R"({"morph":{}})"
+                                << "unknown key 'morph' (did you mean 'morphs'?)";
+    QTest::newRow("morphs not object") << R"({"morphs":[1]})"
+                                       << "key 'morphs': expected an object of morph target names or wildcards";
+    QTest::newRow("morph rule not object") << R"({"morphs":{"Face/Smile":0.1}})"
+                                           << "key 'morphs.Face/Smile': expected an object with precision_cm";
+    QTest::newRow("morph empty pattern") << R"({"morphs":{"":{"precision_cm":0.1}}})"
+                                         << "key 'morphs': a morph target name or wildcard is empty";
+    QTest::newRow("morph unknown key") << R"({"morphs":{"Face*":{"precison_cm":0.1}}})"
+                                       << "unknown key 'morphs.Face*.precison_cm' (did you mean 'precision_cm'?)";
+    QTest::newRow("morph shell") << R"({"morphs":{"Face*":{"shell_cm":3}}})"
+                                 << "key 'morphs.Face*.shell_cm': a morph rule takes only precision_cm";
+    QTest::newRow("morph pinned") << R"({"morphs":{"Face*":{"pinned":true}}})"
+                                  << "key 'morphs.Face*.pinned': a morph rule takes only precision_cm";
+    QTest::newRow("morph string precision") << R"({"morphs":{"Face/Smile":{"precision_cm":"fine"}}})"
+                                            << "key 'morphs.Face/Smile.precision_cm': expected a number";
+    QTest::newRow("morph negative precision")
+        << R"({"morphs":{"Face/Smile":{"precision_cm":-0.1}}})"
+        << "key 'morphs.Face/Smile.precision_cm': expected a number from 1e-06 to 1000 cm, got -0.1";
+    QTest::newRow("morph zero precision") << R"({"morphs":{"Face/Smile":{"precision_cm":0}}})"
+                                          << "key 'morphs.Face/Smile.precision_cm'";
+    QTest::newRow("morph absurd precision") << R"({"morphs":{"Face/Smile":{"precision_cm":1e9}}})"
+                                            << "key 'morphs.Face/Smile.precision_cm'";
+    QTest::newRow("clip morph bad value") << R"({"clips":{"Run":{"morphs":{"*":{"precision_cm":2000}}}}})"
+                                          << "key 'clips.Run.morphs.*.precision_cm'";
+    QTest::newRow("clip morph shell") << R"({"clips":{"Run":{"morphs":{"*":{"shell_cm":"mesh"}}}}})"
+                                      << "key 'clips.Run.morphs.*.shell_cm': a morph rule takes only precision_cm";
   }
   void eachInvalidCaseFailsOnItsOwn() {
     QFETCH(QString, json);
@@ -166,7 +208,8 @@ class TestSettings : public QObject {
 
     // A clip override is strongest: its joint rules, then its own values, over the file's rules.
     settings.clips = {
-        {"Run*", {0.05f, {}, RotationFormat::Q32, {}, {}, {}, {{"LeftHand", {0.03f, {}, {}}}}, {}, {}, {}, {}, {}}}};
+        {"Run*",
+         {0.05f, {}, RotationFormat::Q32, {}, {}, {}, {{"LeftHand", {0.03f, {}, {}}}}, {}, {}, {}, {}, {}, {}}}};
     const EffectiveSettings run = resolve(settings, s, "Run_Fast");
     QCOMPARE(run.joints[2].precisionCm, 0.03f);
     QCOMPARE(run.joints[3].precisionCm, 0.05f);  // clip value beats the exact file rule
@@ -292,6 +335,192 @@ class TestSettings : public QObject {
     QCOMPARE(s.joints.size(), std::size_t(2));
     QCOMPARE(*s.joints[0].second.precisionCm, 0.01f);
     QVERIFY(*s.joints[0].second.pinned);
+  }
+
+  void parsesMorphRules() {
+    const char* json =
+        R"({"precision_cm":0.02,"morphs":{"Face*":{"precision_cm":0.05},"Face/Blink":{"precision_cm":0.2},
+      "Hair*":{}},"clips":{"Talk*":{"morphs":{"Face/Smile":{"precision_cm":0.01}}}}})";
+    const auto s = CompressionSettings::fromJson(json, "face.json");
+    QVERIFY2(s, s ? "" : s.message().c_str());
+    QCOMPARE(s->morphs.size(), std::size_t(3));  // file order
+    QCOMPARE(s->morphs[0].first, std::string("Face*"));
+    QCOMPARE(*s->morphs[0].second.precisionCm, 0.05f);
+    QCOMPARE(s->morphs[1].first, std::string("Face/Blink"));
+    QVERIFY(!s->morphs[2].second.precisionCm);
+    QCOMPARE(s->clips[0].second.morphs.size(), std::size_t(1));
+    QCOMPARE(*s->clips[0].second.morphs[0].second.precisionCm, 0.01f);
+    QVERIFY(s->joints.empty());
+    const std::string text = s->toJson();
+    QVERIFY(text.find(R"("morphs")") != std::string::npos);
+    const auto again = CompressionSettings::fromJson(text, "again.json");
+    QVERIFY2(again, again ? "" : again.message().c_str());
+    QVERIFY(*again == *s);
+    QCOMPARE(again->morphs, s->morphs);
+    QCOMPARE(again->clips[0].second.morphs, s->clips[0].second.morphs);
+    QCOMPARE(again->toJson(), text);
+    QCOMPARE(again->hash(), s->hash());
+    // Written only when there are rules.
+    QVERIFY(CompressionSettings{}.toJson().find("morphs") == std::string::npos);
+    CompressionSettings noClipMorphs = *s;
+    noClipMorphs.morphs.clear();
+    noClipMorphs.clips[0].second.morphs.clear();
+    QVERIFY(noClipMorphs.toJson().find("morphs") == std::string::npos);
+  }
+
+  void validateRefusesNonFiniteMorphPrecision() {
+    for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), 0.f, -1.f,
+                      kMinPrecisionCm / 2, kMaxPrecisionCm * 2}) {
+      CompressionSettings s;
+      s.morphs = {{"Face/Smile", {bad}}};
+      const Status top = s.validate();
+      QVERIFY(!top);
+      QVERIFY2(top.message().find("key 'morphs.Face/Smile.precision_cm'") != std::string::npos, top.message().c_str());
+      s.morphs.clear();
+      s.clips = {{"Run", {}}};
+      s.clips[0].second.morphs = {{"*", {bad}}};
+      const Status clip = s.validate();
+      QVERIFY(!clip);
+      QVERIFY2(clip.message().find("key 'clips.Run.morphs.*.precision_cm'") != std::string::npos,
+               clip.message().c_str());
+    }
+    CompressionSettings edges;
+    edges.morphs = {{"a/b", {kMinPrecisionCm}}, {"a/c", {kMaxPrecisionCm}}};
+    QVERIFY(edges.validate());
+    edges.morphs = {{"", {0.1f}}};
+    QVERIFY(!edges.validate());
+  }
+
+  void morphPrecedence() {
+    const Skeleton s = rig();
+    const std::vector<MorphCurve> curves = faceCurves();  // Smile, Sneer, Frown, Blink, Breathe, Wave
+    // No settings: every curve gets the default; no curves: no entries.
+    QCOMPARE(curvePrecisions(resolve({}, s, "Walk", {}, 1.0, curves)), std::vector<float>(6, kDefaultPrecisionCm));
+    QVERIFY(resolve({}, s, "Walk").curves.empty());
+
+    CompressionSettings settings;
+    settings.precisionCm = 0.02f;                 // the top-level value
+    settings.joints = {{"*", {0.001f, {}, {}}}};  // joint rules never reach curves
+    settings.morphs = {{"Face/Blink", {0.1f}},    // exact beats every wildcard, wherever it sits
+                       {"Face/*", {0.5f}},        // a wildcard
+                       {"Face/S*", {0.3f}},       // the longer wildcard wins
+                       {"Face/Bl*", {0.4f}},      // loses to the exact name
+                       {"Body/*", {}},            // sets nothing: the top-level value
+                       {"Body/Breathe", {std::nullopt}},
+                       {"Hair/Wave", {0.8f}}};
+    QCOMPARE(curvePrecisions(resolve(settings, s, "Walk", {}, 1.0, curves)),
+             (std::vector<float>{0.3f, 0.3f, 0.5f, 0.1f, 0.02f, 0.8f}));
+    CompressionSettings noTop = settings;
+    noTop.precisionCm.reset();
+    QCOMPARE(resolve(noTop, s, "Walk", {}, 1.0, curves).curves[4].precisionCm, kDefaultPrecisionCm);
+
+    // A clip's morph rules (exact, then the longest wildcard), then its own value, beat every top-level
+    // rule: Hair/Wave's "Hair/*" sets nothing, so the clip's 0.05 beats the top-level exact 0.8.
+    ClipOverride run;
+    run.precisionCm = 0.05f;
+    run.joints = {{"*", {0.002f, {}, {}}}};
+    run.morphs = {{"Face/*", {0.6f}}, {"Face/S*", {0.7f}}, {"Face/Smile", {0.15f}}, {"Hair/*", {}}};
+    settings.clips = {{"Run*", run}};
+    QCOMPARE(curvePrecisions(resolve(settings, s, "Run_Fast", {}, 1.0, curves)),
+             (std::vector<float>{0.15f, 0.7f, 0.6f, 0.6f, 0.05f, 0.05f}));
+    // A clip rule without a value of its own: its morph rules, then the top level's.
+    ClipOverride idle;
+    idle.morphs = {{"Face/Smile", {0.25f}}};
+    idle.rotationFormat = RotationFormat::Q32;
+    settings.clips.push_back({"Idle", idle});
+    QCOMPARE(curvePrecisions(resolve(settings, s, "Idle", {}, 1.0, curves)),
+             (std::vector<float>{0.25f, 0.3f, 0.5f, 0.1f, 0.02f, 0.8f}));
+    // The curves follow the file's order, one each, whatever the joints resolve to.
+    std::vector<MorphCurve> reversed(curves.rbegin(), curves.rend());
+    QCOMPARE(curvePrecisions(resolve(settings, s, "Walk", {}, 1.0, reversed)),
+             (std::vector<float>{0.8f, 0.02f, 0.1f, 0.5f, 0.3f, 0.3f}));
+    QCOMPARE(resolve(settings, s, "Walk", {}, 1.0, curves).joints, resolve(settings, s, "Walk").joints);
+  }
+
+  void morphExampleOfTheDocs() {
+    // docs/SETTINGS.md "Morph targets" (a plain string: moc misreads a slash-star in a raw string).
+    const char* json =
+        "{ \"precision_cm\": 0.01,"
+        "  \"morphs\": { \"*\": { \"precision_cm\": 0.05 }, \"Face/*\": { \"precision_cm\": 0.01 },"
+        "              \"Face/Blink*\": { \"precision_cm\": 0.02 } },"
+        "  \"clips\": { \"Talk*\": { \"morphs\": { \"Face/Mouth*\": { \"precision_cm\": 0.005 } } } } }";
+    const auto s = CompressionSettings::fromJson(json, "doc.json");
+    QVERIFY2(s, s ? "" : s.message().c_str());
+    std::vector<MorphCurve> curves;
+    for (const char* name : {"Face/Blink_L", "Face/Smile", "Body/Breathe", "Face/MouthOpen"})
+      curves.push_back({name, {}, {}, 0, 2.0, 0});
+    QCOMPARE(curvePrecisions(resolve(*s, rig(), "Walk", {}, 1.0, curves)),
+             (std::vector<float>{0.02f, 0.01f, 0.05f, 0.01f}));
+    QCOMPARE(curvePrecisions(resolve(*s, rig(), "Talk_Hello", {}, 1.0, curves)),
+             (std::vector<float>{0.02f, 0.01f, 0.05f, 0.005f}));
+  }
+
+  void mergeStacksMorphRules() {
+    auto preset = CompressionSettings::fromJson(
+        R"({"morphs":{"Face*":{"precision_cm":0.05},"Hair*":{"precision_cm":0.5}},
+            "clips":{"Talk":{"morphs":{"Face/Smile":{"precision_cm":0.01}}}}})",
+        "p");
+    auto file = CompressionSettings::fromJson(
+        R"({"morphs":{"Face*":{"precision_cm":0.02},"Body*":{"precision_cm":0.1},"Hair*":{}},
+            "clips":{"Talk":{"precision_cm":0.03,"morphs":{"Face/Blink":{"precision_cm":0.2}}},
+                     "Run":{"morphs":{"*":{"precision_cm":1}}}}})",
+        "f");
+    QVERIFY2(preset, preset ? "" : preset.message().c_str());
+    QVERIFY2(file, file ? "" : file.message().c_str());
+    CompressionSettings s = *preset;
+    s.merge(*file);
+    // Same pattern: its set values replaced in place; new patterns appended; unset values keep the layer below.
+    QCOMPARE(s.morphs.size(), std::size_t(3));
+    QCOMPARE(s.morphs[0].first, std::string("Face*"));
+    QCOMPARE(*s.morphs[0].second.precisionCm, 0.02f);
+    QCOMPARE(*s.morphs[1].second.precisionCm, 0.5f);
+    QCOMPARE(s.morphs[2].first, std::string("Body*"));
+    QCOMPARE(s.clips.size(), std::size_t(2));
+    const ClipOverride& talk = s.clips[0].second;
+    QCOMPARE(*talk.precisionCm, 0.03f);
+    QCOMPARE(talk.morphs.size(), std::size_t(2));
+    QCOMPARE(*talk.morphs[0].second.precisionCm, 0.01f);
+    QCOMPARE(talk.morphs[1].first, std::string("Face/Blink"));
+    QCOMPARE(s.clips[1].second.morphs.size(), std::size_t(1));
+    // Merged settings round-trip like any others.
+    QVERIFY(*CompressionSettings::fromJson(s.toJson(), "merged.json") == s);
+  }
+
+  void hashesWithoutMorphsAreUnchanged() {
+    // Computed before settings had morph rules (commit 3557092): packs and approvals of files
+    // without morph targets keep their settings hash.
+    const char* full = R"({"description":"hero characters","precision_cm":0.02,"shell_cm":4,"rotation_format":"q32",
+      "snapshot_interval_s":0.5,"unit_to_cm":2.54,"loop":true,"root_motion":"extract","root_joint":"Hips",
+      "joints":{"*Hand*":{"precision_cm":0.005},"foot_?":{"pinned":true,"shell_cm":"mesh"}},
+      "clips":{"Run*":{"precision_cm":0.05,"additive_base":"rest","joints":{"Spine":{"shell_cm":20}}}}})";
+    const auto f = CompressionSettings::fromJson(full, "full.json");
+    QVERIFY2(f, f ? "" : f.message().c_str());
+    const std::vector<SkinnedMesh> meshes{rigMesh()};
+    QCOMPARE(CompressionSettings{}.hash(), std::uint64_t(645223143103797797ull));
+    QCOMPARE(f->hash(), std::uint64_t(178446244167801860ull));
+    QCOMPARE(resolve({}, rig(), "Walk").hash(), std::uint64_t(9725854247514062322ull));
+    QCOMPARE(resolve(*f, rig(), "Run_Fast", meshes, 2.0).hash(), std::uint64_t(8437409738437292482ull));
+    QCOMPARE(resolve(*f, rig(), "Walk", meshes, 2.0).hash(), std::uint64_t(5816483041894268758ull));
+    // A file without curves resolves alike whatever the morph rules say.
+    CompressionSettings withMorphs = *f;
+    withMorphs.morphs = {{"Face/*", {0.5f}}};
+    QCOMPARE(resolve(withMorphs, rig(), "Walk", meshes, 2.0).hash(), std::uint64_t(5816483041894268758ull));
+    QCOMPARE(resolve(*f, rig(), "Walk", meshes, 2.0, {}).hash(), std::uint64_t(5816483041894268758ull));
+
+    // With rules or curves the hashes move: the settings hash, and each curve's precision.
+    QVERIFY(withMorphs.hash() != f->hash());
+    const std::vector<MorphCurve> curves = faceCurves();
+    const EffectiveSettings base = resolve(*f, rig(), "Walk", meshes, 2.0, curves);
+    std::set<std::uint64_t> hashes{std::uint64_t(5816483041894268758ull), base.hash()};
+    hashes.insert(resolve(withMorphs, rig(), "Walk", meshes, 2.0, curves).hash());
+    EffectiveSettings e = base;
+    e.curves[5].precisionCm = 0.011f;
+    hashes.insert(e.hash());
+    e = base;
+    e.curves.pop_back();
+    hashes.insert(e.hash());
+    QCOMPARE(hashes.size(), std::size_t(5));
+    QCOMPARE(resolve(*f, rig(), "Walk", meshes, 2.0, curves).hash(), base.hash());  // stable
   }
 
   void hashCoversEveryEffectiveValue() {
