@@ -91,8 +91,9 @@ int sampleCommand(int argc, char** argv, int first) {
   if (!index) return failure("'" + file + "': " + index.message());
   const core::PackClipName& packName = (*names)[*index];
   const core::RawClip* found = &asset->clips[*index];
-  const core::EffectiveSettings effective = core::resolve(
-      core::settingsForPackName(settings, packName), asset->skeleton, packName.name, asset->meshes, asset->unitToCm);
+  const core::EffectiveSettings effective =
+      core::resolve(core::settingsForPackName(settings, packName), asset->skeleton, packName.name, asset->meshes,
+                    asset->unitToCm, asset->curves);
   // A clip override of the sample rate or unit needs the file imported with it, as compress does.
   if ((effective.sampleRate && *effective.sampleRate != found->sampleRate) ||
       (effective.unitToCm && *effective.unitToCm != asset->unitToCm)) {

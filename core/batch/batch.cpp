@@ -127,7 +127,8 @@ void measureSkin(const ImportedAsset& asset, const RawClip& raw, double unitToCm
 void compressClip(const BatchOptions& options, const CompressionSettings& settings, const ImportOptions& importOptions,
                   const ImportedAsset& asset, const RawClip& source, const std::filesystem::path& path, BatchClip& out,
                   const std::atomic<bool>* cancel, AdditiveSetup additive) {
-  const EffectiveSettings effective = resolve(settings, asset.skeleton, out.name, asset.meshes, asset.unitToCm);
+  const EffectiveSettings effective =
+      resolve(settings, asset.skeleton, out.name, asset.meshes, asset.unitToCm, asset.curves);
   // A clip override of the sample rate or unit needs the file imported with it.
   std::optional<ImportedAsset> reimported;
   const ImportedAsset* file = &asset;

@@ -20,7 +20,8 @@ std::vector<SweepPoint> precisionSweep(const ImportedAsset& asset, const RawClip
     if (cancel && cancel->load()) break;
     CompressionSettings s = base;
     s.precisionCm = precision;
-    auto c = makeCompressJob(asset, raw, resolve(s, asset.skeleton, name, asset.meshes, asset.unitToCm), additive)
+    auto c = makeCompressJob(asset, raw, resolve(s, asset.skeleton, name, asset.meshes, asset.unitToCm, asset.curves),
+                             additive)
                  .run(nullptr, cancel);
     if (c) points.push_back({double(precision), packedClipBytes(*c), double(c->stats.maxErrorCm)});
   }

@@ -329,7 +329,7 @@ core::EffectiveSettings ClipDocument::effectiveSettings(int clip) const {
   if (clip < 0 || clip >= clipCount()) return {};
   const core::ImportedAsset& asset = *assetOf(clip);
   return core::resolve(clipSettings(clip), asset.skeleton, m_packNames[std::size_t(clip)].name, asset.meshes,
-                       asset.unitToCm);
+                       asset.unitToCm, asset.curves);
 }
 
 std::uint64_t ClipDocument::effectiveHash(int clip) const {
@@ -372,7 +372,8 @@ QString ClipDocument::approvalResetReason(int clip) const {
   if (a.state == core::ApprovalState::NeedsReview || approval(clip) != core::ApprovalState::NeedsReview) return {};
   const core::ImportedAsset& asset = *assetOf(clip);
   if (a.sourceHash != asset.sourceHash) return "the source file changed since it was given";
-  // The settings as they resolved before shells followed the skin by default: 3 cm where none is set.
+  // The settings as they resolved before shells followed the skin by default: 3 cm where none is set,
+  // and no morph curves (hashes of that time did not cover them).
   core::CompressionSettings before =
       core::settingsForPackName(fileSettings(fileOfClip(clip)), m_packNames[std::size_t(clip)]);
   if (!before.shellCm && core::hasFollowingVertices(asset.meshes)) {
