@@ -14,6 +14,7 @@
 #include "core/anim/raw_sampler.h"
 #include "core/batch/clip_names.h"
 #include "core/io/pack_verify.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/player.h"
 
 namespace animpack::cli {
@@ -43,6 +44,10 @@ struct ClipBench {
   std::size_t poses = 0;
   double forward30 = 0, forward = 0, backward = 0, random = 0, blend = 0;
   std::optional<double> raw;
+  /// Morph curves (format version 6): all weights at k / 60 s, and at the clip's frame times (as
+  /// ../shared/peers/peer_curves times ACL's scalar tracks), ns per time; null without curves.
+  std::uint32_t curves = 0, curveBytes = 0;
+  std::optional<double> curveForward, curveFrames;
 };
 
 /// The times `bench` samples a clip at: k / hz seconds over its duration.
@@ -211,6 +216,18 @@ int benchCommand(int argc, char** argv, int first) {
     b.backward = medianNs(back.size(), [&] { play(back); });
     b.random = medianNs(random.size(), [&] { play(random); });
     b.blend = medianNs(t60.size(), blend);
+    if (view.curveCount() > 0) {
+      b.curves = view.curveCount();
+      b.curveBytes = view.curveBytes();
+      std::vector<float> weights(view.curveCount()), frameTimes;
+      for (std::uint32_t f = 0; f < view.frameCount(); ++f) frameTimes.push_back(float(f) / view.sampleRate());
+      auto curves = [&](const std::vector<float>& ts) {
+        for (float t : ts) player.sample(view, t, {}, weights);
+        sink = sink + weights[0];
+      };
+      b.curveForward = medianNs(t60.size(), [&] { curves(t60); });
+      b.curveFrames = medianNs(frameTimes.size(), [&] { curves(frameTimes); });
+    }
     if (sources.clips[i]) {
       const core::RawClip& raw = *sources.clips[i];
       std::vector<core::Transform> rawOut(raw.jointCount);
@@ -253,6 +270,12 @@ int benchCommand(int argc, char** argv, int first) {
       return sum;
     }();
     j["decode_path"] = runtime::decodePathName(decodePath);
+    j["curves"] = b.curves;
+    j["curve_bytes"] = b.curveBytes;
+    j["curve_ns_per_sample"] =
+        b.curveForward ? nlohmann::ordered_json(*b.curveForward) : nlohmann::ordered_json(nullptr);
+    j["curve_frames_ns_per_sample"] =
+        b.curveFrames ? nlohmann::ordered_json(*b.curveFrames) : nlohmann::ordered_json(nullptr);
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;
   }
@@ -268,6 +291,9 @@ int benchCommand(int argc, char** argv, int first) {
     }
     std::printf("%-30s %6u %8u %9.0f %9.0f %9.0f %9.0f %9.0f %9s %8s\n", b.name.substr(0, 30).c_str(), b.frames,
                 b.compressedBytes, b.forward30, b.forward, b.backward, b.random, b.blend, rawText, ratio);
+    if (b.curveForward)
+      std::printf("%-30s %u morph curves in %u bytes: all weights %.0f ns at k/60 s, %.0f ns at the frames\n", "",
+                  b.curves, b.curveBytes, *b.curveForward, *b.curveFrames);
   }
   std::size_t packBytes = 0;
   for (const runtime::PackClip& c : pack->clips()) packBytes += c.ownBytes();

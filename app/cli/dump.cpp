@@ -46,13 +46,23 @@ std::string dumpJson(const runtime::Pack& pack, const std::string& path) {
          {"start_time", c.startTime()},
          {"duration", c.view.duration()},
          {"loop", c.loop()},
-         {"bytes", c.ownBytes()}});
+         {"bytes", c.ownBytes()},
+         {"curve_bytes", c.view.curveBytes()}});
+  ordered_json curves = ordered_json::array();
+  for (std::uint32_t i = 0; i < sk.curveCount(); ++i)
+    curves.push_back({{"name", sk.curveName(i)},
+                      {"node", sk.curveNode(i)},
+                      {"target", sk.curveTarget(i)},
+                      {"target_index", sk.curveTargetIndex(i)},
+                      {"displacement_cm", sk.curveDisplacementCm(i)},
+                      {"rest_weight", sk.restWeights()[i]}});
   ordered_json doc = {
       {"file", path},
       {"format_version", pack.version()},
       {"file_bytes", pack.fileSize()},
       {"skeleton",
        {{"joints", joints}, {"hash", hash}, {"unit_to_cm", sk.unitToCm()}, {"bytes", pack.skeletonBytes()}}},
+      {"curves", curves},
       {"clips", clips}};
   return doc.dump(2) + "\n";
 }
@@ -63,7 +73,8 @@ int dumpCommand(int argc, char** argv, int first) {
   Args args("dump", "PACK [--tracks] [--json]",
             "Prints a pack's header, skeleton, clips, sizes by section and track kinds. With --json: the\n"
             "header, skeleton and clips (name, source_clip, source, clip_index, frames, bytes) as stable JSON.",
-            {{"tracks", "", "list every joint's track kinds per clip"}, {"json", "", "print JSON instead of text"}});
+            {{"tracks", "", "list every joint's and morph curve's track kinds per clip"},
+             {"json", "", "print JSON instead of text"}});
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("dump", "expected exactly one PACK");
   auto pack = runtime::Pack::load(args.positional()[0]);
@@ -79,6 +90,10 @@ int dumpCommand(int argc, char** argv, int first) {
               double(sk.unitToCm()), static_cast<unsigned long long>(sk.hash()), pack->skeletonBytes());
   for (std::uint32_t j = 0; j < sk.jointCount(); ++j)
     std::printf("  %3u %-32s parent %3d\n", j, std::string(sk.name(j)).c_str(), sk.parents()[j]);
+  if (sk.curveCount() > 0) std::printf("curves:    %u morph targets\n", sk.curveCount());
+  for (std::uint32_t i = 0; i < sk.curveCount(); ++i)
+    std::printf("  %3u %-40s %g cm at weight 1, rest %g\n", i, std::string(sk.curveName(i)).c_str(),
+                double(sk.curveDisplacementCm(i)), double(sk.restWeights()[i]));
   std::printf("clips:     %zu\n", pack->clips().size());
   for (const runtime::PackClip& c : pack->clips()) {
     const runtime::ClipView& v = c.view;
@@ -107,6 +122,16 @@ int dumpCommand(int argc, char** argv, int first) {
                     kindName(v.kind(j, runtime::Channel::Translation)), kindName(v.kind(j, runtime::Channel::Scale)),
                     double(c.tolerance(j).precisionCm), double(c.tolerance(j).shellCm),
                     c.tolerance(j).pinned ? " pinned" : "");
+    if (v.curveCount() == 0) continue;
+    std::map<runtime::TrackKind, int> curveKinds;
+    for (std::uint32_t i = 0; i < v.curveCount(); ++i) ++curveKinds[v.curveKind(i)];
+    std::printf("    curves:  %u bytes (%u keys):", s.curves, v.curveKeyCount());
+    for (const auto& [k, n] : curveKinds) std::printf(" %s %d", kindName(k), n);
+    std::printf("\n");
+    if (args.has("tracks"))
+      for (std::uint32_t i = 0; i < v.curveCount(); ++i)
+        std::printf("      %-40s %-14s precision %g cm\n", std::string(sk.curveName(i)).c_str(),
+                    kindName(v.curveKind(i)), double(c.curvePrecisionCm(i)));
   }
   return kExitOk;
 }

@@ -11,6 +11,7 @@
 #include "core/anim/source_clip.h"
 #include "core/batch/clip_names.h"
 #include "core/io/asset_importer.h"
+#include "core/compress/curve_compress.h"
 #include "core/io/decoded_json.h"
 
 namespace animpack::cli {
@@ -114,8 +115,14 @@ int sampleCommand(int argc, char** argv, int first) {
                               asset->skeleton.parents,
                               {},
                               std::filesystem::path(file).filename().string(),
-                              clip.name};
+                              clip.name,
+                              {}};
   for (const core::EffectiveJoint& j : effective.joints) header.tolerances.push_back({j.precisionCm, j.shellCm});
+  for (std::size_t i = 0; i < asset->curves.size(); ++i) {
+    const core::MorphCurve& c = asset->curves[i];
+    const float precision = i < effective.curves.size() ? effective.curves[i].precisionCm : core::kDefaultPrecisionCm;
+    header.curves.push_back({c.name, c.node, c.target, c.targetIndex, precision, static_cast<float>(c.displacementCm)});
+  }
   if (rate) {
     // A relative slack so a duration that is a whole number of steps keeps its last frame.
     const double steps = std::floor(clip.duration() * *rate * (1 + 1e-12) + 1e-9);
@@ -125,10 +132,19 @@ int sampleCommand(int argc, char** argv, int first) {
     header.sampleRate = *rate;
     header.frameCount = static_cast<std::uint32_t>(steps) + 1;
   }
-  const std::string json = core::clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
-    if (rate) sampleSource(clip, double(f) / *rate, pose);
-    else std::copy(clip.frame(f).begin(), clip.frame(f).end(), pose.begin());
-  });
+  const std::string json = core::clipJson(
+      header,
+      [&](std::uint32_t f, std::span<runtime::Transform> pose) {
+        if (rate) sampleSource(clip, double(f) / *rate, pose);
+        else std::copy(clip.frame(f).begin(), clip.frame(f).end(), pose.begin());
+      },
+      [&](std::uint32_t f, std::span<float> weights) {
+        // The source's own keys (linear between them), at the frame's time or start_time + f / HZ.
+        const double seconds = rate ? double(f) / *rate : double(f) / clip.sampleRate;
+        for (std::size_t i = 0; i < weights.size(); ++i)
+          weights[i] = static_cast<float>(
+              core::sourceWeight(clip, static_cast<std::uint32_t>(i), asset->curves[i].restWeight, seconds));
+      });
   return writeOutput(*output, json);
 }
 

@@ -52,6 +52,8 @@ int verifyCommand(int argc, char** argv, int first) {
     if (v.maxVertexErrorCm >= 0)
       std::printf("      skin %.4f cm (bound %.4f cm)  limited by the %s\n", v.maxVertexErrorCm, v.skinBoundCm,
                   v.limitedBy.c_str());
+    if (v.maxMorphErrorCm >= 0)
+      std::printf("      morph targets %.4f cm (%s)\n", v.maxMorphErrorCm, v.worstCurve.c_str());
     for (const std::string& j : v.overPrecision) std::printf("      over precision: %s\n", j.c_str());
   }
   if (bad) return failure(std::to_string(bad) + " clip(s) are not within their precision");

@@ -297,7 +297,7 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
       file.error = asset.message();
       return;
     }
-    file.skeleton = skeletonRecord(asset->skeleton, asset->unitToCm);
+    file.skeleton = skeletonRecord(asset->skeleton, asset->unitToCm, asset->curves);
     file.clipsInFile = static_cast<std::uint32_t>(asset->clips.size());
     for (const RawClip& clip : asset->clips) {
       BatchClip c;

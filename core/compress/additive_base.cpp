@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "core/runtime/additive.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/pack_format.h"
 
 namespace animpack::core {
@@ -38,18 +39,20 @@ AdditiveRef additiveRefFromSpelling(std::string_view spelling) {
   return r;
 }
 
-AdditiveBase AdditiveBase::rest(std::span<const Transform> restPose) {
+AdditiveBase AdditiveBase::rest(std::span<const Transform> restPose, std::span<const float> restWeights) {
   AdditiveBase b;
   b.m_rest = std::make_shared<const std::vector<Transform>>(restPose.begin(), restPose.end());
+  b.m_restWeights = std::make_shared<const std::vector<float>>(restWeights.begin(), restWeights.end());
   return b;
 }
 
 Expected<AdditiveBase> AdditiveBase::clip(std::vector<std::uint8_t> block, std::span<const Transform> restPose,
-                                          std::int32_t frame) {
+                                          std::int32_t frame, std::span<const float> restWeights) {
   AdditiveBase b;
   b.m_rest = std::make_shared<const std::vector<Transform>>(restPose.begin(), restPose.end());
+  b.m_restWeights = std::make_shared<const std::vector<float>>(restWeights.begin(), restWeights.end());
   b.m_block = std::make_shared<const std::vector<std::uint8_t>>(std::move(block));
-  auto view = runtime::ClipView::open(*b.m_block, *b.m_rest);
+  auto view = runtime::ClipView::open(*b.m_block, *b.m_rest, *b.m_restWeights);
   if (!view) return Error{"the base clip does not decode: " + view.message()};
   if (view->additive()) return Error{"the base clip is additive itself"};
   if (frame >= 0 && std::uint32_t(frame) >= view->frameCount())
@@ -62,11 +65,12 @@ Expected<AdditiveBase> AdditiveBase::clip(std::vector<std::uint8_t> block, std::
 
 Expected<AdditiveBase> AdditiveBase::fromPack(const runtime::Pack& pack, const runtime::PackClip& clip) {
   const std::span<const Transform> restPose = pack.skeleton().restPose();
+  const std::span<const float> restWeights = pack.skeleton().restWeights();
   if (clip.additiveBase() == runtime::kAdditiveNone || clip.additiveBase() == runtime::kAdditiveRest)
-    return rest(restPose);
+    return rest(restPose, restWeights);
   const runtime::PackClip& base = pack.clips()[clip.additiveBase()];  // the reader checked the index
   const auto bytes = base.view.bytes();
-  return AdditiveBase::clip({bytes.begin(), bytes.end()}, restPose, clip.additiveFrame());
+  return AdditiveBase::clip({bytes.begin(), bytes.end()}, restPose, clip.additiveFrame(), restWeights);
 }
 
 void AdditiveBase::sample(float seconds, std::span<Transform> out) const {
@@ -75,6 +79,14 @@ void AdditiveBase::sample(float seconds, std::span<Transform> out) const {
     return;
   }
   m_player.player.sampleFrame(*m_view, runtime::additiveBaseFrame(*m_view, m_frame, seconds), out);
+}
+
+void AdditiveBase::sampleCurves(float seconds, std::span<float> out) const {
+  if (!m_view || m_view->curveCount() == 0) {
+    std::copy(m_restWeights->begin(), m_restWeights->end(), out.begin());
+    return;
+  }
+  runtime::sampleCurvesAtFrame(*m_view, runtime::additiveBaseFrame(*m_view, m_frame, seconds), out);
 }
 
 std::vector<Transform> AdditiveBase::frames(std::uint32_t frames, double rate) const {

@@ -44,22 +44,27 @@ AdditiveRef additiveRefFromSpelling(std::string_view spelling);
 class AdditiveBase {
  public:
   /// The skeleton's rest pose.
-  static AdditiveBase rest(std::span<const Transform> restPose);
+  /// `restWeights`: the file's morph curves at rest (what the rest pose gives them).
+  static AdditiveBase rest(std::span<const Transform> restPose, std::span<const float> restWeights = {});
   /// A compressed, non-additive clip block; `frame` -1 for the same time, else the base frame.
   static Expected<AdditiveBase> clip(std::vector<std::uint8_t> block, std::span<const Transform> restPose,
-                                     std::int32_t frame);
+                                     std::int32_t frame, std::span<const float> restWeights = {});
 
   /// The base of additive clip `clip` of `pack` (a clip that is not additive gets the rest pose).
   static Expected<AdditiveBase> fromPack(const runtime::Pack& pack, const runtime::PackClip& clip);
 
   /// The base pose for the additive clip's time `seconds` (from its first frame).
   void sample(float seconds, std::span<Transform> out) const;
+  /// The base's morph weights for the additive clip's time `seconds` (one per curve).
+  void sampleCurves(float seconds, std::span<float> out) const;
+  std::uint32_t curveCount() const { return static_cast<std::uint32_t>(m_restWeights->size()); }
   /// Base poses at every frame of an additive clip of `frames` frames at `rate` Hz (frame-major).
   std::vector<Transform> frames(std::uint32_t frames, double rate) const;
   std::uint32_t jointCount() const { return static_cast<std::uint32_t>(m_rest->size()); }
 
  private:
   std::shared_ptr<const std::vector<Transform>> m_rest;  // shared by copies: the view reads default tracks from it
+  std::shared_ptr<const std::vector<float>> m_restWeights = std::make_shared<const std::vector<float>>();
   std::shared_ptr<const std::vector<std::uint8_t>> m_block;
   std::shared_ptr<const runtime::ClipView> m_view;  // null: the rest pose
   std::int32_t m_frame = -1;

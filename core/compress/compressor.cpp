@@ -10,6 +10,7 @@
 
 #include "core/base/assert.h"
 #include "core/compress/clip_writer.h"
+#include "core/compress/curve_compress.h"
 #include "core/compress/error_metric.h"
 #include "core/compress/track_analysis.h"
 #include "core/compress/vertex_error.h"
@@ -673,6 +674,7 @@ Expected<CompressedClip> CompressJob::run(CompressorContext* context, const std:
     closed = true;
     for (std::uint32_t j = 0; j < m_clip.jointCount && closed; ++j)
       closed = seam[j] <= m_settings.joints[j].precisionCm;
+    closed = closed && curvesClose(m_curves, m_clip, m_settings.curves);
   }
   if (closed) {
     // Drop the repeated last frame and wrap, if that stays within precision (wrap interval included).
@@ -724,6 +726,18 @@ Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const Ra
   CompressedClip out = run.finish(started);
   out.additive = m_additive;
   out.base = m_base;
+  if (!m_curves.empty()) {
+    CurveJob curves{m_curves,
+                    &m_clip,
+                    m_settings.curves,
+                    out.frameCount,
+                    out.droppedLastFrame,
+                    m_base ? &*m_base : nullptr,
+                    m_skeleton.restLocal};
+    out.stats.curves = appendCurves(out.data, curves);
+    out.stats.clipBytes = out.data.size();
+    out.stats.withinPrecision = out.stats.withinPrecision && out.stats.curves.withinPrecision;
+  }
   return out;
 }
 

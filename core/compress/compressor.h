@@ -23,6 +23,7 @@
 #include "core/anim/skinned_mesh.h"
 #include "core/base/status.h"
 #include "core/compress/additive_base.h"
+#include "core/compress/curve_compress.h"
 #include "core/compress/error_metric.h"
 #include "core/compress/root_motion.h"
 #include "core/compress/settings.h"
@@ -76,6 +77,8 @@ struct CompressionStats {
   std::uint32_t iterations = 0;  ///< verification passes
   /// With `root_motion: extract`: the cycle's motion and ten cycles' drift (core/compress/root_motion.h).
   RootMotionReport rootMotion;
+  /// The morph curves (format version 6): their kinds, bytes and errors; empty without curves.
+  CurveReport curves;
   bool withinPrecision = true;
 };
 
@@ -153,6 +156,7 @@ class CompressJob {
   double m_unitToCm;
   EffectiveSettings m_settings;
   std::span<const SkinnedMesh> m_meshes;
+  std::span<const MorphCurve> m_curves;  ///< the file's morph curves (the clip's keys are RawClip::curves)
   std::uint8_t m_upAxis = 1;
   std::optional<AdditiveBase> m_base;
   AdditiveRef m_additive;

@@ -65,6 +65,20 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
   r.seamErrorCm = clip.loop ? s.seamErrorCm : -1.f;
   r.additiveBase = clip.additive.spelling();
   r.droppedLastFrame = clip.droppedLastFrame;
+  if (const CurveReport& c = s.curves; !c.curves.empty()) {
+    r.defaultCurves = c.defaultCurves;
+    r.constantCurves = c.constantCurves;
+    r.fittedCurves = c.keyedCurves;
+    r.uniformCurves = c.uniformCurves;
+    r.rawCurves = c.rawCurves;
+    r.curveKeys = c.keys;
+    r.curveBytes = c.bytes;
+    r.maxMorphErrorCm = c.maxMorphErrorCm;
+    r.worstCurve = c.worstCurve >= 0 ? c.names[std::size_t(c.worstCurve)] : "";
+    for (std::size_t i = 0; i < c.curves.size(); ++i)
+      if (!c.curves[i].withinPrecision)
+        r.curvesOverPrecision.push_back({c.names[i], c.curves[i].maxErrorCm, c.curves[i].precisionCm});
+  }
   if (const RootMotionReport& m = s.rootMotion; m.extracted)
     r.rootMotion = ClipReport::RootMotion{skeleton.names[m.joint], m.distanceCm, m.turnDeg, m.drift10CyclesCm,
                                           m.sourceDrift10CyclesCm};
@@ -96,6 +110,9 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
   for (const auto& o : r.overPrecision)
     over.push_back(
         {{"joint", o.joint}, {"precision_cm", o.precisionCm}, {"max_error_cm", o.maxErrorCm}, {"floor_cm", o.floorCm}});
+  ordered_json curvesOver = ordered_json::array();
+  for (const auto& o : r.curvesOverPrecision)
+    curvesOver.push_back({{"curve", o.curve}, {"precision_cm", o.precisionCm}, {"max_error_cm", o.maxErrorCm}});
   ordered_json jointSettings = ordered_json::array();
   for (const auto& t : r.jointSettings)
     jointSettings.push_back({{"joint", t.joint}, {"precision_cm", t.precisionCm}, {"shell_cm", t.shellCm}});
@@ -136,7 +153,18 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"seam_error_cm", vertexErrorJson(r.seamErrorCm)},
           {"dropped_last_frame", r.droppedLastFrame},
           {"root_motion", rootMotionJson(r.rootMotion)},
-          {"additive_base", r.additiveBase.empty() ? ordered_json(nullptr) : ordered_json(r.additiveBase)}};
+          {"additive_base", r.additiveBase.empty() ? ordered_json(nullptr) : ordered_json(r.additiveBase)},
+          {"curves",
+           {{"default", r.defaultCurves},
+            {"constant", r.constantCurves},
+            {"fitted", r.fittedCurves},
+            {"uniform", r.uniformCurves},
+            {"raw", r.rawCurves}}},
+          {"curve_keys", r.curveKeys},
+          {"curve_bytes", r.curveBytes},
+          {"max_morph_error_cm", vertexErrorJson(r.maxMorphErrorCm)},
+          {"worst_curve", r.worstCurve},
+          {"curves_over_precision", curvesOver}};
 }
 
 }  // namespace
@@ -195,6 +223,22 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
                                             m->at("turn_deg").get<float>(), m->at("drift_10_cycles_cm").get<float>(),
                                             m->at("source_drift_10_cycles_cm").get<float>()};
     if (const auto v = j.find("additive_base"); v != j.end() && v->is_string()) r.additiveBase = v->get<std::string>();
+    if (const auto c = j.find("curves"); c != j.end() && c->is_object()) {
+      r.defaultCurves = c->at("default").get<std::uint32_t>();
+      r.constantCurves = c->at("constant").get<std::uint32_t>();
+      r.fittedCurves = c->at("fitted").get<std::uint32_t>();
+      r.uniformCurves = c->at("uniform").get<std::uint32_t>();
+      r.rawCurves = c->at("raw").get<std::uint32_t>();
+    }
+    r.curveKeys = j.value("curve_keys", std::uint64_t(0));
+    r.curveBytes = j.value("curve_bytes", std::uint64_t(0));
+    if (const auto v = j.find("max_morph_error_cm"); v != j.end() && v->is_number())
+      r.maxMorphErrorCm = v->get<float>();
+    r.worstCurve = j.value("worst_curve", std::string());
+    if (const auto v = j.find("curves_over_precision"); v != j.end() && v->is_array())
+      for (const auto& o : *v)
+        r.curvesOverPrecision.push_back(
+            {o.at("curve").get<std::string>(), o.at("max_error_cm").get<float>(), o.at("precision_cm").get<float>()});
     return r;
   } catch (const std::exception& e) {
     return Error{std::string("not a clip report: ") + e.what()};
@@ -207,9 +251,10 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
   ordered_json clips = ordered_json::array();
   ordered_json failures = ordered_json::array();
   std::uint64_t raw = 0, compressed = 0, keys = 0, frames = 0;
-  std::uint32_t tracks[5] = {0, 0, 0, 0, 0};
+  std::uint32_t tracks[5] = {0, 0, 0, 0, 0}, curves[5] = {0, 0, 0, 0, 0};
+  std::uint64_t curveBytes = 0;
   double ms = 0;
-  float maxError = 0, maxBetween = 0, maxP99 = 0, maxVertexError = -1;
+  float maxError = 0, maxBetween = 0, maxP99 = 0, maxVertexError = -1, maxMorphError = -1;
   bool within = true;
   for (const ClipReport& r : rows) {
     if (!r.error.empty()) {
@@ -227,6 +272,13 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
     tracks[2] += r.fittedTracks;
     tracks[3] += r.uniformTracks;
     tracks[4] += r.rawTracks;
+    curves[0] += r.defaultCurves;
+    curves[1] += r.constantCurves;
+    curves[2] += r.fittedCurves;
+    curves[3] += r.uniformCurves;
+    curves[4] += r.rawCurves;
+    curveBytes += r.curveBytes;
+    maxMorphError = std::max(maxMorphError, r.maxMorphErrorCm);
     ms += r.compressMs;
     maxError = std::max(maxError, r.maxErrorCm);
     maxBetween = std::max(maxBetween, r.maxErrorBetweenFramesCm);
@@ -256,7 +308,15 @@ std::string reportJson(const std::vector<ClipReport>& rows, std::uint64_t packBy
                      {"raw", tracks[4]}}},
                    {"compress_ms", ms},
                    {"within_precision", within},
-                   {"max_vertex_error_cm", vertexErrorJson(maxVertexError)}};
+                   {"max_vertex_error_cm", vertexErrorJson(maxVertexError)},
+                   {"curves",
+                    {{"default", curves[0]},
+                     {"constant", curves[1]},
+                     {"fitted", curves[2]},
+                     {"uniform", curves[3]},
+                     {"raw", curves[4]}}},
+                   {"curve_bytes", curveBytes},
+                   {"max_morph_error_cm", vertexErrorJson(maxMorphError)}};
   if (!failures.empty()) doc["failures"] = failures;
   doc["pack_bytes"] = packBytes;
   return doc.dump(2);
@@ -276,7 +336,8 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
        "tracks_fitted,tracks_uniform,tracks_raw,compress_ms,within_precision,max_vertex_error_cm,skin_bound_cm,limited_"
        "by,seam_error_cm,"
        "root_motion_joint,root_motion_distance_cm,root_motion_turn_deg,root_motion_drift_10_cycles_cm,"
-       "root_motion_source_drift_10_cycles_cm,additive_base,error\n";
+       "root_motion_source_drift_10_cycles_cm,additive_base,error,curves_default,curves_constant,curves_fitted,"
+       "curves_uniform,curves_raw,curve_bytes,max_morph_error_cm\n";
   for (const ClipReport& r : rows) {
     o << quote(r.file) << ',' << quote(r.clip) << ',' << quote(r.sourceClip) << ',' << r.clipIndex << ',' << r.joints
       << ',' << r.frames << ',' << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ','
@@ -296,7 +357,11 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
     else o << ",,,,";
     o << ',';
     if (!r.additiveBase.empty()) o << quote(r.additiveBase);  // empty: absolute
-    o << ',' << quote(r.error) << '\n';
+    // Columns added with morph curves (format version 6) follow the error, so earlier columns keep their places.
+    o << ',' << quote(r.error) << ',' << r.defaultCurves << ',' << r.constantCurves << ',' << r.fittedCurves << ','
+      << r.uniformCurves << ',' << r.rawCurves << ',' << r.curveBytes << ',';
+    if (r.error.empty() && r.maxMorphErrorCm >= 0) o << r.maxMorphErrorCm;  // empty: no curves
+    o << '\n';
   }
   return o.str();
 }

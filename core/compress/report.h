@@ -69,7 +69,18 @@ struct ClipReport {
   };
   std::optional<RootMotion> rootMotion;  ///< none: the root keeps its motion (null)
   std::string
-      additiveBase;   ///< additive clips: "rest", "CLIP" or "CLIP@FRAME" (AdditiveRef::spelling); empty: absolute
+      additiveBase;  ///< additive clips: "rest", "CLIP" or "CLIP@FRAME" (AdditiveRef::spelling); empty: absolute
+  /// Morph curves (format version 6): kinds, the curve section's bytes, the largest |weight error| x
+  /// displacement (cm; -1: the file has no curves), the worst curve and the curves over precision.
+  std::uint32_t defaultCurves = 0, constantCurves = 0, fittedCurves = 0, uniformCurves = 0, rawCurves = 0;
+  std::uint64_t curveKeys = 0, curveBytes = 0;
+  float maxMorphErrorCm = -1;
+  std::string worstCurve;
+  struct CurveOver {
+    std::string curve;
+    float maxErrorCm = 0, precisionCm = 0;
+  };
+  std::vector<CurveOver> curvesOverPrecision;
   std::string error;  ///< non-empty when the clip failed (then only file/clip are set)
 
   double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }

@@ -555,7 +555,9 @@ Status Importer::buildSkeleton() {
     for (unsigned a = 0; a < m_scene->mNumAnimations; ++a)
       morphs = morphs || m_scene->mAnimations[a]->mNumMorphMeshChannels > 0;
     return fail(std::string("nothing to compress: the file has no animated node and no bone") +
-                (morphs ? " (it animates only morph-target weights, which packs do not carry yet)" : ""));
+                (morphs ? " (it animates only morph-target weights; packs carry them beside a skeleton, and a file "
+                          "without one is not supported yet)"
+                        : ""));
   }
   if (m_jointNode.size() > runtime::kMaxJoints)
     return fail(std::to_string(m_jointNode.size()) + " joints; animpack supports at most " +

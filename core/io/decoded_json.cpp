@@ -6,12 +6,44 @@
 #include <nlohmann/json.hpp>
 
 #include "core/runtime/additive.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/player.h"
 #include "core/runtime/root_motion.h"
 
 namespace animpack::core {
 
-std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame) {
+namespace {
+
+/// The "curves" and "curve_frames" members (with their leading commas).
+void appendCurves(std::string& out, const ClipJsonHeader& header, const ClipJsonCurveFrame& curveFrame) {
+  using nlohmann::json;
+  json curves = json::array();
+  for (const ClipJsonHeader::Curve& c : header.curves)
+    curves.push_back({{"name", c.name},
+                      {"kind", "morph"},
+                      {"node", c.node},
+                      {"target", c.target},
+                      {"target_index", c.targetIndex},
+                      {"precision_cm", c.precisionCm},
+                      {"displacement_cm", c.displacementCm}});
+  out += ",\"curves\":" + curves.dump() + ",\"curve_frames\":[";
+  std::vector<float> weights(header.curves.size());
+  char buf[32];
+  for (std::uint32_t f = 0; !header.curves.empty() && curveFrame && f < header.frameCount; ++f) {
+    curveFrame(f, weights);
+    out += f ? ",[" : "[";
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+      std::snprintf(buf, sizeof(buf), "%s%.9g", i ? "," : "", static_cast<double>(weights[i]));
+      out += buf;
+    }
+    out += ']';
+  }
+  out += ']';
+}
+
+}  // namespace
+
+std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame, const ClipJsonCurveFrame& curves) {
   using nlohmann::json;
   json joints = json::array();
   for (std::size_t j = 0; j < header.names.size(); ++j)
@@ -48,7 +80,9 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame) {
     }
     out += ']';
   }
-  out += "]}\n";
+  out += "]";
+  appendCurves(out, header, curves);
+  out += "}\n";
   return out;
 }
 
@@ -61,32 +95,51 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
   const double duration = frames > 1 ? double(frames - 1) / double(clip.sampleRate()) : 0.0;
   const std::uint32_t count = rateHz ? sampleCount(duration, *rateHz) : frames;
   // The pack stores these as floats: widen them exactly so the text reads back as the same float.
-  const ClipJsonHeader header{std::string(clip.name()),
-                              clip.clipIndex(),
-                              clip.startTime(),
-                              rateHz ? *rateHz : double(clip.sampleRate()),
-                              count,
-                              double(sk.unitToCm()),
-                              sk.names(),
-                              {sk.parents().begin(), sk.parents().end()},
-                              clip.tolerances(),
-                              std::string(clip.sourceFile()),
-                              clip.sourceClip().empty() ? std::nullopt : std::optional<std::string>(clip.sourceClip())};
+  ClipJsonHeader header{std::string(clip.name()),
+                        clip.clipIndex(),
+                        clip.startTime(),
+                        rateHz ? *rateHz : double(clip.sampleRate()),
+                        count,
+                        double(sk.unitToCm()),
+                        sk.names(),
+                        {sk.parents().begin(), sk.parents().end()},
+                        clip.tolerances(),
+                        std::string(clip.sourceFile()),
+                        clip.sourceClip().empty() ? std::nullopt : std::optional<std::string>(clip.sourceClip()),
+                        {}};
+  for (std::uint32_t i = 0; i < sk.curveCount(); ++i)
+    header.curves.push_back({std::string(sk.curveName(i)), std::string(sk.curveNode(i)), std::string(sk.curveTarget(i)),
+                             sk.curveTargetIndex(i), clip.curvePrecisionCm(i), sk.curveDisplacementCm(i)});
   runtime::Player player, basePlayer;
   runtime::RootMotionScratch rootScratch;
   const bool apply = clip.view.additive() && !additiveDeltas;
   std::vector<runtime::Transform> base(apply ? sk.jointCount() : 0);
-  return clipJson(header, [&](std::uint32_t f, std::span<runtime::Transform> pose) {
-    // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.
-    const double frame =
-        rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate()), double(frames - 1)) : double(f);
-    player.sampleFrame(clip.view, static_cast<float>(frame), pose);
-    if (foldRootMotion)
-      runtime::applyRootMotionAtFrame(player, clip.view, static_cast<float>(frame), sk.parents(), pose, rootScratch);
+  std::vector<float> baseWeights(apply ? sk.curveCount() : 0);
+  // The clip's own frames exactly; with a rate, the frame position of start_time + f / rate.
+  auto frameOf = [&](std::uint32_t f) {
+    return rateHz ? std::min(double(f) / *rateHz * double(clip.sampleRate()), double(frames - 1)) : double(f);
+  };
+  auto curves = [&](std::uint32_t f, std::span<float> weights) {
+    const double frame = frameOf(f);
+    runtime::sampleCurvesAtFrame(clip.view, static_cast<float>(frame), weights);
     if (!apply) return;
-    runtime::sampleAdditiveBase(pack, clip, basePlayer, static_cast<float>(frame / double(clip.sampleRate())), base);
-    runtime::applyAdditive(base, pose, 1.f, pose);
-  });
+    runtime::sampleAdditiveBaseCurves(pack, clip, static_cast<float>(frame / double(clip.sampleRate())), baseWeights);
+    runtime::applyAdditiveCurves(baseWeights, weights, 1.f, weights);
+  };
+  return clipJson(
+      header,
+      [&](std::uint32_t f, std::span<runtime::Transform> pose) {
+        const double frame = frameOf(f);
+        player.sampleFrame(clip.view, static_cast<float>(frame), pose);
+        if (foldRootMotion)
+          runtime::applyRootMotionAtFrame(player, clip.view, static_cast<float>(frame), sk.parents(), pose,
+                                          rootScratch);
+        if (!apply) return;
+        runtime::sampleAdditiveBase(pack, clip, basePlayer, static_cast<float>(frame / double(clip.sampleRate())),
+                                    base);
+        runtime::applyAdditive(base, pose, 1.f, pose);
+      },
+      curves);
 }
 
 std::uint32_t sampleCount(double durationS, double rateHz) {

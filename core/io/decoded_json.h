@@ -27,15 +27,27 @@ struct ClipJsonHeader {
   std::vector<runtime::JointTolerance> tolerances;  ///< one per joint
   std::string source;                               ///< the source file name
   std::optional<std::string> sourceClip;  ///< the animation's own name; none when the pack does not record it (null)
+  /// Morph curves (format version 6): one per curve of the file or pack.
+  struct Curve {
+    std::string name, node, target;
+    std::uint32_t targetIndex = 0;
+    float precisionCm = 0, displacementCm = 0;
+  };
+  std::vector<Curve> curves;
 };
+
+/// Fills `weights` (one per curve) with frame `frame`'s morph weights.
+using ClipJsonCurveFrame = std::function<void(std::uint32_t frame, std::span<float> weights)>;
 
 /// Fills `pose` (one transform per joint) with frame `frame`'s local transforms.
 using ClipJsonFrame = std::function<void(std::uint32_t frame, std::span<runtime::Transform> pose)>;
 
 /// {"clip","source","source_clip","clip_index","start_time","sample_rate","frame_count","unit_to_cm",
 ///  "joints":[{"name","parent","precision_cm","shell_cm"}],
-///  "frames":[[[tx,ty,tz,qx,qy,qz,qw,sx,sy,sz] per joint] per frame]}
-std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame);
+///  "frames":[[[tx,ty,tz,qx,qy,qz,qw,sx,sy,sz] per joint] per frame],
+///  "curves":[{"name","kind":"morph","node","target","target_index","precision_cm","displacement_cm"}],
+///  "curve_frames":[[weight per curve] per frame]} (empty arrays without curves).
+std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame, const ClipJsonCurveFrame& curves = {});
 
 /// clipJson() of a pack's clip as the runtime decodes it, frame by frame. With `rateHz`, the frames
 /// are samples at start_time + k / rateHz (k = 0 .. floor(duration x rateHz)) through the runtime's

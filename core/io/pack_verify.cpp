@@ -1,13 +1,17 @@
 #include "core/io/pack_verify.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 
 #include "core/compress/additive_base.h"
+#include "core/compress/curve_compress.h"
 #include "core/compress/error_metric.h"
 #include "core/compress/settings.h"
 #include "core/compress/vertex_error.h"
+#include "core/runtime/additive.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/player.h"
 #include "core/runtime/root_motion.h"
 
@@ -46,6 +50,13 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
       }
       if (asset->skeleton.names != sk.names() || !std::ranges::equal(asset->skeleton.parents, sk.parents()))
         return Error{"'" + source.string() + "' has another skeleton than the pack"};
+      bool sameCurves = asset->curves.size() == sk.curveCount();
+      for (std::uint32_t c = 0; sameCurves && c < sk.curveCount(); ++c)
+        sameCurves = asset->curves[c].name == sk.curveName(c);
+      if (!sameCurves)
+        return Error{"'" + source.string() + "' has other morph targets than the pack (" +
+                     std::to_string(asset->curves.size()) + " curves, the pack " + std::to_string(sk.curveCount()) +
+                     ")"};
       for (std::size_t i : indices) {
         const std::uint32_t index = pack.clips()[i].clipIndex();
         if (index < asset->clips.size()) out.clips[i] = asset->clips[index];
@@ -56,6 +67,46 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
   }
   return out;
 }
+
+namespace {
+
+/// The clip's curves against the source's keys (an additive clip: its weights on its decoded base).
+void verifyCurves(const runtime::Pack& pack, const runtime::PackClip& clip, const RawClip& raw, ClipVerification& v) {
+  const runtime::PackSkeleton& sk = pack.skeleton();
+  const std::uint32_t n = sk.curveCount();
+  if (n == 0) return;
+  std::vector<double> times;  // in source frames
+  const std::uint32_t frames = clip.view.sourceFrameCount();
+  for (std::uint32_t f = 0; f < frames; ++f)
+    for (int k = 0; k < (f + 1 < frames ? 4 : 1); ++k) times.push_back(f + k / 4.0);
+  for (const CurveKeys& keys : raw.curves)
+    for (double t : keys.times) times.push_back(std::clamp(t * raw.sampleRate, 0.0, double(frames - 1)));
+  std::vector<float> weights(n), base(n);
+  std::vector<double> worst(n, 0);
+  for (double frame : times) {
+    runtime::sampleCurvesAtFrame(clip.view, static_cast<float>(frame), weights);
+    const double seconds = frame / raw.sampleRate;
+    if (clip.view.additive()) {
+      runtime::sampleAdditiveBaseCurves(pack, clip, static_cast<float>(seconds), base);
+      runtime::applyAdditiveCurves(base, weights, 1.f, weights);
+    }
+    for (std::uint32_t c = 0; c < n; ++c) {
+      const double e = std::fabs(double(weights[c]) - sourceWeight(raw, c, sk.restWeights()[c], seconds)) *
+                       double(sk.curveDisplacementCm(c));
+      worst[c] = std::max(worst[c], e);
+    }
+  }
+  v.maxMorphErrorCm = 0;
+  for (std::uint32_t c = 0; c < n; ++c) {
+    if (worst[c] > v.maxMorphErrorCm || v.worstCurve.empty()) {
+      v.maxMorphErrorCm = static_cast<float>(worst[c]);
+      v.worstCurve = sk.curveName(c);
+    }
+    if (worst[c] > double(clip.curvePrecisionCm(c)) * 1.0001) v.overPrecision.emplace_back(sk.curveName(c));
+  }
+}
+
+}  // namespace
 
 std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const SourceClips& sources) {
   std::vector<ClipVerification> result;
@@ -130,6 +181,7 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
       }
     }
     v.limitedBy = v.skinBoundCm > 0 && v.maxVertexErrorCm / v.skinBoundCm > jointShare ? "skin" : "joints";
+    verifyCurves(pack, clip, *raw, v);
     result.push_back(v);
   }
   return result;

@@ -45,6 +45,11 @@ struct ClipVerification {
   /// "skin" when the skinned vertices are nearer their bound than any joint is to its precision
   /// (as a fraction of each), else "joints".
   std::string limitedBy;
+  /// Morph curves (format version 6): the largest |weight error| x displacement (cm) at every frame,
+  /// at three points between frames and at the source's keys; -1 without curves. Curves above their
+  /// precision join overPrecision.
+  float maxMorphErrorCm = -1;
+  std::string worstCurve;
   bool withinPrecision() const { return checked && problem.empty() && overPrecision.empty(); }
 };
 

@@ -17,7 +17,8 @@ using runtime::storeLE;
 
 /// A clip's tolerance table: u16 unique count, u8 index width, u8 zero, unique entries
 /// (f32 precision, f32 shell, u8 pinned), then one index per joint.
-std::vector<std::uint8_t> toleranceTable(const std::vector<runtime::JointTolerance>& tolerances) {
+std::vector<std::uint8_t> toleranceTable(const std::vector<runtime::JointTolerance>& tolerances,
+                                         const std::vector<float>& curvePrecisions) {
   std::vector<runtime::JointTolerance> unique;
   std::vector<std::uint16_t> index;
   for (const auto& tol : tolerances) {
@@ -44,6 +45,14 @@ std::vector<std::uint8_t> toleranceTable(const std::vector<runtime::JointToleran
     if (width == 1) indices[j] = static_cast<std::uint8_t>(index[j]);
     else storeLE(indices + 2 * j, index[j]);
   }
+  // Version 6: the curves' precisions end the table, 4-byte aligned.
+  if (!curvePrecisions.empty()) {
+    t.resize((t.size() + 3) & ~std::size_t(3), 0);
+    for (float precision : curvePrecisions) {
+      t.resize(t.size() + 4);
+      storeLE(t.data() + t.size() - 4, precision);
+    }
+  }
   return t;
 }
 
@@ -65,15 +74,24 @@ void put(std::vector<std::uint8_t>& b, std::size_t at, T v) {
 
 }  // namespace
 
-PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm) {
-  return {skeleton.names, skeleton.parents, skeleton.restLocal, static_cast<float>(unitToCm)};
+PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm, std::span<const MorphCurve> curves) {
+  PackSkeletonRecord r{skeleton.names, skeleton.parents, skeleton.restLocal, static_cast<float>(unitToCm), {}};
+  for (const MorphCurve& c : curves)
+    r.curves.push_back({c.name, c.node, c.target, c.targetIndex, static_cast<float>(c.displacementCm), c.restWeight});
+  return r;
 }
 
 PackSkeletonRecord skeletonRecord(const runtime::PackSkeleton& skeleton) {
-  return {skeleton.names(),
-          {skeleton.parents().begin(), skeleton.parents().end()},
-          {skeleton.restPose().begin(), skeleton.restPose().end()},
-          skeleton.unitToCm()};
+  PackSkeletonRecord r{skeleton.names(),
+                       {skeleton.parents().begin(), skeleton.parents().end()},
+                       {skeleton.restPose().begin(), skeleton.restPose().end()},
+                       skeleton.unitToCm(),
+                       {}};
+  for (std::uint32_t i = 0; i < skeleton.curveCount(); ++i)
+    r.curves.push_back({std::string(skeleton.curveName(i)), std::string(skeleton.curveNode(i)),
+                        std::string(skeleton.curveTarget(i)), skeleton.curveTargetIndex(i),
+                        skeleton.curveDisplacementCm(i), skeleton.restWeights()[i]});
+  return r;
 }
 
 PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceFile, std::uint64_t sourceHash) {
@@ -89,6 +107,7 @@ PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceF
   r.settingsHash = clip.settingsHash;
   r.sourceHash = sourceHash;
   for (const EffectiveJoint& j : clip.settings.joints) r.tolerances.push_back({j.precisionCm, j.shellCm, j.pinned});
+  for (const EffectiveCurve& c : clip.settings.curves) r.curvePrecisions.push_back(c.precisionCm);
   r.data = clip.data;
   r.additive = clip.additive;
   return r;
@@ -107,6 +126,7 @@ PackClipRecord clipRecord(const runtime::PackClip& clip) {
   r.settingsHash = clip.settingsHash();
   r.sourceHash = clip.sourceHash();
   r.tolerances = clip.tolerances();
+  for (std::uint32_t i = 0; i < clip.view.curveCount(); ++i) r.curvePrecisions.push_back(clip.curvePrecisionCm(i));
   r.data = clip.view.bytes();  // the current layout, also for a clip of an older pack
   return r;
 }
@@ -144,6 +164,14 @@ Status sameSkeleton(const PackSkeletonRecord& a, const PackSkeletonRecord& b) {
       if (std::fabs(va[i] - vb[i]) > 1e-5f * std::max(1.f, std::fabs(va[i])))
         return Error{"skeletons differ: joint '" + a.names[j] + "' has another rest pose"};
   }
+  if (a.curves.size() != b.curves.size())
+    return Error{"morph targets differ: " + std::to_string(a.curves.size()) + " curves vs " +
+                 std::to_string(b.curves.size())};
+  for (std::size_t i = 0; i < a.curves.size(); ++i)
+    if (a.curves[i].name != b.curves[i].name || a.curves[i].restWeight != b.curves[i].restWeight ||
+        std::fabs(a.curves[i].displacementCm - b.curves[i].displacementCm) > 1e-5f * a.curves[i].displacementCm)
+      return Error{"morph targets differ at curve " + std::to_string(i) + ": '" + a.curves[i].name + "' vs '" +
+                   b.curves[i].name + "'"};
   if (std::fabs(a.unitToCm - b.unitToCm) > 1e-6f * a.unitToCm)
     return Error{"skeletons differ: unit " + std::to_string(a.unitToCm) + " cm vs " + std::to_string(b.unitToCm) +
                  " cm"};
@@ -168,6 +196,32 @@ struct StringTable {
   }
 };
 
+/// Version 6: the curve table after the joints (nothing without curves); returns its size.
+std::uint32_t writeCurveTable(std::vector<std::uint8_t>& b, std::span<const PackCurveRecord> curves,
+                              StringTable& strings) {
+  if (curves.empty()) return 0;
+  const std::size_t at = b.size();
+  const std::uint32_t size = runtime::kCurveTableHeaderSize + std::uint32_t(curves.size()) * runtime::kCurveRecordSize;
+  b.resize(at + size, 0);
+  std::vector<std::string> names;
+  for (const PackCurveRecord& c : curves) names.push_back(c.name);
+  put(b, at, static_cast<std::uint32_t>(curves.size()));
+  put(b, at + 8, runtime::curveHash(names));
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    const PackCurveRecord& c = curves[i];
+    const std::size_t p = at + runtime::kCurveTableHeaderSize + i * runtime::kCurveRecordSize;
+    put(b, p, strings.add(c.name));
+    put(b, p + 4, static_cast<std::uint16_t>(c.name.size()));
+    put(b, p + 6, static_cast<std::uint16_t>(std::min(c.node.size(), c.name.size())));
+    put(b, p + 8, strings.add(c.target));
+    put(b, p + 12, static_cast<std::uint32_t>(c.target.size()));
+    put(b, p + 16, c.targetIndex);
+    put(b, p + 20, c.displacementCm);
+    put(b, p + 24, c.restWeight);
+  }
+  return size;
+}
+
 /// The skeleton block at the end of `b`; returns its size.
 std::uint32_t writeSkeleton(std::vector<std::uint8_t>& b, const PackSkeletonRecord& skeleton, StringTable& strings) {
   const std::uint32_t joints = static_cast<std::uint32_t>(skeleton.names.size());
@@ -187,7 +241,7 @@ std::uint32_t writeSkeleton(std::vector<std::uint8_t>& b, const PackSkeletonReco
                          t.rotation.z,    t.rotation.w,    t.scale.x,       t.scale.y,    t.scale.z};
     for (int i = 0; i < 10; ++i) put(b, p + 12 + 4 * std::size_t(i), v[i]);
   }
-  return size;
+  return size + writeCurveTable(b, skeleton.curves, strings);
 }
 
 /// Each clip's tolerance table at the end of `b`, identical tables once: their offsets and sizes.
@@ -196,7 +250,7 @@ void writeToleranceTables(std::vector<std::uint8_t>& b, std::span<const PackClip
   std::vector<std::pair<std::vector<std::uint8_t>, std::uint32_t>> written;
   for (const PackClipRecord& clip : clips) {
     ANIMPACK_ASSERT(clip.tolerances.size() == joints, "one tolerance per joint");
-    std::vector<std::uint8_t> table = toleranceTable(clip.tolerances);
+    std::vector<std::uint8_t> table = toleranceTable(clip.tolerances, clip.curvePrecisions);
     sizes.push_back(static_cast<std::uint32_t>(table.size()));
     const auto same = std::find_if(written.begin(), written.end(), [&](const auto& w) { return w.first == table; });
     if (same != written.end()) {

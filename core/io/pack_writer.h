@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/anim/morph.h"
 #include "core/anim/skeleton.h"
 #include "core/base/status.h"
 #include "core/io/atomic_file.h"  // writeFileAtomic(), which writes the packs
@@ -29,8 +30,20 @@ struct PackClipRecord {
   std::uint64_t settingsHash = 0;
   std::uint64_t sourceHash = 0;
   std::vector<runtime::JointTolerance> tolerances;  ///< per joint
+  std::vector<float> curvePrecisions;               ///< per curve of the pack (format version 6), cm
   std::span<const std::uint8_t> data;               ///< the clip block
   AdditiveRef additive;                             ///< an additive clip's base: a clip of the same pack, by pack name
+};
+
+/// One curve of the pack (format version 6): a morph target's weight.
+struct PackCurveRecord {
+  std::string name;  ///< "NODE/TARGET" (core/anim/morph.h)
+  std::string node;  ///< the prefix of `name` before its '/'
+  std::string target;
+  std::uint32_t targetIndex = 0;
+  float displacementCm = 0;
+  float restWeight = 0;
+  bool operator==(const PackCurveRecord&) const = default;
 };
 
 struct PackSkeletonRecord {
@@ -38,9 +51,10 @@ struct PackSkeletonRecord {
   std::vector<std::int32_t> parents;
   std::vector<Transform> restPose;
   float unitToCm = 1.f;
+  std::vector<PackCurveRecord> curves;
 };
 
-PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm);
+PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm, std::span<const MorphCurve> curves = {});
 PackSkeletonRecord skeletonRecord(const runtime::PackSkeleton& skeleton);
 PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceFile, std::uint64_t sourceHash);
 /// A clip of an opened pack, its block in the current layout (ClipView::bytes), to be written again.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/runtime/curves.h"
 #include "core/runtime/pack_format.h"
 
 namespace animpack::runtime {
@@ -52,6 +53,17 @@ void sampleAdditiveBase(const Pack& pack, const PackClip& clip, Player& player, 
   }
   const ClipView& base = pack.clips()[clip.additiveBase()].view;  // the reader checked the index
   player.sampleFrame(base, additiveBaseFrame(base, clip.additiveFrame(), seconds), out);
+}
+
+void sampleAdditiveBaseCurves(const Pack& pack, const PackClip& clip, float seconds, std::span<float> out) {
+  if (clip.additiveBase() == kAdditiveNone) return;
+  const auto rest = pack.skeleton().restWeights();
+  const ClipView* base = clip.additiveBase() == kAdditiveRest ? nullptr : &pack.clips()[clip.additiveBase()].view;
+  if (!base || base->curveCount() == 0) {
+    std::copy_n(rest.begin(), std::min(rest.size(), out.size()), out.begin());
+    return;
+  }
+  sampleCurvesAtFrame(*base, additiveBaseFrame(*base, clip.additiveFrame(), seconds), out);
 }
 
 }  // namespace animpack::runtime

@@ -32,5 +32,9 @@ float additiveBaseFrame(const ClipView& base, std::int32_t baseFrame, float seco
 /// clip's own, so neither loses its cursor). Leaves `out` alone for a clip that is not additive.
 void sampleAdditiveBase(const Pack& pack, const PackClip& clip, Player& player, float seconds,
                         std::span<Transform> out);
+/// The base's morph weights (format version 6) for additive clip `clip` at `seconds`: the pack's
+/// rest weights, or its base clip's curves at the base frame (runtime::applyAdditiveCurves adds the
+/// clip's own). Leaves `out` alone for a clip that is not additive.
+void sampleAdditiveBaseCurves(const Pack& pack, const PackClip& clip, float seconds, std::span<float> out);
 
 }  // namespace animpack::runtime

@@ -65,9 +65,13 @@ inline constexpr std::uint16_t kClipFlagAdditive = 8;
 /// Format version 3, with kClipFlagWrap: the source had one more frame, a repeat of the first,
 /// which the wrap interval replaces (decoding frame F gives it).
 inline constexpr std::uint16_t kClipFlagDroppedLast = 16;
+/// Format version 6: a curve section (morph-target weights, FORMAT.md "Curves") ends the clip block,
+/// after the root-motion section when there is one.
+inline constexpr std::uint16_t kClipFlagCurves = 32;
 inline constexpr std::uint16_t kClipFlagsV2 = kClipFlagLoop;
 inline constexpr std::uint16_t kClipFlagsV3 =
     kClipFlagLoop | kClipFlagWrap | kClipFlagRootMotion | kClipFlagAdditive | kClipFlagDroppedLast;
+inline constexpr std::uint16_t kClipFlagsV6 = kClipFlagsV3 | kClipFlagCurves;
 
 /// Root-motion section (version 3): u16 joint, u8 up axis (0 x, 1 y, 2 z), u8 zero, f32[4]
 /// reference ground frame (x y z on the ground plane, yaw in radians about the up axis), f32[4]

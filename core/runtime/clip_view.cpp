@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/runtime/bits.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/quantize.h"
 
 namespace animpack::runtime {
@@ -62,7 +64,14 @@ class ClipViewReader {
   Status uniformData();
   Status padding();
   Status rootMotion();
+  Status curves(std::span<const float> restWeights);
 
+ private:
+  Status curveHeader(std::span<const float> restWeights);
+  Status curveData();
+  Status curveKeys(const CurveSectionView& s);
+
+ public:
  private:
   /// Starts a section of `size` bytes at the next multiple of 4.
   Status section(std::uint64_t size, const char* what) {
@@ -103,13 +112,15 @@ Status ClipViewReader::header(std::span<const Transform> restPose) {
     return fail("clip header says " + std::to_string(totalSize) + " bytes but " + std::to_string(size) +
                 " are present");
   if (size > 0xfffffff0u) return fail("clip larger than 4 GiB");
-  if (joints == 0 || joints > kMaxJoints) return fail("joint count " + std::to_string(joints) + " out of range");
+  // A clip of a pack without joints (morph targets only, version 6) carries curves.
+  if ((joints == 0 && !(v.m_flags & kClipFlagCurves)) || joints > kMaxJoints)
+    return fail("joint count " + std::to_string(joints) + " out of range");
   if (joints != restPose.size())
     return fail("clip has " + std::to_string(joints) + " joints, the skeleton " + std::to_string(restPose.size()));
   if (v.m_frameCount == 0) return fail("frame count is 0");
   if (!(v.m_sampleRate > 0.f) || !std::isfinite(v.m_sampleRate) || v.m_sampleRate > 1e5f)
     return fail("sample rate out of range");
-  if ((v.m_flags & ~kClipFlagsV3) != 0) return fail("unknown clip flags");
+  if ((v.m_flags & ~kClipFlagsV6) != 0) return fail("unknown clip flags");
   if ((v.m_flags & kClipFlagWrap) && !(v.m_flags & kClipFlagLoop)) return fail("wrap flag without the loop flag");
   if ((v.m_flags & kClipFlagWrap) && v.m_frameCount < 2) return fail("a wrapping clip needs two frames");
   if ((v.m_flags & kClipFlagDroppedLast) && !(v.m_flags & kClipFlagWrap))
@@ -360,10 +371,13 @@ Status ClipViewReader::uniformData() {
 Status ClipViewReader::padding() {
   const std::uint32_t bytes = m_view.m_uniformCount > 0 ? kBitPadding : 0;
   const std::uint64_t tail = (m_view.m_flags & kClipFlagRootMotion) ? rootMotionSectionSize(frames()) : 0;
-  if (m_pos + bytes + tail != m_r.data.size()) return fail("clip size disagrees with its sections");
+  const bool curves = (m_view.m_flags & kClipFlagCurves) != 0;
+  if (curves ? m_pos + bytes + tail > m_r.data.size() : m_pos + bytes + tail != m_r.data.size())
+    return fail("clip size disagrees with its sections");
   for (std::uint64_t i = m_pos; i < m_pos + bytes; ++i)
     if (m_r.data[i] != 0) return fail("clip padding is not zero");
   m_pos += bytes;
+  m_view.m_rootMotion = static_cast<std::uint32_t>(m_pos);
   return Status::ok();
 }
 
@@ -393,7 +407,150 @@ Status ClipViewReader::rootMotion() {
   return Status::ok();
 }
 
-Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose) {
+/// The curve section (version 6): counts that agree with the kinds, parameters in curve order,
+/// finite values, every key frame inside the clip and strictly increasing from 0 to the last, every
+/// uniform width 1..24, and the section ending the block.
+Status ClipViewReader::curves(std::span<const float> restWeights) {
+  ClipView& v = m_view;
+  const bool has = (v.m_flags & kClipFlagCurves) != 0;
+  if (!has) {
+    if (m_pos + ((v.m_flags & kClipFlagRootMotion) ? rootMotionSectionSize(frames()) : 0) != m_r.data.size())
+      return fail("clip size disagrees with its sections");
+    return Status::ok();
+  }
+  m_pos += (v.m_flags & kClipFlagRootMotion) ? rootMotionSectionSize(frames()) : 0;
+  const std::uint64_t start = align4(static_cast<std::uint32_t>(m_pos));
+  for (std::uint64_t i = m_pos; i < start && i < m_r.data.size(); ++i)
+    if (m_r.data[i] != 0) return fail("padding before the curves is not zero");
+  m_pos = start;
+  if (auto st = curveHeader(restWeights); !st) return st;
+  return curveData();
+}
+
+Status ClipViewReader::curveHeader(std::span<const float> restWeights) {
+  using L = CurveSectionLayout;
+  ClipView& v = m_view;
+  if (!m_r.has(m_pos, L::size)) return fail("curve section out of bounds");
+  const std::uint32_t count = m_r.at<std::uint16_t>(m_pos + L::curveCount);
+  if (count == 0 || count != restWeights.size())
+    return fail("clip has " + std::to_string(count) + " curves, the pack " + std::to_string(restWeights.size()));
+  v.m_curves = static_cast<std::uint32_t>(m_pos);
+  v.m_curveCount = static_cast<std::uint16_t>(count);
+  v.m_curveUniform = m_r.at<std::uint16_t>(m_pos + L::uniformCount);
+  v.m_curveKeyed = m_r.at<std::uint16_t>(m_pos + L::keyedCount);
+  v.m_curveRaw = m_r.at<std::uint16_t>(m_pos + L::rawCount);
+  v.m_curveKeyBits = m_r.at<std::uint32_t>(m_pos + L::keyBits);
+  v.m_curveRowBits = m_r.at<std::uint32_t>(m_pos + L::rowBits);
+  v.m_curveRest = restWeights.data();
+  m_pos += L::size;
+  if (!m_r.has(m_pos, (count + 1) / 2)) return fail("curve kinds out of bounds");
+  std::uint32_t n[kTrackKindCount] = {};
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const unsigned k = (m_r.data[m_pos + i / 2] >> ((i & 1) * 4)) & 15u;
+    if (k != unsigned(TrackKind::Default) && k != unsigned(TrackKind::Constant) && k != unsigned(TrackKind::Keyed) &&
+        k != unsigned(TrackKind::Uniform) && k != unsigned(TrackKind::Raw))
+      return fail("unknown curve kind " + std::to_string(k));
+    ++n[k];
+  }
+  if ((count & 1) && (m_r.data[m_pos + count / 2] >> 4) != 0) return fail("unused curve kind bits are not zero");
+  if (n[unsigned(TrackKind::Uniform)] != v.m_curveUniform || n[unsigned(TrackKind::Keyed)] != v.m_curveKeyed ||
+      n[unsigned(TrackKind::Raw)] != v.m_curveRaw)
+    return fail("curve counts disagree with their kinds");
+  if (v.m_curveKeyed > 0 && (frames() < 2 || frames() > kMaxKeyedFrames))
+    return fail("keyed curve in a clip of unsupported length");
+  v.m_curveConstants = static_cast<std::uint16_t>(n[unsigned(TrackKind::Constant)]);
+  m_pos = align4(static_cast<std::uint32_t>(m_pos + (count + 1) / 2));
+  return Status::ok();
+}
+
+Status ClipViewReader::curveData() {
+  ClipView& v = m_view;
+  const CurveSectionView s = v.curveSection();
+  const std::uint64_t bitBytes =
+      (std::uint64_t(v.m_curveKeyBits) + 7) / 8 + (std::uint64_t(frames()) * v.m_curveRowBits + 7) / 8;
+  const std::uint64_t size = 4ull * v.m_curveConstants + std::uint64_t(kCurveKeyedParamSize) * v.m_curveKeyed +
+                             std::uint64_t(kCurveUniformParamSize) * v.m_curveUniform + 4ull * frames() * v.m_curveRaw +
+                             (v.m_curveKeyBits + v.m_curveRowBits > 0 ? bitBytes + kBitPadding : 0);
+  if (!m_r.has(m_pos, size) || align4(static_cast<std::uint32_t>(m_pos + size)) != m_r.data.size())
+    return fail("curve section size disagrees with its counts");
+  auto finite = [&](const std::uint8_t* p) { return std::isfinite(loadLE<float>(p)); };
+  for (std::uint32_t i = 0; i < v.m_curveConstants; ++i)
+    if (!finite(s.constants + 4 * i)) return fail("curve constant is not finite");
+  if (auto st = curveKeys(s); !st) return st;
+  std::uint64_t bits = 0;
+  std::uint32_t previous = 0;
+  for (std::uint32_t t = 0; t < v.m_curveUniform; ++t) {
+    const std::uint8_t* p = s.uniformParams + std::size_t(t) * kCurveUniformParamSize;
+    const std::uint32_t curve = loadLE<std::uint16_t>(p);
+    if (curve >= v.m_curveCount || s.kind(curve) != TrackKind::Uniform || (t > 0 && curve <= previous) || p[3] != 0)
+      return fail("uniform curve parameters out of order");
+    previous = curve;
+    if (p[2] == 0 || p[2] > kMaxCurveBits) return fail("uniform curve width out of range");
+    if (!finite(p + 4) || !finite(p + 8)) return fail("uniform curve range is not finite");
+    bits += p[2];
+  }
+  if (bits != v.m_curveRowBits) return fail("curve row bits disagree with their tracks");
+  for (std::uint64_t i = 0; i < std::uint64_t(frames()) * v.m_curveRaw; ++i)
+    if (!finite(s.raw + 4 * i)) return fail("raw curve sample is not finite");
+  return Status::ok();
+}
+
+/// Keyed curves: parameters in curve order, widths 1..16, key frames from 0 to the last frame,
+/// strictly increasing, and every key bit accounted for.
+Status ClipViewReader::curveKeys(const CurveSectionView& s) {
+  ClipView& v = m_view;
+  const unsigned frameBits = curveKeyFrameBits(frames());
+  std::uint64_t bit = 0, keys = 0;
+  std::uint32_t previous = 0;
+  for (std::uint32_t t = 0; t < v.m_curveKeyed; ++t) {
+    const std::uint8_t* p = s.keyedParams + std::size_t(t) * kCurveKeyedParamSize;
+    const std::uint32_t curve = loadLE<std::uint16_t>(p), width = p[2], count = loadLE<std::uint32_t>(p + 4);
+    if (curve >= v.m_curveCount || s.kind(curve) != TrackKind::Keyed || (t > 0 && curve <= previous) || p[3] != 0)
+      return fail("keyed curve parameters out of order");
+    previous = curve;
+    if (width == 0 || width > kMaxCurveKeyBits) return fail("keyed curve width out of range");
+    if (!std::isfinite(loadLE<float>(p + 8)) || !std::isfinite(loadLE<float>(p + 12)))
+      return fail("keyed curve range is not finite");
+    const std::uint64_t record = frameBits + width;
+    if (count < 2 || count > frames() || bit + count * record > v.m_curveKeyBits)
+      return fail("keyed curve key count out of range");
+    std::uint32_t before = 0;
+    for (std::uint32_t k = 0; k < count; ++k, bit += record) {
+      const std::uint32_t f = readBits(s.keys, bit, frameBits);
+      if ((k == 0 && f != 0) || (k > 0 && f <= before) || f >= frames() || (k + 1 == count && f != frames() - 1))
+        return fail("keyed curve " + std::to_string(curve) + " has keys out of order or outside the clip");
+      before = f;
+    }
+    keys += count;
+  }
+  if (bit != v.m_curveKeyBits) return fail("curve key bits disagree with their tracks");
+  v.m_curveKeys = static_cast<std::uint32_t>(keys);
+  return Status::ok();
+}
+
+CurveSectionView ClipView::curveSection() const {
+  CurveSectionView s;
+  if (m_curveCount == 0) return s;
+  const std::uint8_t* p = m_blob + m_curves + CurveSectionLayout::size;
+  s.kinds = p;
+  p += align4((std::uint32_t(m_curveCount) + 1) / 2);
+  s.constants = p;
+  p += 4 * std::size_t(m_curveConstants);
+  s.keyedParams = p;
+  p += std::size_t(kCurveKeyedParamSize) * m_curveKeyed;
+  s.uniformParams = p;
+  p += std::size_t(kCurveUniformParamSize) * m_curveUniform;
+  s.raw = p;
+  p += 4 * std::size_t(m_frameCount) * m_curveRaw;
+  s.keys = p;
+  p += (std::size_t(m_curveKeyBits) + 7) / 8;
+  s.rows = p;
+  s.rowBits = m_curveRowBits;
+  return s;
+}
+
+Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose,
+                                  std::span<const float> restWeights) {
   static std::atomic<std::uint32_t> nextId{1};
   ClipView view;
   ClipViewReader reader(blob, view);
@@ -405,6 +562,7 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
       &ClipViewReader::uniformData,   &ClipViewReader::padding,   &ClipViewReader::rootMotion};
   for (auto stage : stages)
     if (auto st = (reader.*stage)(); !st) return Error{st.message()};
+  if (auto st = reader.curves(restWeights); !st) return Error{st.message()};
   view.m_id = nextId++;
   if (view.m_id == 0) view.m_id = nextId++;  // 0 means "no clip" to a player
   return view;
@@ -412,7 +570,7 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
 
 std::optional<RootMotionInfo> ClipView::rootMotion() const {
   if (!(m_flags & kClipFlagRootMotion)) return std::nullopt;
-  const std::uint8_t* p = m_blob + m_size - rootMotionSectionSize(m_frameCount);
+  const std::uint8_t* p = m_blob + m_rootMotion;
   RootMotionInfo rm;
   rm.joint = loadLE<std::uint16_t>(p);
   rm.upAxis = p[2];
@@ -505,6 +663,7 @@ ClipView::Sections ClipView::sections() const {
     s.padding = kBitPadding;
   }
   if (m_flags & kClipFlagRootMotion) s.rootMotion = static_cast<std::uint32_t>(rootMotionSectionSize(m_frameCount));
+  s.curves = curveBytes();
   return s;
 }
 

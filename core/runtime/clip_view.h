@@ -59,11 +59,29 @@ struct RootMotionInfo {
   const std::uint8_t* frames = nullptr;  ///< f32[4] per frame: x y z, yaw
 };
 
+/// Where a clip's curve section (format version 6) keeps each part (FORMAT.md "Curves").
+struct CurveSectionView {
+  const std::uint8_t* kinds = nullptr;
+  const std::uint8_t* constants = nullptr;
+  const std::uint8_t* keyedParams = nullptr;
+  const std::uint8_t* uniformParams = nullptr;
+  const std::uint8_t* keys = nullptr;
+  const std::uint8_t* raw = nullptr;
+  const std::uint8_t* rows = nullptr;
+  std::uint32_t rowBits = 0;
+  TrackKind kind(std::uint32_t curve) const {
+    return static_cast<TrackKind>((kinds[curve / 2] >> ((curve & 1) * 4)) & 15u);
+  }
+};
+
 class ClipView {
  public:
   /// Validates `blob` (a current-format clip block) against a skeleton's rest pose, which supplies
   /// default tracks and must outlive the view, as must the blob.
-  static Expected<ClipView> open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose);
+  /// A clip with curves (format version 6) needs their rest weights (one per curve of the pack,
+  /// what a default curve decodes to), which must outlive the view too.
+  static Expected<ClipView> open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose,
+                                 std::span<const float> restWeights = {});
 
   ClipView() = default;
 
@@ -165,10 +183,24 @@ class ClipView {
   /// Bytes the view holds beside the clip's own (its object: no tables grow with the clip).
   std::size_t derivedBytes() const { return sizeof(*this); }
 
+  /// Curves (format version 6): as many as the pack has, or 0 when the clip has no curve section.
+  std::uint32_t curveCount() const { return m_curveCount; }
+  /// What curve i's default track decodes to (its rest weight).
+  float curveRestWeight(std::uint32_t i) const { return m_curveRest[i]; }
+  TrackKind curveKind(std::uint32_t i) const { return curveSection().kind(i); }
+  std::uint32_t curveKeyedCount() const { return m_curveKeyed; }
+  std::uint32_t curveUniformCount() const { return m_curveUniform; }
+  std::uint32_t curveRawCount() const { return m_curveRaw; }
+  std::uint32_t curveConstantCount() const { return m_curveConstants; }
+  std::uint32_t curveKeyCount() const { return m_curveKeys; }
+  /// Bytes of the curve section (0 without one).
+  std::uint32_t curveBytes() const { return m_curveCount ? m_size - m_curves : 0; }
+  CurveSectionView curveSection() const;
+
   /// Sizes by section, for `animpack dump`.
   struct Sections {
     std::uint32_t header = 0, kinds = 0, constants = 0, keyedParams = 0, uniformParams = 0, boundaries = 0,
-                  segmentTable = 0, segmentData = 0, keys = 0, rawSamples = 0, padding = 0, rootMotion = 0;
+                  segmentTable = 0, segmentData = 0, keys = 0, rawSamples = 0, padding = 0, rootMotion = 0, curves = 0;
   };
   Sections sections() const;
 
@@ -194,7 +226,12 @@ class ClipView {
   std::uint32_t m_rowBits = 0;
   std::uint32_t m_keyCount = 0;
   // Section offsets within the blob (the others follow from them and the counts).
-  std::uint32_t m_keyedParams = 0, m_raw = 0, m_segmentTable = 0;
+  std::uint32_t m_keyedParams = 0, m_raw = 0, m_segmentTable = 0, m_rootMotion = 0;
+  // The curve section (format version 6): its offset (0: none) and counts; the rest weights.
+  std::uint32_t m_curves = 0;
+  std::uint16_t m_curveCount = 0, m_curveConstants = 0, m_curveKeyed = 0, m_curveUniform = 0, m_curveRaw = 0;
+  std::uint32_t m_curveKeys = 0, m_curveKeyBits = 0, m_curveRowBits = 0;
+  const float* m_curveRest = nullptr;
 };
 
 /// Decodes a key's rotation payload (v[3] at `payload`) or vector payload over its track's range.

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "core/runtime/curves.h"
 #include "core/runtime/hash.h"
 #include "core/runtime/legacy.h"
 #include "core/runtime/pack_format.h"
@@ -28,6 +29,42 @@ std::uint64_t skeletonHash(std::span<const std::string> names, std::span<const s
     h = fnv1a64(names[j], h);
   }
   return h;
+}
+
+std::uint64_t curveHash(std::span<const std::string> names) {
+  std::uint64_t h = fnv1a64Value(static_cast<std::uint32_t>(names.size()), kFnvOffset);
+  for (const std::string& name : names) h = fnv1a64(name, fnv1a64Value(static_cast<std::uint32_t>(name.size()), h));
+  return h;
+}
+
+const std::uint8_t* PackSkeleton::curveRecord(std::uint32_t i) const {
+  return m_file + m_curveTable + kCurveTableHeaderSize + std::size_t(i) * kCurveRecordSize;
+}
+
+std::string_view PackSkeleton::curveName(std::uint32_t i) const {
+  const std::uint8_t* q = curveRecord(i);
+  return {reinterpret_cast<const char*>(m_file + m_strings + loadLE<std::uint32_t>(q)), loadLE<std::uint16_t>(q + 4)};
+}
+
+std::string_view PackSkeleton::curveNode(std::uint32_t i) const {
+  return curveName(i).substr(0, loadLE<std::uint16_t>(curveRecord(i) + 6));
+}
+
+std::string_view PackSkeleton::curveTarget(std::uint32_t i) const {
+  const std::uint8_t* q = curveRecord(i);
+  return {reinterpret_cast<const char*>(m_file + m_strings + loadLE<std::uint32_t>(q + 8)),
+          loadLE<std::uint32_t>(q + 12)};
+}
+
+std::uint32_t PackSkeleton::curveTargetIndex(std::uint32_t i) const {
+  return loadLE<std::uint32_t>(curveRecord(i) + 16);
+}
+float PackSkeleton::curveDisplacementCm(std::uint32_t i) const { return loadLE<float>(curveRecord(i) + 20); }
+
+std::int32_t PackSkeleton::findCurve(std::string_view wanted) const {
+  for (std::uint32_t i = 0; i < curveCount(); ++i)
+    if (curveName(i) == wanted) return static_cast<std::int32_t>(i);
+  return -1;
 }
 
 std::string_view PackSkeleton::name(std::uint32_t j) const {
@@ -109,6 +146,14 @@ JointTolerance PackClip::tolerance(std::uint32_t joint) const {
   return {loadLE<float>(q), loadLE<float>(q + 4), q[8] != 0};
 }
 
+float PackClip::curvePrecisionCm(std::uint32_t curve) const {
+  const std::uint8_t* table = m_file + loadLE<std::uint32_t>(entry() + ClipEntryLayout::tolerancesOffset);
+  const std::uint32_t size = loadLE<std::uint32_t>(entry() + ClipEntryLayout::tolerancesSize);
+  // The curve precisions end the table: f32 per curve.
+  const std::uint32_t count = view.curveCount();
+  return loadLE<float>(table + size - 4 * std::size_t(count) + 4 * std::size_t(curve));
+}
+
 std::vector<JointTolerance> PackClip::tolerances() const {
   std::vector<JointTolerance> out(view.jointCount());
   for (std::uint32_t j = 0; j < out.size(); ++j) out[j] = tolerance(j);
@@ -121,16 +166,17 @@ const PackClip* Pack::findClip(std::string_view name) const {
   return nullptr;
 }
 
-std::size_t Pack::sharedDerivedBytes(std::uint32_t joints) {
-  return sizeof(Pack) + std::size_t(joints) * (sizeof(std::int32_t) + sizeof(Transform));
+std::size_t Pack::sharedDerivedBytes(std::uint32_t joints, std::uint32_t curves) {
+  return sizeof(Pack) + std::size_t(joints) * (sizeof(std::int32_t) + sizeof(Transform)) +
+         std::size_t(curves) * sizeof(float);
 }
 
 std::size_t Pack::clipDerivedBytes() { return sizeof(PackClip); }
 
 std::size_t Pack::derivedBytes() const {
   return sizeof(*this) + m_skeleton.m_parents.capacity() * sizeof(std::int32_t) +
-         m_skeleton.m_restPose.capacity() * sizeof(Transform) + m_clips.capacity() * sizeof(PackClip) +
-         m_upgraded.capacity();
+         m_skeleton.m_restPose.capacity() * sizeof(Transform) + m_skeleton.m_restWeights.capacity() * sizeof(float) +
+         m_clips.capacity() * sizeof(PackClip) + m_upgraded.capacity();
 }
 
 Expected<Pack> Pack::load(const std::filesystem::path& path) {
@@ -161,6 +207,7 @@ class PackReader {
  private:
   bool validString(std::uint32_t offset, std::uint32_t length) const { return inBounds(m_stringsSize, offset, length); }
   Status tolerances(const std::uint8_t* entry, const std::string& which) const;
+  Status curveTable(std::uint64_t offset, std::uint64_t size, std::size_t& nameBytes);
   Status sourceClip(std::uint64_t index, const std::string& which) const;
   Status upgrade(std::vector<std::span<const std::uint8_t>>& blocks);
 
@@ -209,9 +256,12 @@ Status PackReader::skeleton() {
   if (!inBounds(m_size, skOffset, skSize) || skSize < kSkeletonHeaderSize) return fail("skeleton block out of bounds");
   const std::uint8_t* sk = m_data + skOffset;
   const std::uint32_t jointCount = loadLE<std::uint32_t>(sk);
-  if (jointCount == 0 || jointCount > kMaxJoints)
+  const std::uint64_t jointsEnd = kSkeletonHeaderSize + std::uint64_t(jointCount) * kSkeletonJointSize;
+  // Version 6: a curve table may follow the joints (and a pack of curves alone has no joint).
+  const bool curves = m_pack.m_version >= 6 && skSize > jointsEnd;
+  if ((jointCount == 0 && !curves) || jointCount > kMaxJoints)
     return fail("joint count " + std::to_string(jointCount) + " out of range");
-  if (skSize != kSkeletonHeaderSize + std::uint64_t(jointCount) * kSkeletonJointSize)
+  if (curves ? skSize < jointsEnd : skSize != jointsEnd)
     return fail("skeleton block size disagrees with its joint count");
   PackSkeleton& skel = m_pack.m_skeleton;
   skel.m_file = m_data;
@@ -247,7 +297,40 @@ Status PackReader::skeleton() {
       return fail("rest rotation of joint " + std::to_string(j) + " is not a unit quaternion");
   }
   if (hash != skel.m_hash) return fail("skeleton hash does not match its joints");
+  if (curves)
+    if (auto st = curveTable(skOffset + jointsEnd, skSize - jointsEnd, nameBytes); !st) return st;
   m_pack.m_skeletonBytes = skSize + nameBytes;
+  return Status::ok();
+}
+
+/// Version 6: the curve table (u32 count, u32 0, u64 hash, records), names in the string table,
+/// finite non-negative displacements and finite rest weights, names unique.
+Status PackReader::curveTable(std::uint64_t offset, std::uint64_t size, std::size_t& nameBytes) {
+  PackSkeleton& skel = m_pack.m_skeleton;
+  const std::uint8_t* t = m_data + offset;
+  if (size < kCurveTableHeaderSize) return fail("curve table out of bounds");
+  const std::uint32_t count = loadLE<std::uint32_t>(t);
+  if (count == 0 || count > kMaxCurves || loadLE<std::uint32_t>(t + 4) != 0 ||
+      size != kCurveTableHeaderSize + std::uint64_t(count) * kCurveRecordSize)
+    return fail("curve table size disagrees with its curve count");
+  skel.m_curveTable = static_cast<std::uint32_t>(offset);
+  skel.m_curveHash = loadLE<std::uint64_t>(t + 8);
+  skel.m_restWeights.resize(count);
+  std::uint64_t hash = fnv1a64Value(count, kFnvOffset);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint8_t* q = skel.curveRecord(i);
+    const std::uint32_t nameLength = loadLE<std::uint16_t>(q + 4), nodeLength = loadLE<std::uint16_t>(q + 6);
+    if (!validString(loadLE<std::uint32_t>(q), nameLength) || nodeLength > nameLength ||
+        !validString(loadLE<std::uint32_t>(q + 8), loadLE<std::uint32_t>(q + 12)))
+      return fail("name of curve " + std::to_string(i) + " out of bounds");
+    const float displacement = loadLE<float>(q + 20), rest = loadLE<float>(q + 24);
+    if (!(displacement >= 0.f) || !std::isfinite(displacement) || !std::isfinite(rest))
+      return fail("curve " + std::to_string(i) + " has a displacement or rest weight that is not a finite number");
+    skel.m_restWeights[i] = rest;
+    nameBytes += nameLength;
+    hash = fnv1a64(skel.curveName(i), fnv1a64Value(nameLength, hash));
+  }
+  if (hash != skel.m_curveHash) return fail("curve hash does not match its curves");
   return Status::ok();
 }
 
@@ -274,11 +357,18 @@ Status PackReader::tolerances(const std::uint8_t* e, const std::string& which) c
     return fail(which + " tolerances out of bounds");
   const std::uint32_t unique = loadLE<std::uint16_t>(m_data + tolOffset);
   const std::uint32_t indexWidth = m_data[tolOffset + 2];
-  if (unique == 0 || unique > jointCount || (indexWidth != 1 && indexWidth != 2) || m_data[tolOffset + 3] != 0 ||
-      (indexWidth == 1 && unique > 256) ||
-      tolSize !=
-          kToleranceHeaderSize + std::uint64_t(unique) * kToleranceEntrySize + std::uint64_t(indexWidth) * jointCount)
+  // Version 6: the curves' precisions end the table (4-byte aligned, f32 each).
+  const std::uint32_t curves = m_pack.m_skeleton.curveCount();
+  const std::uint64_t jointPart =
+      kToleranceHeaderSize + std::uint64_t(unique) * kToleranceEntrySize + std::uint64_t(indexWidth) * jointCount;
+  const std::uint64_t expected = curves ? ((jointPart + 3) & ~std::uint64_t(3)) + 4ull * curves : jointPart;
+  if ((jointCount > 0 ? unique == 0 || unique > jointCount : unique != 0) || (indexWidth != 1 && indexWidth != 2) ||
+      m_data[tolOffset + 3] != 0 || (indexWidth == 1 && unique > 256) || tolSize != expected)
     return fail(which + " tolerance table size is wrong");
+  for (std::uint32_t c = 0; c < curves; ++c) {
+    const float precision = loadLE<float>(m_data + tolOffset + tolSize - 4ull * (curves - c));
+    if (!(precision > 0.f) || !std::isfinite(precision)) return fail(which + " has an invalid curve precision");
+  }
   for (std::uint32_t u = 0; u < unique; ++u) {
     const std::uint8_t* q = m_data + tolOffset + kToleranceHeaderSize + std::size_t(u) * kToleranceEntrySize;
     const float precision = loadLE<float>(q), shell = loadLE<float>(q + 4);
@@ -333,7 +423,7 @@ Status PackReader::clips() {
     if (auto st = sourceClip(i, which); !st) return st;
     blocks.push_back(std::span(m_data + dataOffset, dataSize));
   }
-  if (m_pack.m_version < kPackVersion)
+  if (m_pack.m_version < 5)
     if (auto st = upgrade(blocks); !st) return st;
   m_pack.m_clips.resize(clipCount);
   for (std::uint64_t i = 0; i < clipCount; ++i) {
@@ -341,8 +431,12 @@ Status PackReader::clips() {
     clip.m_file = m_data;
     clip.m_index = static_cast<std::uint32_t>(i);
     const std::string which = "clip " + std::to_string(i) + " ('" + std::string(clip.name()) + "')";
-    auto view = ClipView::open(blocks[i], m_pack.m_skeleton.restPose());
+    auto view = ClipView::open(blocks[i], m_pack.m_skeleton.restPose(), m_pack.m_skeleton.restWeights());
     if (!view) return fail(which + ": " + view.message());
+    if (m_pack.m_version < 6 && (view->flags() & kClipFlagCurves) != 0)
+      return fail(which + " has curves, which version " + std::to_string(m_pack.m_version) + " does not define");
+    if (view->curveCount() != m_pack.m_skeleton.curveCount())
+      return fail(which + " has no curve section, but the pack has curves");
     if (m_pack.m_version < 2 && view->rawCount() > 0)
       return fail(which + " has raw tracks, which version 1 does not define");
     if (m_pack.m_version < 3 && (view->flags() & ~kClipFlagsV2) != 0)

@@ -42,7 +42,21 @@ class PackSkeleton {
   float unitToCm() const { return m_unitToCm; }  ///< centimetres per skeleton length unit
   std::uint64_t hash() const { return m_hash; }  ///< FNV-1a of joint names and parents: compare with your rig
 
+  /// Curves (format version 6): morph-target weights every clip of the pack samples, in this order.
+  std::uint32_t curveCount() const { return static_cast<std::uint32_t>(m_restWeights.size()); }
+  std::string_view curveName(std::uint32_t i) const;  ///< "NODE/TARGET"
+  std::string_view curveNode(std::uint32_t i) const;  ///< the node whose meshes the target deforms
+  std::string_view curveTarget(std::uint32_t i) const;
+  std::uint32_t curveTargetIndex(std::uint32_t i) const;
+  float curveDisplacementCm(std::uint32_t i) const;  ///< the target's largest vertex displacement at weight 1
+  /// What a curve no clip animates stays at; one per curve (ClipView::open takes them).
+  std::span<const float> restWeights() const { return m_restWeights; }
+  /// The curve with this name, or -1.
+  std::int32_t findCurve(std::string_view name) const;
+  std::uint64_t curveHash() const { return m_curveHash; }  ///< FNV-1a of the curve names (0 without curves)
+
  private:
+  const std::uint8_t* curveRecord(std::uint32_t i) const;
   friend class PackReader;
   friend class Pack;
   const std::uint8_t* m_file = nullptr;  // the pack's bytes
@@ -52,6 +66,9 @@ class PackSkeleton {
   std::uint64_t m_hash = 0;
   std::vector<std::int32_t> m_parents;
   std::vector<Transform> m_restPose;
+  std::vector<float> m_restWeights;
+  std::uint32_t m_curveTable = 0;  // offset of the curve table (version 6), 0: none
+  std::uint64_t m_curveHash = 0;
 };
 
 /// One clip of a pack: its view, and its metadata read from the pack's clip table when asked for.
@@ -73,6 +90,8 @@ class PackClip {
   /// The precision and shell distance joint j was compressed with.
   JointTolerance tolerance(std::uint32_t joint) const;
   std::vector<JointTolerance> tolerances() const;
+  /// The precision curve i was compressed with (cm at the target's largest displacement; version 6).
+  float curvePrecisionCm(std::uint32_t curve) const;
   /// The clip's compressed size (FORMAT.md "Compressed size"): its table entry and data block in the file.
   std::uint32_t ownBytes() const;
   std::uint32_t additiveBase() const;  ///< version 3: kAdditiveNone, kAdditiveRest or the base clip's index
@@ -114,11 +133,13 @@ class Pack {
   /// pose, one view per clip (and, for a pack of versions 1 to 4, its rewritten clips).
   std::size_t derivedBytes() const;
   /// The part of derivedBytes() that is the pack's, not a clip's: the objects and the skeleton.
-  std::size_t sharedDerivedBytes() const { return sharedDerivedBytes(m_skeleton.jointCount()); }
+  std::size_t sharedDerivedBytes() const {
+    return sharedDerivedBytes(m_skeleton.jointCount(), m_skeleton.curveCount());
+  }
   /// What opening a current-format pack derives for its skeleton of `joints` joints (the Pack
   /// object, parents and rest pose), and for each clip (its view): derivedBytes() is the first
   /// plus the second per clip. Reports and budgets use them (`resident_bytes`).
-  static std::size_t sharedDerivedBytes(std::uint32_t joints);
+  static std::size_t sharedDerivedBytes(std::uint32_t joints, std::uint32_t curves = 0);
   static std::size_t clipDerivedBytes();
 
  private:
@@ -134,5 +155,7 @@ class Pack {
 
 /// Skeleton hash as stored in packs: FNV-1a over joint count, parents and names.
 std::uint64_t skeletonHash(std::span<const std::string> names, std::span<const std::int32_t> parents);
+/// Curve hash as stored in packs (version 6): FNV-1a over the curve count and names.
+std::uint64_t curveHash(std::span<const std::string> names);
 
 }  // namespace animpack::runtime

@@ -8,7 +8,7 @@ namespace animpack::runtime {
 
 inline constexpr std::uint8_t kPackMagic[8] = {'A', 'N', 'P', 'K', '\r', '\n', 0x1a, '\n'};
 /// The newest format this reader understands. Append-only: a new version only adds.
-inline constexpr std::uint32_t kPackVersion = 5;
+inline constexpr std::uint32_t kPackVersion = 6;
 inline constexpr std::uint32_t kPackHeaderSize = 64;
 inline constexpr std::uint32_t kPackChecksumStart = 32;  // the checksum covers [32, fileSize)
 inline constexpr std::uint32_t kSkeletonHeaderSize = 16;
@@ -24,6 +24,11 @@ inline constexpr std::uint32_t kAdditiveNone = 0xffffffffu;
 inline constexpr std::uint32_t kAdditiveRest = 0xfffffffeu;
 /// Version 4: per clip, where its source animation's name is in the string table (u32 offset, u32 length).
 inline constexpr std::uint32_t kSourceClipEntrySize = 8;
+/// Version 6: the curve table after the joints of the skeleton block (u32 count, u32 0, u64 hash,
+/// then one record per curve: u32 name offset, u16 name length, u16 node length, u32 target offset,
+/// u32 target length, u32 target index, f32 displacement cm, f32 rest weight).
+inline constexpr std::uint32_t kCurveTableHeaderSize = 16;
+inline constexpr std::uint32_t kCurveRecordSize = 28;
 inline constexpr std::uint32_t kToleranceHeaderSize = 4;
 inline constexpr std::uint32_t kToleranceEntrySize = 9;
 inline constexpr std::uint32_t kPackAlignment = 8;

@@ -1,11 +1,15 @@
 #include "core/runtime/player.h"
 
+#include "core/runtime/curves.h"
+
 #include <algorithm>
+#include <utility>
 #include <cassert>
 #include <array>
 #include <cmath>
 #include <cstring>
 
+#include "core/runtime/curves.h"
 #include "core/runtime/loop.h"
 #include "core/runtime/quantize.h"
 #include "core/runtime/track_math.h"
@@ -356,6 +360,7 @@ Player::Player(std::span<std::byte> storage, DecodePath path)
 
 Player::~Player() {
   if (m_memory && m_data) m_memory->deallocate(m_data, m_capacity, 16);
+  if (m_memory && m_curves) m_memory->deallocate(m_curves, m_curveBytes, 16);
 }
 
 Player::Player(Player&& other) noexcept
@@ -363,16 +368,25 @@ Player::Player(Player&& other) noexcept
       m_memory(other.m_memory),
       m_capacity(other.m_capacity),
       m_path(other.m_path),
-      m_framesDecoded(other.m_framesDecoded) {
+      m_framesDecoded(other.m_framesDecoded),
+      m_curves(other.m_curves),
+      m_curveBytes(other.m_curveBytes),
+      m_curveClip(other.m_curveClip) {
   m_cursor[0] = other.m_cursor[0];
   m_cursor[1] = other.m_cursor[1];
   other.m_data = nullptr;
   other.m_capacity = 0;
+  other.m_curves = nullptr;
+  other.m_curveBytes = 0;
 }
 
 Player& Player::operator=(Player&& other) noexcept {
   if (this == &other) return *this;
   if (m_memory && m_data) m_memory->deallocate(m_data, m_capacity, 16);
+  if (m_memory && m_curves) m_memory->deallocate(m_curves, m_curveBytes, 16);
+  m_curves = std::exchange(other.m_curves, nullptr);
+  m_curveBytes = std::exchange(other.m_curveBytes, 0u);
+  m_curveClip = other.m_curveClip;
   m_data = other.m_data;
   m_memory = other.m_memory;
   m_capacity = other.m_capacity;
@@ -484,6 +498,25 @@ void Player::sample(const ClipView& clip, float seconds, std::span<Transform> ou
 void Player::forgetOverwritten(std::size_t used) {
   if (m_cursor[1].clip != 0 && m_cursor[1].offset < used) m_cursor[1] = Cursor{};
   if (used == 0) m_cursor[0] = Cursor{};
+}
+
+void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out, std::span<float> weights) {
+  if (!out.empty()) sample(clip, seconds, out);
+  const std::size_t bytes = curveCacheBytes(clip);
+  if (bytes > m_curveBytes && m_memory) {
+    if (m_curves) m_memory->deallocate(m_curves, m_curveBytes, 16);
+    m_curves = static_cast<std::byte*>(m_memory->allocate(bytes, 16));
+    m_curveBytes = static_cast<std::uint32_t>(bytes);
+    m_curveClip = 0;
+  }
+  if (bytes == 0 || bytes > m_curveBytes) return sampleCurves(clip, seconds, weights);
+  // Segments first (16-byte aligned), then the statics.
+  CurveCache cache{
+      m_curveClip,
+      {reinterpret_cast<float*>(m_curves + clip.curveKeyedCount() * sizeof(CurveSegment)), clip.curveCount()},
+      {reinterpret_cast<CurveSegment*>(m_curves), clip.curveKeyedCount()}};
+  sampleCurves(clip, seconds, weights, &cache);
+  m_curveClip = cache.clip;
 }
 
 void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform> out) {

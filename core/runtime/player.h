@@ -58,6 +58,12 @@ class Player {
   /// Samples `clip` at `seconds` from its first frame into `out` (jointCount transforms). Looping
   /// clips wrap seamlessly (every ClipView::cycleFrames()); others clamp to their first and last frame.
   void sample(const ClipView& clip, float seconds, std::span<Transform> out);
+  /// The same, with the clip's morph weights (format version 6; ClipView::curveCount() floats) in
+  /// `weights`: each curve at the same time (runtime::sampleCurves). The player keeps a CurveCache
+  /// of the clip (runtime::curveCacheBytes: 4 bytes a curve, 32 a keyed curve; from its memory
+  /// resource, none on caller storage), so playback reads a keyed curve's keys only when it enters
+  /// another segment. An empty `out` samples the weights alone.
+  void sample(const ClipView& clip, float seconds, std::span<Transform> out, std::span<float> weights);
   /// Samples at a fractional frame index, clamped to [0, frameCount - 1]; a wrapping clip
   /// (ClipView::wraps()) also takes (frameCount - 1, frameCount], its last frame interpolated to its first.
   void sampleFrame(const ClipView& clip, float frame, std::span<Transform> out);
@@ -69,7 +75,7 @@ class Player {
   DecodePath path() const { return m_path; }
 
   /// Bytes this player holds: the object and its storage (owned or the caller's).
-  std::size_t stateBytes() const { return sizeof(*this) + m_capacity; }
+  std::size_t stateBytes() const { return sizeof(*this) + m_capacity + m_curveBytes; }
   /// Storage a player needs to sample `clip` with its frame cache.
   static std::size_t storageBytes(const ClipView& clip);
   /// Storage a player needs to blend clips of `a`'s and `b`'s sizes with their frame caches (at
@@ -97,6 +103,9 @@ class Player {
   DecodePath m_path = DecodePath::Simd;
   Cursor m_cursor[2];
   std::uint64_t m_framesDecoded = 0;
+  // The CurveCache of the last clip whose weights it sampled (from m_memory; none on caller storage).
+  std::byte* m_curves = nullptr;
+  std::uint32_t m_curveBytes = 0, m_curveClip = 0;
 };
 
 /// Blends two local poses joint by joint (naive or decomposed, see BlendMode): the joints that differ

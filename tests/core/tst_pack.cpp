@@ -15,6 +15,7 @@
 #include "core/io/asset_importer.h"
 #include "core/io/pack_writer.h"
 #include "core/runtime/hash.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/pack.h"
 #include "core/runtime/pack_format.h"
 #include "core/runtime/player.h"
@@ -89,14 +90,23 @@ std::uint64_t hashDecoded(const runtime::Pack& pack, bool midpoints = false) {
     h = runtime::fnv1a64(
         std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
   };
+  // Version 6: each pose is followed by the clip's morph weights (packs before it have none).
+  auto addCurves = [&](const runtime::ClipView& view, float frame) {
+    if (view.curveCount() == 0) return;
+    std::vector<float> weights(view.curveCount());
+    runtime::sampleCurvesAtFrame(view, frame, weights);
+    h = runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(weights.data()), weights.size() * 4), h);
+  };
   for (const runtime::PackClip& c : pack.clips()) {
     std::vector<runtime::Transform> out(c.view.jointCount());
     for (std::uint32_t f = 0; f < c.frameCount(); ++f) {
       player.sampleFrame(c.view, float(f), out);
       add(out);
+      addCurves(c.view, float(f));
       if (!midpoints || (f + 1 == c.frameCount() && !c.view.wraps())) continue;  // version 3: the wrap interval too
       player.sampleFrame(c.view, float(f) + 0.5f, out);
       add(out);
+      addCurves(c.view, float(f) + 0.5f);
     }
   }
   return h;
@@ -298,6 +308,7 @@ class TestPack : public QObject {
     QTest::newRow("v4") << 4;  // source clip names; residual offsets derived when a clip is opened
     QTest::newRow("v5")
         << 5;  // keys track by track, uniform tracks by group, no snapshots: decoded from the pack's bytes
+    QTest::newRow("v6") << 6;  // morph curves: the curve table, curve precisions and curve sections
   }
   void goldenPacksStillReadBitExactly() {
     // tests/data/golden_vN.anpk were written by tests/data/make_golden.cpp from the generated x100
@@ -313,6 +324,8 @@ class TestPack : public QObject {
     if (version >= 5) QVERIFY(pack->clips()[2].view.keyedCount() > 0);
     QCOMPARE(std::string(pack->skeleton().name(0)), std::string("Armature"));
     if (version >= 2) QVERIFY(pack->clips()[1].view.rawCount() > 0);
+    QCOMPARE(pack->skeleton().curveCount(), std::uint32_t(version >= 6 ? 4 : 0));
+    if (version >= 6) QVERIFY(pack->clips()[0].view.curveKeyedCount() + pack->clips()[0].view.curveUniformCount() > 0);
     QCOMPARE(pack->clips()[0].view.wraps(), version >= 3);
     QCOMPARE(std::string(pack->clips()[0].sourceClip()), version >= 4 ? std::string("Walk") : std::string());
     std::ifstream in(std::filesystem::path(ANIMPACK_SOURCE_DIR) / (stem + ".hash"));

@@ -2,7 +2,8 @@
 // when a format version is frozen (`build/tests/make_golden tests/data`); the files are committed
 // and tst_pack checks that every later reader still decodes them bit-exactly, at frames and
 // between them. Version 2's pack holds a clip compressed beyond what quantized tracks reach, so it
-// carries raw tracks; version 5's a third clip whose animated tracks are all keyed.
+// carries raw tracks; version 5's a third clip whose animated tracks are all keyed; version 6's rig
+// (test::morphRig) has four morph targets, so the pack carries curves.
 #include <cstdio>
 #include <fstream>
 
@@ -10,6 +11,7 @@
 #include "core/compress/compressor.h"
 #include "core/io/asset_importer.h"
 #include "core/io/pack_writer.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/hash.h"
 #include "core/runtime/pack.h"
 #include "core/runtime/pack_format.h"
@@ -24,7 +26,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::filesystem::path dir = argv[1];
-  const auto source = test::writeScene(test::armatureRig(100.f, 25, 25.f), "golden.gltf");
+  const auto source = test::writeScene(
+      runtime::kPackVersion >= 6 ? test::morphRig() : test::armatureRig(100.f, 25, 25.f), "golden.gltf");
   auto asset = core::importAsset(source);
   if (!asset) return std::fprintf(stderr, "%s\n", asset.message().c_str()), 1;
   std::vector<core::CompressedClip> clips;
@@ -40,12 +43,20 @@ int main(int argc, char** argv) {
   for (const auto& c : clips) records.push_back(core::clipRecord(c, "golden.gltf", 0));
   // Version 5 stores keys track by track: a third clip, the first one with every animated track
   // keyed, so the golden file holds keys too.
-  const std::vector<std::uint8_t> keyed = test::clipOfOneKind(*asset, core::TrackKind::Keyed, 30);
+  std::vector<std::uint8_t> keyed = test::clipOfOneKind(*asset, core::TrackKind::Keyed, 30);
+  if (!asset->curves.empty()) {
+    // Every clip of a pack with curves has a curve section: the first clip's (the same frames).
+    const auto view = runtime::ClipView::open(clips.front().data, asset->skeleton.restLocal,
+                                              std::vector<float>(asset->curves.size()));
+    if (!view) return std::fprintf(stderr, "%s\n", view.message().c_str()), 1;
+    const auto block = view->bytes();
+    runtime::appendCurveSection(keyed, block.subspan(block.size() - view->curveBytes()));
+  }
   core::PackClipRecord keyedRecord = records.front();
   keyedRecord.name = "WalkKeyed";
   keyedRecord.data = keyed;
   records.push_back(keyedRecord);
-  const auto bytes = core::buildPack(core::skeletonRecord(asset->skeleton, asset->unitToCm), records);
+  const auto bytes = core::buildPack(core::skeletonRecord(asset->skeleton, asset->unitToCm, asset->curves), records);
   const std::string stem = "golden_v" + std::to_string(runtime::kPackVersion);
   if (auto st = core::writeFileAtomic(dir / (stem + ".anpk"), bytes); !st)
     return std::fprintf(stderr, "%s\n", st.message().c_str()), 1;
@@ -53,16 +64,22 @@ int main(int argc, char** argv) {
   if (!pack) return std::fprintf(stderr, "%s\n", pack.message().c_str()), 1;
   std::uint64_t h = runtime::kFnvOffset;
   runtime::Player player;
+  // Each pose, then (version 6) the clip's morph weights, at every frame and frame midpoint.
+  auto add = [&](const runtime::ClipView& view, float frame) {
+    std::vector<runtime::Transform> out(view.jointCount());
+    player.sampleFrame(view, frame, out);
+    h = runtime::fnv1a64(
+        std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
+    if (view.curveCount() == 0) return;
+    std::vector<float> weights(view.curveCount());
+    runtime::sampleCurvesAtFrame(view, frame, weights);
+    h = runtime::fnv1a64(std::span(reinterpret_cast<const std::uint8_t*>(weights.data()), weights.size() * 4), h);
+  };
   for (const auto& c : pack->clips()) {
-    std::vector<runtime::Transform> out(c.view.jointCount());
     for (std::uint32_t f = 0; f < c.frameCount(); ++f) {
-      player.sampleFrame(c.view, float(f), out);
-      h = runtime::fnv1a64(
-          std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
+      add(c.view, float(f));
       if (runtime::kPackVersion < 2 || (f + 1 == c.frameCount() && !c.view.wraps())) continue;  // the wrap interval too
-      player.sampleFrame(c.view, float(f) + 0.5f, out);
-      h = runtime::fnv1a64(
-          std::span(reinterpret_cast<const std::uint8_t*>(out.data()), out.size() * sizeof(runtime::Transform)), h);
+      add(c.view, float(f) + 0.5f);
     }
   }
   std::ofstream(dir / (stem + ".hash")) << [&] {

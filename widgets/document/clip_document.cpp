@@ -129,7 +129,8 @@ void ClipDocument::layout() {
   skeletons.reserve(m_files.size());
   std::vector<core::PackCandidate> candidates;
   for (const SourceFile& file : m_files) {
-    if (file.asset) skeletons.push_back(core::skeletonRecord(file.asset->skeleton, file.asset->unitToCm));
+    if (file.asset)
+      skeletons.push_back(core::skeletonRecord(file.asset->skeleton, file.asset->unitToCm, file.asset->curves));
     candidates.push_back({file.path().toStdString(), file.asset ? &skeletons.back() : nullptr});
   }
   const std::vector<std::string> leftOut = core::filesLeftOut(candidates);

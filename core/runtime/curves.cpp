@@ -1,0 +1,302 @@
+#include "core/runtime/curves.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+
+#include "core/runtime/bits.h"
+#include "core/runtime/clip_view.h"
+
+namespace animpack::runtime {
+namespace {
+
+template <typename T>
+void put(std::vector<std::uint8_t>& out, T v) {
+  const std::size_t at = out.size();
+  out.resize(at + sizeof(T));
+  storeLE(out.data() + at, v);
+}
+void align4(std::vector<std::uint8_t>& out) { out.resize((out.size() + 3u) & ~std::size_t(3)); }
+
+/// A keyed curve's keys: bit-packed records of frame and value.
+struct KeyRun {
+  const std::uint8_t* bits;
+  std::uint64_t start;  // bit of its first key
+  unsigned frameBits, width, record;
+  std::uint32_t count;
+  float minValue, step;
+  std::uint32_t frame(std::uint32_t k) const { return readBits(bits, start + std::uint64_t(k) * record, frameBits); }
+  float value(std::uint32_t k) const {
+    return curveValue(readBits(bits, start + std::uint64_t(k) * record + frameBits, width), minValue, step);
+  }
+  /// The last key at or before frame f (< count - 1 unless f is the last frame), from `hint`.
+  std::uint32_t find(std::uint32_t f, std::uint32_t hint) const {
+    std::uint32_t lo = 0, hi = count - 1;
+    if (hint < count - 1 && frame(hint) <= f) {
+      // Playback: the hint's key, or one of the next few.
+      for (int tries = 0; tries < 4; ++tries, ++hint)
+        if (hint + 1 >= count - 1 || frame(hint + 1) > f) return std::min(hint, count - 2);
+      lo = hint;
+    }
+    while (hi - lo > 1) {
+      const std::uint32_t mid = (lo + hi) / 2;
+      (frame(mid) <= f ? lo : hi) = mid;
+    }
+    return lo;
+  }
+};
+
+/// Defaults and constants (what never moves) into `out`; raw curves between f and f1.
+void staticCurves(const ClipView& clip, const CurveSectionView& s, std::span<float> out) {
+  const std::uint32_t n = clip.curveCount();
+  if (clip.additive()) std::fill_n(out.begin(), n, 0.f);
+  else
+    for (std::uint32_t i = 0; i < n; ++i) out[i] = clip.curveRestWeight(i);
+  if (clip.curveConstantCount() == 0) return;
+  for (std::uint32_t i = 0, constant = 0; i < n; ++i)
+    if (s.kind(i) == TrackKind::Constant) out[i] = loadLE<float>(s.constants + 4 * std::size_t(constant++));
+}
+
+void rawCurves(const ClipView& clip, const CurveSectionView& s, std::uint32_t f, std::uint32_t f1, float alpha,
+               std::span<float> out) {
+  for (std::uint32_t i = 0, raw = 0; i < clip.curveCount(); ++i) {
+    if (s.kind(i) != TrackKind::Raw) continue;
+    const std::uint8_t* p = s.raw + std::size_t(raw++) * clip.frameCount() * 4;
+    out[i] = curveLerp(loadLE<float>(p + 4 * std::size_t(f)), loadLE<float>(p + 4 * std::size_t(f1)), alpha);
+  }
+}
+
+/// Keyed curves at frame f + alpha (or, in a wrap interval, frame f towards the first key). With a
+/// cache, a curve whose segment holds f reads no key.
+/// Keyed curve t's segment for frame f (its parameters at p; `keyBit`: where its keys start when
+/// the segment is new, then past them).
+void findSegment(const CurveSectionView& s, const std::uint8_t* p, std::uint32_t t, std::uint32_t f, unsigned frameBits,
+                 CurveSegment& seg, std::uint64_t& keyBit) {
+  const unsigned width = p[2];
+  const std::uint32_t count = loadLE<std::uint32_t>(p + 4);
+  const std::uint64_t start = seg.b < 0 ? keyBit : seg.start;
+  const KeyRun run{
+      s.keys, start, frameBits, width, frameBits + width, count, loadLE<float>(p + 8), loadLE<float>(p + 12)};
+  const std::uint32_t next = seg.key + 1, curve = loadLE<std::uint16_t>(p);
+  const float ff = float(f);
+  if (seg.b >= 0 && ff >= seg.b && next + 1 < count && float(run.frame(next + 1)) > ff) {
+    // Playback entered the next segment: its first key is the old segment's last.
+    const float b = float(run.frame(next + 1));
+    const float vb = run.value(next + 1);
+    seg = {seg.b, b, seg.vb, vb, curveSlope(seg.b, b, seg.vb, vb), next, seg.start, curve};
+  } else {
+    const std::uint32_t k = run.find(f, seg.b < 0 ? 0 : seg.key);
+    const float a = float(run.frame(k)), b = float(run.frame(k + 1));
+    const float va = run.value(k), vb = run.value(k + 1);
+    seg = {a, b, va, vb, curveSlope(a, b, va, vb), k, static_cast<std::uint32_t>(start), curve};
+  }
+  (void)t;
+  keyBit = start + std::uint64_t(count) * run.record;
+}
+
+/// Keyed curves at frame f + alpha (or, in a wrap interval, frame f towards each curve's first
+/// key). With a cache, a curve whose segment holds f reads no key.
+void keyedCurves(const ClipView& clip, const CurveSectionView& s, std::uint32_t f, bool wrap, float alpha,
+                 std::span<float> out, std::span<CurveSegment> segments) {
+  const unsigned frameBits = curveKeyFrameBits(clip.frameCount());
+  const std::uint32_t keyed = clip.curveKeyedCount();
+  const float ff = float(f), x = ff + (wrap ? 0.f : alpha);
+  std::uint64_t keyBit = 0;  // where the next curve's keys start, while segments are new
+  if (!segments.empty() && !wrap) {
+    for (std::uint32_t t = 0; t < keyed; ++t) {
+      CurveSegment& seg = segments[t];
+      if (!(ff >= seg.a && ff < seg.b))
+        findSegment(s, s.keyedParams + std::size_t(t) * kCurveKeyedParamSize, t, f, frameBits, seg, keyBit);
+      out[seg.curve] = curveSegmentValue(seg.a, seg.va, seg.slope, x);
+    }
+    return;
+  }
+  for (std::uint32_t t = 0; t < keyed; ++t) {
+    CurveSegment local;
+    CurveSegment& seg = segments.empty() ? local : segments[t];
+    const std::uint8_t* p = s.keyedParams + std::size_t(t) * kCurveKeyedParamSize;
+    findSegment(s, p, t, f, frameBits, seg, keyBit);
+    float v = curveSegmentValue(seg.a, seg.va, seg.slope, x);
+    if (wrap) {
+      const float first =
+          curveValue(readBits(s.keys, seg.start + frameBits, p[2]), loadLE<float>(p + 8), loadLE<float>(p + 12));
+      v = curveLerp(v, first, alpha);
+    }
+    out[seg.curve] = v;
+  }
+}
+
+void uniformCurves(const ClipView& clip, const CurveSectionView& s, std::uint32_t f, std::uint32_t f1, float alpha,
+                   std::span<float> out) {
+  const std::uint64_t row0 = std::uint64_t(f) * s.rowBits, row1 = std::uint64_t(f1) * s.rowBits;
+  std::uint64_t bit = 0;
+  for (std::uint32_t t = 0; t < clip.curveUniformCount(); ++t) {
+    const std::uint8_t* p = s.uniformParams + std::size_t(t) * kCurveUniformParamSize;
+    const unsigned width = p[2];
+    const float minValue = loadLE<float>(p + 4), step = loadLE<float>(p + 8);
+    const float v0 = curveValue(readBits(s.rows, row0 + bit, width), minValue, step);
+    const float v1 = curveValue(readBits(s.rows, row1 + bit, width), minValue, step);
+    bit += width;
+    out[loadLE<std::uint16_t>(p)] = curveLerp(v0, v1, alpha);
+  }
+}
+
+/// Every curve at frame f interpolated towards frame f1 by alpha (f1 = f + 1, or 0 in a wrap
+/// interval, or f when alpha is 0).
+void decodeBetween(const ClipView& clip, std::uint32_t f, std::uint32_t f1, float alpha, std::span<float> out,
+                   CurveCache* cache) {
+  const std::uint32_t n = clip.curveCount();
+  assert(out.size() >= n);
+  const CurveSectionView s = clip.curveSection();
+  if (cache && cache->clip != clip.id()) {
+    cache->clip = clip.id();
+    staticCurves(clip, s, cache->statics);
+    std::fill(cache->segments.begin(), cache->segments.end(), CurveSegment{});
+  }
+  if (cache) std::copy_n(cache->statics.begin(), n, out.begin());
+  else staticCurves(clip, s, out);
+  if (clip.curveRawCount() > 0) rawCurves(clip, s, f, f1, alpha, out);
+  if (clip.curveKeyedCount() > 0)
+    keyedCurves(clip, s, f, f1 < f, alpha, out, cache ? cache->segments : std::span<CurveSegment>());
+  if (clip.curveUniformCount() > 0) uniformCurves(clip, s, f, f1, alpha, out);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> buildCurveSection(std::uint32_t frames, std::span<const BlockCurve> curves) {
+  assert(!curves.empty() && curves.size() <= kMaxCurves);
+  std::uint32_t counts[kTrackKindCount] = {};
+  std::uint32_t rowBits = 0;
+  const unsigned frameBits = curveKeyFrameBits(frames);
+  BitWriter keys;
+  for (const BlockCurve& c : curves) {
+    ++counts[std::size_t(c.kind)];
+    if (c.kind == TrackKind::Uniform) rowBits += c.width;
+    for (std::size_t k = 0; c.kind == TrackKind::Keyed && k < c.keyFrames.size(); ++k) {
+      keys.write(c.keyFrames[k], frameBits);
+      keys.write(c.keyValues[k], c.width);
+    }
+  }
+  using L = CurveSectionLayout;
+  std::vector<std::uint8_t> out(L::size, 0);
+  out.reserve(L::size + curves.size() * 16 + keys.bytes().size() + std::size_t(frames) * rowBits / 8 + 64);
+  storeLE<std::uint16_t>(out.data() + L::curveCount, static_cast<std::uint16_t>(curves.size()));
+  storeLE<std::uint16_t>(out.data() + L::uniformCount,
+                         static_cast<std::uint16_t>(counts[std::size_t(TrackKind::Uniform)]));
+  storeLE<std::uint16_t>(out.data() + L::keyedCount, static_cast<std::uint16_t>(counts[std::size_t(TrackKind::Keyed)]));
+  storeLE<std::uint16_t>(out.data() + L::rawCount, static_cast<std::uint16_t>(counts[std::size_t(TrackKind::Raw)]));
+  storeLE<std::uint32_t>(out.data() + L::keyBits, static_cast<std::uint32_t>(keys.bitCount()));
+  storeLE<std::uint32_t>(out.data() + L::rowBits, rowBits);
+  const std::size_t kinds = out.size();
+  out.resize(kinds + (curves.size() + 1) / 2, 0);
+  for (std::size_t i = 0; i < curves.size(); ++i)
+    out[kinds + i / 2] |= static_cast<std::uint8_t>(unsigned(curves[i].kind) << ((i & 1) * 4));
+  align4(out);
+  for (const BlockCurve& c : curves)
+    if (c.kind == TrackKind::Constant) put<float>(out, c.constant);
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    if (curves[i].kind != TrackKind::Keyed) continue;
+    put<std::uint16_t>(out, static_cast<std::uint16_t>(i));
+    put<std::uint8_t>(out, curves[i].width);
+    put<std::uint8_t>(out, 0);
+    put<std::uint32_t>(out, static_cast<std::uint32_t>(curves[i].keyFrames.size()));
+    put<float>(out, curves[i].minValue);
+    put<float>(out, curves[i].step);
+  }
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    if (curves[i].kind != TrackKind::Uniform) continue;
+    put<std::uint16_t>(out, static_cast<std::uint16_t>(i));
+    put<std::uint8_t>(out, curves[i].width);
+    put<std::uint8_t>(out, 0);
+    put<float>(out, curves[i].minValue);
+    put<float>(out, curves[i].step);
+  }
+  for (const BlockCurve& c : curves)
+    for (std::size_t f = 0; c.kind == TrackKind::Raw && f < frames; ++f) put<float>(out, c.raw[f]);
+  BitWriter rows;
+  for (std::uint32_t f = 0; rowBits > 0 && f < frames; ++f)
+    for (const BlockCurve& c : curves)
+      if (c.kind == TrackKind::Uniform) rows.write(c.values[f], c.width);
+  if (keys.bitCount() + rows.bitCount() > 0) {
+    for (const BitWriter* w : {&keys, &rows}) {
+      const std::size_t at = out.size(), n = w->bytes().size();
+      out.resize(at + n);
+      if (n > 0) std::memcpy(out.data() + at, w->bytes().data(), n);
+    }
+    out.resize(out.size() + kBitPadding, 0);
+  }
+  align4(out);
+  return out;
+}
+
+void appendCurveSection(std::vector<std::uint8_t>& block, std::span<const std::uint8_t> section) {
+  align4(block);
+  const std::size_t at = block.size();
+  block.resize(at + section.size());
+  if (!section.empty()) std::memcpy(block.data() + at, section.data(), section.size());
+  const std::uint16_t flags = loadLE<std::uint16_t>(block.data() + ClipHeaderLayout::flags);
+  storeLE<std::uint16_t>(block.data() + ClipHeaderLayout::flags, static_cast<std::uint16_t>(flags | kClipFlagCurves));
+  storeLE<std::uint32_t>(block.data() + ClipHeaderLayout::totalSize, static_cast<std::uint32_t>(block.size()));
+}
+
+std::size_t curveCacheBytes(const ClipView& clip) {
+  return std::size_t(clip.curveCount()) * sizeof(float) + std::size_t(clip.curveKeyedCount()) * sizeof(CurveSegment);
+}
+
+void sampleCurvesAtFrame(const ClipView& clip, float frame, std::span<float> out, CurveCache* cache) {
+  if (clip.curveCount() == 0) return;
+  const std::uint32_t lastFrame = clip.frameCount() - 1;
+  const float last = float(lastFrame);
+  if (clip.wraps() && frame > last && frame < last + 1.f) {
+    // The wrap interval: the last frame interpolated to the first, as between any two frames.
+    decodeBetween(clip, lastFrame, 0, frame - last, out, cache);
+    return;
+  }
+  if (clip.wraps() && frame >= last + 1.f) frame = 0.f;
+  if (!(frame >= 0.f)) frame = 0.f;  // also NaN
+  if (frame >= last) return decodeBetween(clip, lastFrame, lastFrame, 0.f, out, cache);
+  const std::uint32_t f = std::min(static_cast<std::uint32_t>(frame), lastFrame);
+  const float alpha = f >= lastFrame ? 0.f : frame - float(f);
+  decodeBetween(clip, f, std::min(f + 1, lastFrame), alpha, out, cache);
+}
+
+void sampleCurves(const ClipView& clip, float seconds, std::span<float> out, CurveCache* cache) {
+  float frame = seconds * clip.sampleRate();
+  const float cycle = clip.cycleFrames();
+  if (clip.loops() && cycle > 0.f && !(frame >= 0.f && frame < cycle)) {  // fmod(x, c) is x on [0, c)
+    frame = std::fmod(frame, cycle);
+    if (frame < 0.f) frame += cycle;
+  }
+  sampleCurvesAtFrame(clip, frame, out, cache);
+}
+
+void blendCurves(std::span<const float> a, std::span<const float> b, float weight, std::span<float> out) {
+  const std::size_t n = std::min({a.size(), b.size(), out.size()});
+  for (std::size_t i = 0; i < n; ++i) out[i] = curveLerp(a[i], b[i], weight);
+}
+
+void applyAdditiveCurves(std::span<const float> base, std::span<const float> delta, float weight,
+                         std::span<float> out) {
+  const std::size_t n = std::min({base.size(), delta.size(), out.size()});
+  for (std::size_t i = 0; i < n; ++i) out[i] = base[i] + weight * delta[i];
+}
+
+void applyMorphs(std::span<const float> base, std::span<const MorphTargetDeltas> targets,
+                 std::span<const float> weights, std::span<float> out) {
+  assert(out.size() >= base.size());
+  if (out.data() != base.data()) std::copy(base.begin(), base.end(), out.begin());
+  const std::size_t n = std::min(targets.size(), weights.size());
+  for (std::size_t t = 0; t < n; ++t) {
+    const float w = weights[t];
+    if (w == 0.f) continue;
+    const MorphTargetDeltas& d = targets[t];
+    for (std::size_t k = 0; k < d.vertices.size(); ++k) {
+      const std::size_t v = std::size_t(d.vertices[k]) * 3;
+      if (v + 2 >= out.size()) continue;
+      for (int c = 0; c < 3; ++c) out[v + std::size_t(c)] += w * d.deltas[3 * k + std::size_t(c)];
+    }
+  }
+}
+
+}  // namespace animpack::runtime

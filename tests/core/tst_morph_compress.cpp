@@ -1,0 +1,259 @@
+// Morph curves in packs (core/compress/curve_compress.h, core/runtime/curves.h, FORMAT.md "Curves"):
+// every curve within precision_cm / displacement_cm at and between frames against an independent
+// double evaluation of the source (the generated face, tests/support), settings "morphs", loops and
+// additive clips, the player's cache giving the stateless values bit for bit, and damaged curve
+// sections refused with a message.
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "core/compress/compress_setup.h"
+#include "core/compress/compressor.h"
+#include "core/io/asset_importer.h"
+#include "core/io/pack_writer.h"
+#include "core/runtime/additive.h"
+#include "core/runtime/clip_view.h"
+#include "core/runtime/curves.h"
+#include "core/runtime/hash.h"
+#include "core/runtime/pack.h"
+#include "core/runtime/pack_format.h"
+#include "core/runtime/player.h"
+#include "tests/support/test_rigs.h"
+
+using namespace animpack;
+using namespace animpack::core;
+
+namespace {
+
+struct Packed {
+  ImportedAsset asset;
+  std::vector<CompressedClip> clips;
+  std::vector<std::uint8_t> bytes;
+};
+
+/// Imports `scene` and compresses every clip with `settings` into one pack.
+Packed pack(const test::GltfScene& scene, const char* name, const CompressionSettings& settings = {}) {
+  Packed p;
+  auto asset = importAsset(test::writeScene(scene, name));
+  if (!asset) qFatal("%s", asset.message().c_str());
+  p.asset = std::move(asset.value());
+  std::vector<PackClipRecord> records;
+  for (const RawClip& raw : p.asset.clips) {
+    const EffectiveSettings effective =
+        resolve(settings, p.asset.skeleton, raw.name, p.asset.meshes, p.asset.unitToCm, p.asset.curves);
+    AdditiveSetup additive = additiveSetup(additiveRefFromSpelling(effective.additiveBase), p.asset, BaseClip{});
+    auto c = makeCompressJob(p.asset, raw, effective, std::move(additive)).run();
+    if (!c) qFatal("%s", c.message().c_str());
+    p.clips.push_back(std::move(c.value()));
+  }
+  for (const CompressedClip& c : p.clips) records.push_back(clipRecord(c, name, 0));
+  p.bytes = buildPack(skeletonRecord(p.asset.skeleton, p.asset.unitToCm, p.asset.curves), records);
+  return p;
+}
+
+std::uint32_t faceCurve(const runtime::PackSkeleton& sk, const std::string& target) {
+  const std::int32_t i = sk.findCurve("Face/" + target);
+  if (i < 0) qFatal("no curve Face/%s", target.c_str());
+  return std::uint32_t(i);
+}
+
+}  // namespace
+
+class TestMorphCompress : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void theFaceIsWithinPrecisionAtFourTimesItsRate() {
+    const Packed p = pack(test::faceRig(), "face.gltf");
+    auto opened = runtime::Pack::open(p.bytes);
+    QVERIFY2(opened, opened ? "" : opened.message().c_str());
+    const runtime::PackSkeleton& sk = opened->skeleton();
+    QCOMPARE(sk.curveCount(), std::uint32_t(test::faceTargetCount()));
+    QCOMPARE(opened->version(), std::uint32_t(6));
+    for (std::size_t c = 0; c < opened->clips().size(); ++c) {
+      const runtime::PackClip& clip = opened->clips()[c];
+      const CurveReport& report = p.clips[c].stats.curves;
+      QVERIFY(report.withinPrecision);
+      QCOMPARE(report.bytes, std::size_t(clip.view.curveBytes()));
+      QCOMPARE(
+          report.defaultCurves + report.constantCurves + report.keyedCurves + report.uniformCurves + report.rawCurves,
+          std::uint32_t(test::faceTargetCount()));
+      std::vector<float> weights(sk.curveCount());
+      double worst = 0;
+      const bool talk = clip.name() == std::string_view("Talk");
+      // The independent evaluation: the analytic source keys, linear between them, in double.
+      for (int k = 0; k <= 4 * 179; ++k) {
+        const double seconds = k / 120.0;
+        runtime::sampleCurves(clip.view, float(seconds), weights);
+        for (int t = 0; t < test::faceTargetCount(); ++t) {
+          const test::FaceTarget target = test::faceTarget(t);
+          const double source = talk ? test::faceWeight(t, seconds) : test::faceIdleWeight(t, seconds);
+          const double cm = std::fabs(double(weights[faceCurve(sk, target.name)]) - source) * target.displacementCm;
+          worst = std::max(worst, cm);
+        }
+      }
+      QVERIFY2(worst <= 0.01 * 1.0001, qPrintable(QString("%1: %2 cm").arg(clip.name().data()).arg(worst)));
+      QVERIFY(report.maxMorphErrorCm <= 0.01f * 1.0001f);
+      // Curves that never move cost nothing: Idle moves five targets.
+      if (!talk) QCOMPARE(report.defaultCurves, std::uint32_t(test::faceTargetCount() - 5));
+      QVERIFY(clip.view.curveBytes() * 4 < 4 * sk.curveCount() * clip.frameCount());
+    }
+  }
+
+  void morphRulesSetEachCurvesPrecision() {
+    auto settings = CompressionSettings::fromJson("{\"morphs\":{\"Face/jaw?pen\":{\"precision_cm\":0.001}}}", "test");
+    QVERIFY(settings);
+    const Packed p = pack(test::faceRig(60, 30.f), "face_rules.gltf", *settings);
+    auto opened = runtime::Pack::open(p.bytes);
+    QVERIFY(opened);
+    const runtime::PackSkeleton& sk = opened->skeleton();
+    const runtime::PackClip& talk = opened->clips()[0];
+    QCOMPARE(talk.curvePrecisionCm(faceCurve(sk, "jawOpen")), 0.001f);
+    QCOMPARE(talk.curvePrecisionCm(faceCurve(sk, "eyeBlinkLeft")), 0.01f);
+    const CurveReport& r = p.clips[0].stats.curves;
+    QVERIFY(r.curves[faceCurve(sk, "jawOpen")].maxErrorCm <= 0.001f * 1.0001f);
+    QVERIFY(r.withinPrecision);
+  }
+
+  void thePlayersCacheGivesTheSameWeightsInAnyOrder() {
+    const Packed p = pack(test::faceRig(90, 30.f), "face_cache.gltf");
+    auto opened = runtime::Pack::open(p.bytes);
+    QVERIFY(opened);
+    const runtime::ClipView& view = opened->clips()[0].view;
+    std::vector<float> times;
+    for (int k = 0; k <= 180; ++k) times.push_back(float(k) / 60.f);
+    std::vector<float> order = times;
+    order.insert(order.end(), times.rbegin(), times.rend());
+    std::shuffle(times.begin(), times.end(), std::mt19937(7));
+    order.insert(order.end(), times.begin(), times.end());
+    runtime::Player player;
+    std::vector<float> cached(view.curveCount()), stateless(view.curveCount());
+    std::vector<runtime::Transform> pose(view.jointCount());
+    for (float t : order) {
+      player.sample(view, t, pose, cached);
+      runtime::sampleCurves(view, t, stateless);
+      QVERIFY(std::memcmp(cached.data(), stateless.data(), cached.size() * 4) == 0);
+    }
+    QVERIFY(player.stateBytes() >= runtime::curveCacheBytes(view));
+    // Another clip of the pack through the same player: its own curves, not the first clip's.
+    const runtime::ClipView& idle = opened->clips()[1].view;
+    player.sample(idle, 0.5f, {}, cached);
+    runtime::sampleCurves(idle, 0.5f, stateless);
+    QVERIFY(std::memcmp(cached.data(), stateless.data(), cached.size() * 4) == 0);
+  }
+
+  void loopsAndAdditiveClipsCarryTheirCurves() {
+    // morphRig's Walk: a smooth curve, blinks, a ramp and a target keyed at rest, four targets.
+    CompressionSettings settings;
+    settings.loop = LoopPolicy::On;
+    const Packed looped = pack(test::morphRig(), "morph_loop.gltf", settings);
+    auto opened = runtime::Pack::open(looped.bytes);
+    QVERIFY(opened);
+    const runtime::ClipView& walk = opened->clips()[0].view;
+    QVERIFY(walk.wraps());
+    QCOMPARE(walk.curveCount(), std::uint32_t(4));
+    // In the wrap interval a curve goes from its last frame to its first, linearly.
+    std::vector<float> last(4), first(4), mid(4);
+    runtime::sampleCurvesAtFrame(walk, float(walk.frameCount() - 1), last);
+    runtime::sampleCurvesAtFrame(walk, 0.f, first);
+    runtime::sampleCurvesAtFrame(walk, float(walk.frameCount()) - 0.5f, mid);
+    for (int c = 0; c < 4; ++c) QVERIFY(std::fabs(mid[c] - 0.5f * (last[c] + first[c])) < 1e-6f);
+
+    settings = {};
+    settings.additiveBase = "rest";
+    const Packed additive = pack(test::morphRig(), "morph_additive.gltf", settings);
+    auto delta = runtime::Pack::open(additive.bytes);
+    QVERIFY(delta);
+    const runtime::PackClip& clip = delta->clips()[0];
+    QVERIFY(clip.view.additive());
+    std::vector<float> base(4), w(4);
+    const auto& curves = additive.asset.curves;
+    for (std::uint32_t f = 0; f < clip.frameCount(); ++f) {
+      runtime::sampleCurvesAtFrame(clip.view, float(f), w);
+      runtime::sampleAdditiveBaseCurves(*delta, clip, float(f) / clip.sampleRate(), base);
+      runtime::applyAdditiveCurves(base, w, 1.f, w);
+      for (int c = 0; c < 4; ++c) {
+        const double source = test::morphRigWeight(c, int(f));
+        QVERIFY2(std::fabs(w[std::size_t(c)] - source) * curves[std::size_t(c)].displacementCm <= 0.01 * 1.0001,
+                 qPrintable(QString("curve %1 frame %2").arg(c).arg(f)));
+      }
+    }
+    // A target keyed at its rest weight through the clip stores nothing in the additive clip.
+    QCOMPARE(clip.view.curveKind(3), runtime::TrackKind::Default);
+  }
+
+  void filesWithoutMorphsHaveNoCurves() {
+    const Packed p = pack(test::armatureRig(1.f, 25, 25.f), "no_morphs.gltf");
+    auto opened = runtime::Pack::open(p.bytes);
+    QVERIFY(opened);
+    QCOMPARE(opened->skeleton().curveCount(), std::uint32_t(0));
+    QCOMPARE(opened->clips()[0].view.curveCount(), std::uint32_t(0));
+    QVERIFY((opened->clips()[0].view.flags() & runtime::kClipFlagCurves) == 0);
+    QVERIFY(p.clips[0].stats.curves.curves.empty());
+  }
+
+  void blendAdditiveAndCpuMorphing() {
+    const std::vector<float> a{0.f, 1.f}, b{1.f, 0.f};
+    std::vector<float> out(2);
+    runtime::blendCurves(a, b, 0.25f, out);
+    QCOMPARE(out[0], 0.25f);
+    QCOMPARE(out[1], 0.75f);
+    runtime::applyAdditiveCurves(a, b, 0.5f, out);
+    QCOMPARE(out[0], 0.5f);
+    QCOMPARE(out[1], 1.f);
+    // Two vertices; target 0 moves vertex 1 up by 2, target 1 moves vertex 0 right by 1.
+    const std::vector<float> positions{0, 0, 0, 1, 0, 0};
+    const std::uint32_t v1[] = {1}, v0[] = {0};
+    const float up[] = {0, 2, 0}, right[] = {1, 0, 0};
+    const runtime::MorphTargetDeltas targets[] = {{v1, up}, {v0, right}};
+    const float weights[] = {0.5f, 0.25f};
+    std::vector<float> morphed(6);
+    runtime::applyMorphs(positions, targets, weights, morphed);
+    QCOMPARE(morphed, (std::vector<float>{0.25f, 0, 0, 1, 1, 0}));
+  }
+
+  void damagedCurveSectionsAreRefused() {
+    const Packed p = pack(test::morphRig(), "morph_damaged.gltf");
+    const std::vector<std::uint8_t>& block = p.clips[0].data;
+    std::vector<float> rest;
+    for (const MorphCurve& c : p.asset.curves) rest.push_back(c.restWeight);
+    const auto good = runtime::ClipView::open(block, p.asset.skeleton.restLocal, rest);
+    QVERIFY2(good, good ? "" : good.message().c_str());
+    const std::size_t section = block.size() - good->curveBytes();
+    auto expect = [&](std::vector<std::uint8_t> damaged, std::span<const float> weights, const char* fragment) {
+      const auto view = runtime::ClipView::open(damaged, p.asset.skeleton.restLocal, weights);
+      QVERIFY2(!view, fragment);
+      QVERIFY2(view.message().find(fragment) != std::string::npos, view.message().c_str());
+    };
+    std::vector<std::uint8_t> d = block;
+    d[section + runtime::CurveSectionLayout::size] = 0x77;  // curve kinds 7
+    expect(d, rest, "unknown curve kind");
+    expect(block, std::vector<float>(3), "curves, the pack");
+    d = block;
+    d.resize(d.size() - 4);
+    runtime::storeLE<std::uint32_t>(d.data() + runtime::ClipHeaderLayout::totalSize, std::uint32_t(d.size()));
+    expect(d, rest, "curve section size");
+    d = block;
+    runtime::storeLE<std::uint32_t>(d.data() + section + runtime::CurveSectionLayout::rowBits, 3);
+    expect(d, rest, "curve section size");
+    // Without its curve flag the section is trailing data.
+    d = block;
+    runtime::storeLE<std::uint16_t>(
+        d.data() + runtime::ClipHeaderLayout::flags,
+        std::uint16_t(runtime::loadLE<std::uint16_t>(d.data() + 12) & ~runtime::kClipFlagCurves));
+    expect(d, rest, "clip size disagrees");
+    // A version-5 pack cannot carry curves.
+    std::vector<std::uint8_t> bytes = p.bytes;
+    runtime::storeLE<std::uint32_t>(bytes.data() + runtime::PackHeaderLayout::version, 5);
+    runtime::storeLE<std::uint64_t>(bytes.data() + runtime::PackHeaderLayout::checksum,
+                                    runtime::fnv1a64(std::span(bytes.data() + runtime::kPackChecksumStart,
+                                                               bytes.size() - runtime::kPackChecksumStart)));
+    const auto v5 = runtime::Pack::open(bytes);
+    QVERIFY(!v5);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMorphCompress)
+#include "tst_morph_compress.moc"
