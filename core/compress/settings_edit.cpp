@@ -9,22 +9,33 @@ namespace animpack::core {
 namespace {
 
 using Rules = std::vector<std::pair<std::string, JointOverride>>;
+using MorphRules = std::vector<std::pair<std::string, MorphOverride>>;
+
+/// The clip's exact-name override, made when `create`; null when there is none.
+ClipOverride* clipFor(CompressionSettings& s, const std::string& clip, bool create) {
+  auto it = std::find_if(s.clips.begin(), s.clips.end(), [&](const auto& c) { return c.first == clip; });
+  if (it != s.clips.end()) return &it->second;
+  if (!create) return nullptr;
+  return &s.clips.emplace_back(clip, ClipOverride{}).second;
+}
 
 Rules* rulesFor(CompressionSettings& s, EditScope scope, const std::string& clip, bool create) {
   if (scope == EditScope::AllClips) return &s.joints;
-  auto it = std::find_if(s.clips.begin(), s.clips.end(), [&](const auto& c) { return c.first == clip; });
-  if (it == s.clips.end()) {
-    if (!create) return nullptr;
-    s.clips.emplace_back(clip, ClipOverride{});
-    it = s.clips.end() - 1;
-  }
-  return &it->second.joints;
+  ClipOverride* o = clipFor(s, clip, create);
+  return o ? &o->joints : nullptr;
+}
+
+MorphRules* morphRulesFor(CompressionSettings& s, EditScope scope, const std::string& clip, bool create) {
+  if (scope == EditScope::AllClips) return &s.morphs;
+  ClipOverride* o = clipFor(s, clip, create);
+  return o ? &o->morphs : nullptr;
 }
 
 bool empty(const JointOverride& o) { return !o.precisionCm && !o.shellCm && !o.pinned; }
+bool empty(const MorphOverride& o) { return !o.precisionCm; }
 bool empty(const ClipOverride& o) {
   return !o.precisionCm && !o.shellCm && !o.rotationFormat && !o.snapshotIntervalS && !o.unitToCm && !o.sampleRate &&
-         o.joints.empty() && !o.name && !o.loop && !o.rootMotion && !o.rootJoint;
+         o.joints.empty() && o.morphs.empty() && !o.name && !o.loop && !o.rootMotion && !o.rootJoint && !o.additiveBase;
 }
 
 void setField(JointOverride& o, JointField field, float value) {
@@ -43,11 +54,15 @@ void clearField(JointOverride& o, JointField field) {
 }
 
 void tidy(CompressionSettings& s) {
-  auto prune = [](Rules& rules) {
+  auto prune = [](auto& rules) {
     rules.erase(std::remove_if(rules.begin(), rules.end(), [](const auto& r) { return empty(r.second); }), rules.end());
   };
   prune(s.joints);
-  for (auto& c : s.clips) prune(c.second.joints);
+  prune(s.morphs);
+  for (auto& c : s.clips) {
+    prune(c.second.joints);
+    prune(c.second.morphs);
+  }
   s.clips.erase(std::remove_if(s.clips.begin(), s.clips.end(), [](const auto& c) { return empty(c.second); }),
                 s.clips.end());
 }
@@ -108,6 +123,33 @@ bool hasOverride(const CompressionSettings& settings, EditScope scope, const std
       }
     }
   return false;
+}
+
+CompressionSettings withMorphPrecision(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                                       const std::vector<std::string>& curves, std::optional<float> precisionCm) {
+  CompressionSettings s = settings;
+  MorphRules* rules = morphRulesFor(s, scope, clip, precisionCm.has_value());
+  if (!rules) return s;
+  for (const std::string& curve : curves) {
+    auto it = std::find_if(rules->begin(), rules->end(), [&](const auto& r) { return r.first == curve; });
+    if (it == rules->end()) {
+      if (!precisionCm) continue;
+      rules->emplace_back(curve, MorphOverride{});
+      it = rules->end() - 1;
+    }
+    it->second.precisionCm = precisionCm;
+  }
+  tidy(s);
+  return s;
+}
+
+bool hasMorphOverride(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                      const std::string& curve) {
+  CompressionSettings copy = settings;
+  const MorphRules* rules = morphRulesFor(copy, scope, clip, false);
+  if (!rules) return false;
+  return std::any_of(rules->begin(), rules->end(),
+                     [&](const auto& r) { return r.first == curve && r.second.precisionCm.has_value(); });
 }
 
 CompressionSettings withJointsReset(const CompressionSettings& settings, EditScope scope, const std::string& clip,

@@ -3,6 +3,7 @@
 // made of: per-joint values by exact name, either for every clip (the top-level joint rules) or for
 // one clip (its exact-name clip override); subtrees, mesh-derived shells, presets, the file unit.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,15 @@ CompressionSettings withDefaultValue(const CompressionSettings& settings, EditSc
 /// Whether the joint has its own exact-name value of `field` in that scope.
 bool hasOverride(const CompressionSettings& settings, EditScope scope, const std::string& clip,
                  const std::string& joint, JointField field);
+
+/// `settings` where every named morph curve ("NODE/TARGET") has its own precision in that scope
+/// (the top-level "morphs" rules, or the clip's exact-name override); with no value, without it
+/// (the curves inherit again).
+CompressionSettings withMorphPrecision(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                                       const std::vector<std::string>& curves, std::optional<float> precisionCm);
+/// Whether the morph curve has its own exact-name precision in that scope.
+bool hasMorphOverride(const CompressionSettings& settings, EditScope scope, const std::string& clip,
+                      const std::string& curve);
 
 /// `settings` without the named joints' own precision, shell distance and pin.
 CompressionSettings withJointsReset(const CompressionSettings& settings, EditScope scope, const std::string& clip,

@@ -4,6 +4,7 @@
 
 #include "core/anim/subtree.h"
 #include "core/anim/up_axis.h"
+#include "core/compress/additive_edit.h"
 #include "core/compress/settings_edit.h"
 
 using namespace animpack;
@@ -46,6 +47,43 @@ class TestSettingsEdit : public QObject {
     QVERIFY(s.clips.empty());  // an override left empty goes away
     s = withJointsReset(s, EditScope::AllClips, "Walk", {"Spine"});
     QVERIFY(s.joints.empty());
+  }
+
+  void morphPrecisionsSetAndResetInTheirScope() {
+    std::vector<MorphCurve> curves(2);
+    curves[0].name = "Face/blink";
+    curves[0].displacementCm = 2;
+    curves[1].name = "Face/smile";
+    curves[1].displacementCm = 1;
+    const Skeleton sk = rig();
+    CompressionSettings s = withMorphPrecision({}, EditScope::AllClips, "Talk", {"Face/blink"}, 0.05f);
+    QVERIFY(hasMorphOverride(s, EditScope::AllClips, "Talk", "Face/blink"));
+    QVERIFY(!hasMorphOverride(s, EditScope::CurrentClip, "Talk", "Face/blink"));
+    QVERIFY(!hasMorphOverride(s, EditScope::AllClips, "Talk", "Face/smile"));
+    s = withMorphPrecision(s, EditScope::CurrentClip, "Talk", {"Face/blink", "Face/smile"}, 0.002f);
+    QVERIFY(s.validate().isOk());
+    const EffectiveSettings talk = resolve(s, sk, "Talk", {}, 1.0, curves);
+    const EffectiveSettings idle = resolve(s, sk, "Idle", {}, 1.0, curves);
+    QCOMPARE(talk.curves[0].precisionCm, 0.002f);  // the clip's own value wins
+    QCOMPARE(talk.curves[1].precisionCm, 0.002f);
+    QCOMPARE(idle.curves[0].precisionCm, 0.05f);
+    QCOMPARE(idle.curves[1].precisionCm, kDefaultPrecisionCm);
+    QVERIFY(talk.hash() != idle.hash());  // the compression key follows the curves
+    s = withMorphPrecision(s, EditScope::CurrentClip, "Talk", {"Face/blink", "Face/smile"}, std::nullopt);
+    QVERIFY(s.clips.empty());  // an override left empty goes away
+    s = withMorphPrecision(s, EditScope::AllClips, "Talk", {"Face/blink"}, std::nullopt);
+    QVERIFY(s.morphs.empty());
+    QCOMPARE(withMorphPrecision(s, EditScope::CurrentClip, "Talk", {"Face/blink"}, std::nullopt), s);
+  }
+
+  void anEditElsewhereKeepsAClipsOtherValues() {
+    // A clip override that holds only an additive base or morph rules is not empty: an edit of
+    // another clip or of every clip (which tidies the overrides) must keep it.
+    CompressionSettings s = withAdditiveBase({}, "Breathe", "rest");
+    s = withMorphPrecision(s, EditScope::CurrentClip, "Talk", {"Face/blink"}, 0.02f);
+    s = withJointValue(s, EditScope::AllClips, "Walk", {"Spine"}, JointField::Precision, 0.05f);
+    QCOMPARE(additiveBaseSetting(s, "Breathe"), std::string("rest"));
+    QVERIFY(hasMorphOverride(s, EditScope::CurrentClip, "Talk", "Face/blink"));
   }
 
   void clipPrecisionScalesEveryJointOfThatClipOnly() {
