@@ -34,6 +34,7 @@
 #include "widgets/document/review_project.h"
 #include "widgets/file_actions.h"
 #include "widgets/joint_tree_view.h"
+#include "widgets/morph_panel.h"
 #include "widgets/preferences_dialog.h"
 #include "widgets/stats_panel.h"
 #include "widgets/status_line.h"
@@ -111,6 +112,7 @@ void MainWindow::buildDocks() {
   };
   m_clips = new widgets::ClipListPanel(&m_document, m_recompressor, this);
   m_joints = new widgets::JointTreeView(&m_document, m_recompressor, this);
+  m_morphs = new widgets::MorphPanel(&m_document, m_recompressor, this);
   m_curves = new widgets::CurveView(&m_document, m_recompressor, this);
   m_errorMap = new widgets::ErrorMap(&m_document, m_recompressor, this);
   m_stats = new widgets::StatsPanel(&m_document, m_recompressor, this);
@@ -120,6 +122,8 @@ void MainWindow::buildDocks() {
   QDockWidget* clips = dock("Clips", "dock.clips", m_clips, Qt::LeftDockWidgetArea);
   QDockWidget* joints = dock("Joints", "dock.joints", m_joints, Qt::LeftDockWidgetArea);
   splitDockWidget(clips, joints, Qt::Vertical);
+  tabifyDockWidget(joints, dock("Morph targets", "dock.morphs", m_morphs, Qt::LeftDockWidgetArea));
+  joints->raise();
   QDockWidget* stats = dock("Stats", "dock.stats", m_stats, Qt::RightDockWidgetArea);
   QDockWidget* diagnostics = dock("Diagnostics", "dock.diagnostics", m_diagnostics, Qt::RightDockWidgetArea);
   QDockWidget* blend = dock("Blend", "dock.blend", m_blend, Qt::RightDockWidgetArea);

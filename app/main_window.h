@@ -28,6 +28,7 @@ class CurveView;
 class DiagnosticsPanel;
 class ErrorMap;
 class JointTreeView;
+class MorphPanel;
 class StatsPanel;
 class StatusLine;
 class Timeline;
@@ -115,6 +116,7 @@ class MainWindow : public QMainWindow {
   widgets::Timeline* m_timeline = nullptr;
   widgets::ClipListPanel* m_clips = nullptr;
   widgets::JointTreeView* m_joints = nullptr;
+  widgets::MorphPanel* m_morphs = nullptr;
   widgets::CurveView* m_curves = nullptr;
   widgets::ErrorMap* m_errorMap = nullptr;
   widgets::StatsPanel* m_stats = nullptr;

@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QBuffer>
+#include <QDockWidget>
 #include <QCommandLineParser>
 #include <QFile>
 #include <QPixmap>
@@ -38,7 +39,9 @@ int main(int argc, char** argv) {
   QCommandLineOption compressAll("compress-all",
                                  "Compress every clip once the files are open (Clip > Compress all clips).");
   QCommandLineOption time("time", "Pause the first clip at SECONDS (for screenshots).", "SECONDS");
-  parser.addOptions({screenshot, delay, joint, compressAll, time});
+  QCommandLineOption panel(
+      "panel", "Bring the panel TITLE (\"Morph targets\", \"Blend\", ...) to the front (for screenshots).", "TITLE");
+  parser.addOptions({screenshot, delay, joint, compressAll, time, panel});
   parser.process(app);
 
   animpack::app::MainWindow window;
@@ -80,6 +83,10 @@ int main(int argc, char** argv) {
   if (status == 0 && parser.isSet(joint) && window.document()->hasAsset()) {
     const int j = window.document()->asset()->skeleton.find(parser.value(joint).toStdString());
     if (j >= 0) window.document()->setSelectedJoints({j});
+  }
+  if (parser.isSet(panel)) {
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+      if (dock->windowTitle() == parser.value(panel)) dock->raise();
   }
   if (shotTaken) return status;
   if (shot.isActive()) shot.start();  // the full delay after the file opened, for the viewport to draw

@@ -6,9 +6,8 @@
 #include "widgets/format.h"
 
 namespace animpack::widgets {
-namespace {
 
-const char* kindName(runtime::TrackKind k) {
+const char* trackKindName(runtime::TrackKind k) {
   switch (k) {
     case runtime::TrackKind::Default: return "rest";
     case runtime::TrackKind::Constant:
@@ -20,8 +19,6 @@ const char* kindName(runtime::TrackKind k) {
   }
   return "?";
 }
-
-}  // namespace
 
 JointTreeModel::JointTreeModel(ClipDocument* document, Recompressor* recompressor, QObject* parent)
     : QAbstractItemModel(parent), m_document(document), m_recompressor(recompressor) {
@@ -191,7 +188,7 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
         case Storage:
           if (!report) return {};
           return QString("%1 / %2 / %3%4")
-              .arg(kindName(report->kinds[0]), kindName(report->kinds[1]), kindName(report->kinds[2]),
+              .arg(trackKindName(report->kinds[0]), trackKindName(report->kinds[1]), trackKindName(report->kinds[2]),
                    report->keys ? QString(" (%1 keys)").arg(report->keys) : QString());
         default: return {};
       }

@@ -11,6 +11,9 @@
 
 namespace animpack::widgets {
 
+/// How a track is stored, in the words the panels use: "rest", "constant", "keys", "uniform", "raw".
+const char* trackKindName(runtime::TrackKind kind);
+
 class JointTreeModel : public QAbstractItemModel {
   Q_OBJECT
  public:

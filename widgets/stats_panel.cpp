@@ -141,6 +141,13 @@ void StatsPanel::refresh() {
               .arg(formatCm(s.maxErrorCm), formatCm(s.p99ErrorCm),
                    s.withinPrecision ? "<span style='color:#1e8232'>every joint within precision</span>"
                                      : "<span style='color:#c8281e'>some joints over precision</span>");
+  if (const core::CurveReport& m = s.curves; !m.curves.empty())
+    text += QString("morph targets: %1 curves (%2 stored, the rest at their rest weight) in %3 · max error %4 · %5<br>")
+                .arg(m.curves.size())
+                .arg(m.curves.size() - m.defaultCurves)
+                .arg(formatBytes(m.bytes), formatCm(m.maxMorphErrorCm),
+                     m.withinPrecision ? "<span style='color:#1e8232'>every target within precision</span>"
+                                       : "<span style='color:#c8281e'>some targets over precision</span>");
   text += QString("compressed in %1 ms (%2 verification passes)").arg(s.compressMs, 0, 'f', 1).arg(s.iterations);
   for (const core::PinnedReport& p : s.pinned)
     text += QString("<br>pinned %1: drift %2 (unpinned %3)")

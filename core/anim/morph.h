@@ -1,7 +1,7 @@
 #pragma once
 // Morph targets (blend shapes) as imported (docs/IMPORT.md "Morph targets"): one curve per (node,
 // target), with the largest vertex displacement a unit of its weight causes, and each clip's keys of
-// the curves it animates. animpack lists them (`inspect`); packs do not carry morph weights yet.
+// the curves it animates. Packs carry their weights from format version 6 (docs/COMPRESSION.md "Morph targets").
 
 #include <cstdint>
 #include <string>

@@ -524,6 +524,21 @@ void ClipDocument::deriveShellsFromMesh(EditScope scope, const std::vector<int>&
                core::withShells(m_settings, scope, currentClipName(), current->skeleton, shellCm, joints));
 }
 
+void ClipDocument::setMorphPrecision(EditScope scope, const std::vector<int>& curves, std::optional<float> precisionCm,
+                                     quint64 mergeKey) {
+  const auto current = asset();
+  if (!current) return;
+  std::vector<std::string> names;
+  for (int c : curves)
+    if (c >= 0 && std::size_t(c) < current->curves.size()) names.push_back(current->curves[std::size_t(c)].name);
+  if (names.empty()) return;
+  const QString which = names.size() == 1 ? QString("'%1'").arg(QString::fromStdString(names[0]))
+                                          : QString("%1 morph targets").arg(names.size());
+  const QString text = precisionCm ? QString("Set precision of %1 to %2").arg(which, formatCm(*precisionCm))
+                                   : QString("Reset precision of %1").arg(which);
+  pushSettings(text, core::withMorphPrecision(m_settings, scope, currentClipName(), names, precisionCm), mergeKey);
+}
+
 void ClipDocument::setPrecision(EditScope scope, float precisionCm) {
   pushSettings(QString("Set precision to %1").arg(formatCm(precisionCm)),
                core::withDefaultValue(m_settings, scope, currentClipName(), JointField::Precision, precisionCm));

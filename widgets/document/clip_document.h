@@ -159,6 +159,10 @@ class ClipDocument : public QObject {
   void applyToSubtree(EditScope scope, const std::vector<int>& roots);
   /// Sets each joint's shell distance to its farthest influenced vertex (bind pose, in cm).
   void deriveShellsFromMesh(EditScope scope, const std::vector<int>& joints);
+  /// Sets (or, with no value, removes) the own precision of morph curves (indices into the asset's
+  /// curves, docs/SETTINGS.md "Morph targets"); edits with the same non-zero `mergeKey` merge.
+  void setMorphPrecision(EditScope scope, const std::vector<int>& curves, std::optional<float> precisionCm,
+                         quint64 mergeKey = 0);
   /// Makes `clip` additive on `base` ("rest", a clip's name, "CLIP@FRAME") or, with "", absolute.
   void setAdditiveBase(int clip, const QString& base);
   /// Sets the top-level (AllClips) or the current clip's precision, as a sweep point does.
