@@ -193,11 +193,16 @@ int benchCommand(int argc, char** argv, int first) {
     runtime::Player player(decodePath);
     auto play = [&](const std::vector<float>& ts) {
       for (float t : ts) player.sample(view, t, out);
-      sink = sink + out[0].rotation.w;
+      if (!out.empty()) sink = sink + out[0].rotation.w;
     };
     auto blend = [&] {
       for (float t : t60) player.blend(view, t, other.view, t * otherScale, 0.5f, runtime::BlendMode::Decomposed, out);
-      sink = sink + out[0].rotation.w;
+      if (!out.empty()) sink = sink + out[0].rotation.w;
+    };
+    std::vector<float> weights(view.curveCount());
+    auto curves = [&](const std::vector<float>& ts) {
+      for (float t : ts) player.sample(view, t, {}, weights);
+      if (!weights.empty()) sink = sink + weights[0];
     };
     if (i == benchClip) {
       // The player's memory: what it keeps after each kind of pass, its object included.
@@ -205,30 +210,29 @@ int benchCommand(int argc, char** argv, int first) {
       play(t60);
       play(back);
       play(random);
+      curves(t60);
       memory.playerBytes = AllocationCount::stop() + std::int64_t(sizeof(runtime::Player));
       AllocationCount::start();
       blend();
       memory.blendPlayerBytes = memory.playerBytes + AllocationCount::stop();
     }
     b.poses = t60.size();
-    b.forward30 = medianNs(t30.size(), [&] { play(t30); });
-    b.forward = medianNs(t60.size(), [&] { play(t60); });
-    b.backward = medianNs(back.size(), [&] { play(back); });
-    b.random = medianNs(random.size(), [&] { play(random); });
-    b.blend = medianNs(t60.size(), blend);
+    if (b.joints > 0) {  // a pack of morph curves alone has no pose to time
+      b.forward30 = medianNs(t30.size(), [&] { play(t30); });
+      b.forward = medianNs(t60.size(), [&] { play(t60); });
+      b.backward = medianNs(back.size(), [&] { play(back); });
+      b.random = medianNs(random.size(), [&] { play(random); });
+      b.blend = medianNs(t60.size(), blend);
+    }
     if (view.curveCount() > 0) {
       b.curves = view.curveCount();
       b.curveBytes = view.curveBytes();
-      std::vector<float> weights(view.curveCount()), frameTimes;
+      std::vector<float> frameTimes;
       for (std::uint32_t f = 0; f < view.frameCount(); ++f) frameTimes.push_back(float(f) / view.sampleRate());
-      auto curves = [&](const std::vector<float>& ts) {
-        for (float t : ts) player.sample(view, t, {}, weights);
-        sink = sink + weights[0];
-      };
       b.curveForward = medianNs(t60.size(), [&] { curves(t60); });
       b.curveFrames = medianNs(frameTimes.size(), [&] { curves(frameTimes); });
     }
-    if (sources.clips[i]) {
+    if (sources.clips[i] && b.joints > 0) {
       const core::RawClip& raw = *sources.clips[i];
       std::vector<core::Transform> rawOut(raw.jointCount);
       b.raw = medianNs(t60.size(), [&] {
@@ -252,13 +256,17 @@ int benchCommand(int argc, char** argv, int first) {
     j["clip"] = b.name;
     j["joints"] = pack->skeleton().jointCount();
     j["frames"] = b.frames;
-    j["forward_ns_per_pose"] = b.forward;
-    j["forward30_ns_per_pose"] = b.forward30;
-    j["backward_ns_per_pose"] = b.backward;
-    j["random_ns_per_pose"] = b.random;
-    j["blend_ns_per_pose"] = b.blend;
+    // A pack of morph curves alone has no pose: its pose timings are null.
+    const auto pose = [&](double ns) {
+      return b.joints ? nlohmann::ordered_json(ns) : nlohmann::ordered_json(nullptr);
+    };
+    j["forward_ns_per_pose"] = pose(b.forward);
+    j["forward30_ns_per_pose"] = pose(b.forward30);
+    j["backward_ns_per_pose"] = pose(b.backward);
+    j["random_ns_per_pose"] = pose(b.random);
+    j["blend_ns_per_pose"] = pose(b.blend);
     j["raw_ns_per_pose"] = b.raw ? nlohmann::ordered_json(*b.raw) : nlohmann::ordered_json(nullptr);
-    j["forward_ns_per_joint"] = b.forward / joints;
+    j["forward_ns_per_joint"] = pose(b.forward / std::max(joints, 1.0));
     j["compressed_bytes"] = b.compressedBytes;
     j["derived_bytes"] = memory.derivedBytes;
     j["player_bytes"] = memory.playerBytes;
@@ -289,21 +297,26 @@ int benchCommand(int argc, char** argv, int first) {
       std::snprintf(rawText, sizeof(rawText), "%.0f", *b.raw);
       std::snprintf(ratio, sizeof(ratio), "%.2f", b.forward / *b.raw);
     }
-    std::printf("%-30s %6u %8u %9.0f %9.0f %9.0f %9.0f %9.0f %9s %8s\n", b.name.substr(0, 30).c_str(), b.frames,
-                b.compressedBytes, b.forward30, b.forward, b.backward, b.random, b.blend, rawText, ratio);
+    if (b.joints == 0)
+      std::printf("%-30s %6u %8u %9s %9s %9s %9s %9s %9s %8s\n", b.name.substr(0, 30).c_str(), b.frames,
+                  b.compressedBytes, "-", "-", "-", "-", "-", "-", "-");
+    else
+      std::printf("%-30s %6u %8u %9.0f %9.0f %9.0f %9.0f %9.0f %9s %8s\n", b.name.substr(0, 30).c_str(), b.frames,
+                  b.compressedBytes, b.forward30, b.forward, b.backward, b.random, b.blend, rawText, ratio);
     if (b.curveForward)
       std::printf("%-30s %u morph curves in %u bytes: all weights %.0f ns at k/60 s, %.0f ns at the frames\n", "",
                   b.curves, b.curveBytes, *b.curveForward, *b.curveFrames);
   }
   std::size_t packBytes = 0;
   for (const runtime::PackClip& c : pack->clips()) packBytes += c.ownBytes();
+  char perJoint[48] = "";
+  if (joints > 0) std::snprintf(perJoint, sizeof(perJoint), " (%.1f per joint)", double(memory.playerBytes) / joints);
   std::printf(
-      "memory: %zu clip bytes in the pack; opened, it derives %lld bytes (%.1f %% of them); a player keeps %lld bytes "
-      "(%.1f per joint), %lld after a blend\n",
+      "memory: %zu clip bytes in the pack; opened, it derives %lld bytes (%.1f %% of them); a player keeps %lld "
+      "bytes%s, %lld after a blend\n",
       packBytes, static_cast<long long>(memory.derivedBytes),
       100.0 * double(memory.derivedBytes) / double(std::max<std::size_t>(packBytes, 1)),
-      static_cast<long long>(memory.playerBytes), double(memory.playerBytes) / joints,
-      static_cast<long long>(memory.blendPlayerBytes));
+      static_cast<long long>(memory.playerBytes), perJoint, static_cast<long long>(memory.blendPlayerBytes));
   return kExitOk;
 }
 

@@ -31,7 +31,12 @@ int exportSummary(const core::ExportResult& exported, bool quiet, std::optional<
     }
     raw += r.rawBytes;
     compressed += r.compressedBytes;
-    if (!quiet)
+    if (!quiet && r.joints == 0)  // morph curves alone: no raw joint bytes to compare with
+      std::printf("%s: %-28s %5u frames  %9s of morph curves  max %.4f cm  %6.1f ms%s\n",
+                  std::filesystem::path(r.file).filename().c_str(), r.clip.c_str(), r.frames,
+                  humanBytes(r.compressedBytes).c_str(), std::max(r.maxMorphErrorCm, 0.f), r.compressMs,
+                  r.withinPrecision ? "" : "  OVER PRECISION");
+    else if (!quiet)
       std::printf("%s: %-28s %5u frames  %10s -> %9s  %6.2f:1  max %.4f cm  p99 %.4f cm  %6.1f ms%s\n",
                   std::filesystem::path(r.file).filename().c_str(), r.clip.c_str(), r.frames,
                   humanBytes(r.rawBytes).c_str(), humanBytes(r.compressedBytes).c_str(), r.ratio(), r.maxErrorCm,
@@ -51,10 +56,15 @@ int exportSummary(const core::ExportResult& exported, bool quiet, std::optional<
     }
   }
   const std::size_t clips = result->rows.size() - result->failures;
-  std::printf("%zu clip(s)%s: %s -> %s (%.2f:1) in %zu pack(s)", clips,
-              result->cachedClips ? (" (" + std::to_string(result->cachedClips) + " from the cache)").c_str() : "",
-              humanBytes(raw).c_str(), humanBytes(compressed).c_str(),
-              compressed ? double(raw) / double(compressed) : 0.0, result->packs.size());
+  const std::string cached =
+      result->cachedClips ? " (" + std::to_string(result->cachedClips) + " from the cache)" : std::string();
+  if (raw == 0 && compressed > 0)  // morph curves alone
+    std::printf("%zu clip(s)%s: %s of morph curves in %zu pack(s)", clips, cached.c_str(),
+                humanBytes(compressed).c_str(), result->packs.size());
+  else
+    std::printf("%zu clip(s)%s: %s -> %s (%.2f:1) in %zu pack(s)", clips, cached.c_str(), humanBytes(raw).c_str(),
+                humanBytes(compressed).c_str(), compressed ? double(raw) / double(compressed) : 0.0,
+                result->packs.size());
   if (result->packs.size() == 1)
     std::printf(", %s written to %s (%s resident once opened)", humanBytes(result->packs[0].bytes).c_str(),
                 result->packs[0].path.c_str(), humanBytes(result->packs[0].residentBytes).c_str());

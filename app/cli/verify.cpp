@@ -46,6 +46,11 @@ int verifyCommand(int argc, char** argv, int first) {
       continue;
     }
     bad += !v.withinPrecision();
+    if (pack->skeleton().jointCount() == 0) {  // a pack of morph curves alone
+      std::printf("  %-32s morph targets %.4f cm (%s)  %s\n", v.name.c_str(), std::max(v.maxMorphErrorCm, 0.f),
+                  v.worstCurve.c_str(), v.withinPrecision() ? "within precision" : "OVER PRECISION");
+      continue;
+    }
     std::printf("  %-32s max %.4f cm (%s, %.4f s)  between frames %.4f cm  p99 %.4f cm  %s\n", v.name.c_str(),
                 v.maxErrorCm, v.worstJoint.c_str(), v.worstTimeS, v.maxErrorBetweenFramesCm, v.p99ErrorCm,
                 v.withinPrecision() ? "within precision" : "OVER PRECISION");

@@ -9,7 +9,7 @@ namespace animpack::core {
 
 Status Skeleton::validate() const {
   const std::size_t n = names.size();
-  if (n == 0) return Error{"skeleton has no joints"};
+  // An empty skeleton is valid: a file that animates only morph-target weights (docs/IMPORT.md).
   if (n > runtime::kMaxJoints)
     return Error{"skeleton has " + std::to_string(n) + " joints; animpack supports at most " +
                  std::to_string(runtime::kMaxJoints)};

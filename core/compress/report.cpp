@@ -60,7 +60,9 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
     jointShare = std::max(jointShare, jr.maxErrorCm / jr.precisionCm);
   }
   if (r.maxVertexErrorCm >= 0 && !s.joints.empty()) r.skinBoundCm = kSkinBoundFactor * strictest;
-  r.limitedBy = r.skinBoundCm > 0 && r.maxVertexErrorCm / r.skinBoundCm > jointShare ? "skin" : "joints";
+  r.limitedBy = s.joints.empty()                                                       ? "morphs"
+                : r.skinBoundCm > 0 && r.maxVertexErrorCm / r.skinBoundCm > jointShare ? "skin"
+                                                                                       : "joints";
   r.loop = clip.loop;
   r.seamErrorCm = clip.loop ? s.seamErrorCm : -1.f;
   r.additiveBase = clip.additive.spelling();

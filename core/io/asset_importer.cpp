@@ -554,10 +554,9 @@ Status Importer::buildSkeleton() {
     bool morphs = false;
     for (unsigned a = 0; a < m_scene->mNumAnimations; ++a)
       morphs = morphs || m_scene->mAnimations[a]->mNumMorphMeshChannels > 0;
-    return fail(std::string("nothing to compress: the file has no animated node and no bone") +
-                (morphs ? " (it animates only morph-target weights; packs carry them beside a skeleton, and a file "
-                          "without one is not supported yet)"
-                        : ""));
+    // A file that animates only morph-target weights has an empty skeleton and curves (docs/IMPORT.md).
+    if (!morphs)
+      return fail("nothing to compress: the file has no animated node, no bone and no morph-target animation");
   }
   if (m_jointNode.size() > runtime::kMaxJoints)
     return fail(std::to_string(m_jointNode.size()) + " joints; animpack supports at most " +
@@ -599,6 +598,10 @@ Status Importer::readChannels(const aiAnimation* anim, const std::string& label,
     noteJumps(s, where, anim->mTicksPerSecond > 0 ? anim->mTicksPerSecond : kFallbackTicksPerSecond);
     out.byNode.emplace(node, &s);
   }
+  // The clip spans its morph-weight keys too (a clip may animate only weights).
+  for (unsigned c = 0; c < anim->mNumMorphMeshChannels; ++c)
+    for (unsigned k = 0; k < anim->mMorphMeshChannels[c]->mNumKeys; ++k)
+      if (const double t = anim->mMorphMeshChannels[c]->mKeys[k].mTime; std::isfinite(t)) out.times.push_back(t);
   if (out.times.empty()) {
     note(Diagnostic::Severity::Warning, label + " has no key for any joint; imported as a one-frame rest pose");
     out.times.push_back(0);
@@ -1037,14 +1040,28 @@ Expected<ImportedAsset> Importer::run() {
   if (m_asset.clips.empty())
     note(Diagnostic::Severity::Info, "the file has bones but no animation: nothing to compress until clips are added");
   m_asset.curves = m_morphs->curves();
+  if (m_jointNode.empty() &&
+      std::none_of(m_asset.clips.begin(), m_asset.clips.end(), [](const RawClip& c) { return !c.curves.empty(); })) {
+    // Weights were the file's only animation, and none of them could be read.
+    std::string why;
+    for (const Diagnostic& d : m_asset.diagnostics)
+      if (d.severity == Diagnostic::Severity::Warning && d.message.find("morph") != std::string::npos) {
+        why = ": " + d.message;
+        break;
+      }
+    return fail(
+        "nothing to compress: the file has no animated node and no bone, and no morph-target weight it animates "
+        "could be read" +
+        why);
+  }
   if (!m_asset.curves.empty()) {
     std::set<std::uint32_t> animated;
     for (const RawClip& c : m_asset.clips)
       for (const CurveKeys& k : c.curves) animated.insert(k.curve);
     note(Diagnostic::Severity::Info, std::to_string(m_asset.curves.size()) + " morph target(s), " +
                                          std::to_string(animated.size()) +
-                                         " animated by some clip: `animpack inspect` lists them; packs do not carry "
-                                         "morph weights yet");
+                                         " animated by some clip: `animpack inspect` lists them; packs carry their "
+                                         "weights (docs/IMPORT.md \"Morph targets\")");
   }
   importMeshes();
   if (auto st = m_asset.skeleton.validate(); !st) return fail(st.message());

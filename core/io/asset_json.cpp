@@ -99,7 +99,7 @@ std::string inspectText(const ImportedAsset& asset) {
       << "\n";
   }
   if (!asset.curves.empty()) {
-    o << "morph targets: " << asset.curves.size() << " (weights listed, not yet compressed into packs)\n";
+    o << "morph targets: " << asset.curves.size() << "\n";
     for (const MorphCurve& m : asset.curves)
       o << "  " << m.name << ": moves a vertex up to " << fixed(m.displacementCm, 4) << " cm at weight 1, rest weight "
         << fixed(m.restWeight, 3) << "\n";

@@ -180,7 +180,9 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
         v.skinBoundCm = kSkinBoundFactor * strictest;
       }
     }
-    v.limitedBy = v.skinBoundCm > 0 && v.maxVertexErrorCm / v.skinBoundCm > jointShare ? "skin" : "joints";
+    v.limitedBy = pack.skeleton().jointCount() == 0                                      ? "morphs"
+                  : v.skinBoundCm > 0 && v.maxVertexErrorCm / v.skinBoundCm > jointShare ? "skin"
+                                                                                         : "joints";
     verifyCurves(pack, clip, *raw, v);
     result.push_back(v);
   }

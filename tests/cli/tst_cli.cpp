@@ -138,6 +138,48 @@ class TestCli : public QObject {
     QVERIFY(both.err.contains("--scalar and --sse2"));
   }
 
+  void aFileOfMorphWeightsAlone() {
+    // No bone, no animated node: an empty skeleton and two curves, through every command.
+    const QString cube = model("glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf");
+    const Run inspected = runCli({"inspect", cube});
+    QCOMPARE(inspected.code, 0);
+    QVERIFY2(inspected.out.contains("0 joints") && inspected.out.contains("2 animated morph curves"),
+             inspected.out.constData());
+    const QString dir = QString::fromStdString((test::scratchDir() / "cli-morph-only").string());
+    QDir().mkpath(dir);
+    const QString pack = dir + "/cube.anpk", report = dir + "/cube.json";
+    const Run compressed = runCli({"compress", cube, "-o", pack, "--report", report});
+    QCOMPARE(compressed.code, 0);
+    QVERIFY2(compressed.out.contains("of morph curves"), compressed.out.constData());
+    QFile file(report);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject clip = QJsonDocument::fromJson(file.readAll()).object()["clips"].toArray()[0].toObject();
+    QCOMPARE(clip["joints"].toInt(), 0);
+    QCOMPARE(clip["raw_bytes"].toInt(), 0);
+    QCOMPARE(clip["limited_by"].toString(), QString("morphs"));
+    QVERIFY(clip["within_precision"].toBool());
+    QVERIFY(clip["max_morph_error_cm"].toDouble() > 0 && clip["max_morph_error_cm"].toDouble() <= 0.01);
+    QCOMPARE(clip["worst_frame"].toInt(), 0);
+    const Run verified = runCli({"verify", pack, "--source", cube});
+    QCOMPARE(verified.code, 0);
+    QVERIFY2(verified.out.contains("morph targets") && verified.out.contains("within precision"),
+             verified.out.constData());
+    const Run bench = runCli({"bench", pack, "--json"});
+    QCOMPARE(bench.code, 0);
+    const QJsonObject b = QJsonDocument::fromJson(bench.out).object();
+    QCOMPARE(b["curves"].toInt(), 2);
+    QVERIFY(b["forward_ns_per_pose"].isNull());
+    QVERIFY(b["curve_ns_per_sample"].toDouble() > 0);
+    const Run table = runCli({"bench", pack});
+    QCOMPARE(table.code, 0);
+    QVERIFY2(table.out.contains("2 morph curves"), table.out.constData());
+    const Run decoded = runCli({"decode", pack, "--clip", "#0", "-o", "-"});
+    QCOMPARE(decoded.code, 0);
+    const QJsonObject d = QJsonDocument::fromJson(decoded.out).object();
+    QCOMPARE(d["joints"].toArray().size(), 0);
+    QCOMPARE(d["curves"].toArray().size(), 2);
+  }
+
   void benchPicksClipsAsEveryCommand() {
     // Two single-clip BVH files: pack names "01_01" and "01_03", both animations named "Motion".
     const QString dir = QString::fromStdString((test::scratchDir() / "cli-bench").string());

@@ -67,7 +67,7 @@ class TestAnimModel : public QObject {
     s = threeJoints();
     s.inverseBind.pop_back();
     expectError(s.validate(), "disagree in size");
-    expectError(Skeleton{}.validate(), "no joints");
+    QVERIFY(Skeleton{}.validate());  // empty: a file that animates only morph weights
     Skeleton big;
     for (int i = 0; i < 16384; ++i) {
       big.names.push_back("j" + std::to_string(i));

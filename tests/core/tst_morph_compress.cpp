@@ -184,6 +184,49 @@ class TestMorphCompress : public QObject {
     QCOMPARE(clip.view.curveKind(3), runtime::TrackKind::Default);
   }
 
+  void aFileOfMorphWeightsAloneHasNoJoints() {
+    // The generated face without its skeleton: the mesh unskinned, the weight channel alone.
+    test::GltfScene scene = test::faceRig();
+    scene.nodes.resize(1);
+    scene.nodes.push_back({"Face", 0, {}});
+    test::GltfSkinnedMesh& mesh = scene.meshes.front();
+    mesh.node = 1;
+    mesh.skinJoints.clear();
+    mesh.inverseBinds.clear();
+    mesh.joints.clear();
+    mesh.weights.clear();
+    for (test::GltfAnimation& a : scene.animations) {
+      std::erase_if(a.channels, [](const test::GltfChannel& c) { return c.path != 3; });
+      for (test::GltfChannel& c : a.channels) c.node = 1;
+    }
+    const Packed p = pack(scene, "face_only.gltf");
+    QCOMPARE(p.asset.skeleton.jointCount(), std::size_t(0));
+    auto opened = runtime::Pack::open(p.bytes);
+    QVERIFY2(opened, opened ? "" : opened.message().c_str());
+    QCOMPARE(opened->skeleton().jointCount(), std::uint32_t(0));
+    const runtime::PackClip& talk = opened->clips()[0];
+    QCOMPARE(talk.name(), std::string_view("Talk"));
+    QCOMPARE(talk.view.jointCount(), std::uint32_t(0));
+    QVERIFY(p.clips[0].stats.curves.withinPrecision);
+    QCOMPARE(p.clips[0].stats.rawBytes, std::size_t(0));
+    // The player samples weights with an empty pose, within precision at 4x the rate.
+    runtime::Player player;
+    std::vector<float> weights(opened->skeleton().curveCount());
+    double worst = 0;
+    for (int k = 0; k <= 4 * 179; ++k) {
+      const double seconds = k / 120.0;
+      player.sample(talk.view, float(seconds), {}, weights);
+      for (int t = 0; t < test::faceTargetCount(); ++t) {
+        const test::FaceTarget target = test::faceTarget(t);
+        const std::int32_t curve = opened->skeleton().findCurve("Face/" + target.name);
+        QVERIFY(curve >= 0);
+        worst = std::max(worst, std::fabs(double(weights[std::size_t(curve)]) - test::faceWeight(t, seconds)) *
+                                    target.displacementCm);
+      }
+    }
+    QVERIFY2(worst <= 0.01 * 1.0001, qPrintable(QString::number(worst)));
+  }
+
   void filesWithoutMorphsHaveNoCurves() {
     const Packed p = pack(test::armatureRig(1.f, 25, 25.f), "no_morphs.gltf");
     auto opened = runtime::Pack::open(p.bytes);
