@@ -19,6 +19,15 @@ struct MorphCurve {
   float restWeight = 0;           ///< the weight when no clip animates it (glTF `mesh.weights`; FBX 0)
 };
 
+/// Each curve's rest weight, in curve order: what runtime::ClipView::open needs to open a clip with
+/// curves (the vector must outlive the view).
+inline std::vector<float> restWeights(const std::vector<MorphCurve>& curves) {
+  std::vector<float> out;
+  out.reserve(curves.size());
+  for (const MorphCurve& c : curves) out.push_back(c.restWeight);
+  return out;
+}
+
 /// The keys one clip gives one curve (linear between keys, held before the first and after the last).
 struct CurveKeys {
   std::uint32_t curve = 0;      ///< index into ImportedAsset::curves

@@ -119,7 +119,8 @@ void measureSkin(const ImportedAsset& asset, const RawClip& raw, double unitToCm
   if (clip.stats.maxVertexErrorCm >= 0) return;
   const VertexErrorMetric metric(asset.skeleton, asset.meshes, unitToCm);
   if (metric.empty()) return;
-  const auto view = runtime::ClipView::open(clip.data, asset.skeleton.restLocal);
+  const std::vector<float> rest = restWeights(asset.curves);
+  const auto view = runtime::ClipView::open(clip.data, asset.skeleton.restLocal, rest);
   if (view) clip.stats.maxVertexErrorCm = measureVertexError(metric, asset.skeleton, raw, *view);
 }
 

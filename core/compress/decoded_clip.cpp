@@ -9,7 +9,9 @@ namespace animpack::core {
 DecodedClip::DecodedClip(std::shared_ptr<const ImportedAsset> asset, std::shared_ptr<const CompressedClip> compressed)
     : m_asset(std::move(asset)), m_compressed(std::move(compressed)) {
   if (!m_asset || !m_compressed) return;
-  auto view = runtime::ClipView::open(m_compressed->data, m_asset->skeleton.restLocal);
+  // Shared, so a copy of this object keeps the view's rest weights alive.
+  m_restWeights = std::make_shared<const std::vector<float>>(restWeights(m_asset->curves));
+  auto view = runtime::ClipView::open(m_compressed->data, m_asset->skeleton.restLocal, *m_restWeights);
   if (!view) return;
   m_view = std::move(view.value());
   // A dropped last frame is decoded too (the wrap gives it): tables stay on the source's frames.

@@ -40,6 +40,7 @@ class DecodedClip {
  private:
   std::shared_ptr<const ImportedAsset> m_asset;
   std::shared_ptr<const CompressedClip> m_compressed;
+  std::shared_ptr<const std::vector<float>> m_restWeights;  ///< what m_view's default curves decode to
   runtime::ClipView m_view;
   std::vector<Transform> m_decoded;
   std::uint32_t m_frames = 0, m_joints = 0;

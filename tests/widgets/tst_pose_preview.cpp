@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include "core/anim/raw_sampler.h"
+#include "core/compress/decoded_clip.h"
 #include "core/runtime/loop.h"
 #include "core/runtime/player.h"
 #include "tests/support/test_rigs.h"
@@ -52,6 +53,29 @@ class TstPosePreview : public QObject {
       if (std::fabs(compressed[j].rotation.x - atFrame[j].rotation.x) > 1e-5f) between = true;
     }
     QVERIFY2(between, "the ghost moves between frames instead of holding frame 3");
+  }
+
+  void aClipWithMorphCurvesShowsItsGhost() {
+    // A clip block with curves opens only with the curves' rest weights: without them the ghost
+    // stayed in the rest pose (the viewport read hundreds of cm of "vertex error").
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    rc.setDebounceMs(0);
+    PosePreview preview(&doc, &rc);
+    QVERIFY(doc.open(QString::fromStdString(test::writeScene(test::faceRig(), "face_preview.gltf").string())));
+    QVERIFY(!doc.asset()->curves.empty());
+    QVERIFY(test::waitForResult(rc, 0));
+    const std::size_t n = doc.asset()->skeleton.jointCount();
+    QCOMPARE(preview.compressed().size(), n);
+    const auto& raw = doc.asset()->clips[0];
+    doc.setCurrentTime(2.5 / raw.sampleRate);
+    std::vector<core::Transform> original(n);
+    core::RawSampler::sample(raw, 2.5 / raw.sampleRate, original);
+    for (std::size_t j = 0; j < n; ++j)
+      QVERIFY2(std::fabs(preview.compressed()[j].rotation.x - original[j].rotation.x) < 1e-3f,
+               qPrintable(QString::number(j)));
+    const core::DecodedClip decoded(doc.asset(), rc.result(0)->compressed);
+    QVERIFY(decoded.valid());
   }
 
   void rootMotionFoldedOrInPlace() {

@@ -69,7 +69,8 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
   const std::size_t n = asset.skeleton.jointCount();
   if (m_playing != shown.result->compressed) {
     m_playing = shown.result->compressed;
-    auto view = runtime::ClipView::open(m_playing->data, asset.skeleton.restLocal);
+    m_restWeights = core::restWeights(asset.curves);
+    auto view = runtime::ClipView::open(m_playing->data, asset.skeleton.restLocal, m_restWeights);
     m_playingView = view ? std::optional<runtime::ClipView>(std::move(view.value())) : std::nullopt;
     m_player = runtime::Player();  // its forward-playback state belongs to the clip it played
     updateTrajectory();

@@ -78,6 +78,7 @@ class PosePreview : public QObject {
   /// The playing compressed clip: its data (kept alive) and the runtime view over it. It is sampled
   /// like a game would; no whole-clip decode is needed here.
   std::shared_ptr<const core::CompressedClip> m_playing;
+  std::vector<float> m_restWeights;  ///< what m_playingView's default curves decode to
   std::optional<runtime::ClipView> m_playingView;
   runtime::Player m_player;
   runtime::RootMotionScratch m_rootScratch;  // the root-motion fold's working poses
