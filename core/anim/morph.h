@@ -4,6 +4,7 @@
 // the curves it animates. Packs carry their weights from format version 6 (docs/COMPRESSION.md "Morph targets").
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ struct MorphCurve {
 
 /// Each curve's rest weight, in curve order: what runtime::ClipView::open needs to open a clip with
 /// curves (the vector must outlive the view).
-inline std::vector<float> restWeights(const std::vector<MorphCurve>& curves) {
+inline std::vector<float> restWeights(std::span<const MorphCurve> curves) {
   std::vector<float> out;
   out.reserve(curves.size());
   for (const MorphCurve& c : curves) out.push_back(c.restWeight);

@@ -31,6 +31,13 @@ Status SkinnedMesh::validate(std::size_t jointCount) const {
   for (const Vec3& p : positions)
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
       return Error{label + " has a non-finite position"};
+  for (const Morph& m : morphs) {
+    if (m.deltas.size() != positions.size())
+      return Error{label + " has a morph target of " + std::to_string(m.deltas.size()) + " vertices"};
+    for (const Vec3& d : m.deltas)
+      if (!std::isfinite(d.x) || !std::isfinite(d.y) || !std::isfinite(d.z))
+        return Error{label + " has a non-finite morph displacement"};
+  }
   return Status::ok();
 }
 

@@ -23,6 +23,13 @@ struct SkinnedMesh {
   std::vector<VertexInfluences> influences;  ///< one per vertex; empty for a static mesh
   bool skinned = false;                      ///< weights come from bones (false: rigid or static)
   std::int32_t rigidJoint = -1;              ///< the joint a bone-less mesh follows, or -1 (static)
+  /// A morph target of this mesh: its curve (index into ImportedAsset::curves) and each vertex's
+  /// displacement at weight 1, in the space of `positions` (docs/IMPORT.md "Morph targets").
+  struct Morph {
+    std::uint32_t curve = 0;
+    std::vector<Vec3> deltas;
+  };
+  std::vector<Morph> morphs;  ///< targets that move some vertex
 
   std::size_t vertexCount() const { return positions.size(); }
   /// Checks array sizes, index ranges, joint indices and that weights are normalised.

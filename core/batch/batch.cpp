@@ -117,9 +117,9 @@ void storeCached(const std::filesystem::path& dir, const std::string& key, const
 /// Fills the clip's skinned-vertex error when the compressor has not (files with skinned meshes).
 void measureSkin(const ImportedAsset& asset, const RawClip& raw, double unitToCm, CompressedClip& clip) {
   if (clip.stats.maxVertexErrorCm >= 0) return;
-  const VertexErrorMetric metric(asset.skeleton, asset.meshes, unitToCm);
-  if (metric.empty()) return;
   const std::vector<float> rest = restWeights(asset.curves);
+  const VertexErrorMetric metric(asset.skeleton, asset.meshes, unitToCm, rest);
+  if (metric.empty()) return;
   const auto view = runtime::ClipView::open(clip.data, asset.skeleton.restLocal, rest);
   if (view) clip.stats.maxVertexErrorCm = measureVertexError(metric, asset.skeleton, raw, *view);
 }

@@ -102,9 +102,10 @@ class CompressRun {
  public:
   /// `base`: the clip is additive (its samples are deltas from it), or nullptr.
   CompressRun(const Skeleton& skeleton, const RawClip& clip, double unitToCm, const EffectiveSettings& settings,
-              CompressorContext::State& state, std::span<const SkinnedMesh> meshes, const AdditiveBase* base)
+              CompressorContext::State& state, std::span<const SkinnedMesh> meshes, std::span<const float> restWeights,
+              const AdditiveBase* base)
       : m_base(base),
-        m_skin(skeleton, meshes, unitToCm),
+        m_skin(skeleton, meshes, unitToCm, restWeights),
         m_skeleton(skeleton),
         m_clip(clip),
         m_unitToCm(unitToCm),
@@ -716,7 +717,8 @@ Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const Ra
                                                 const std::atomic<bool>* cancel,
                                                 const RootMotionTrack* rootMotion) const {
   CompressRun::prepare(ctx, m_skeleton, clip, m_clip, layout, m_unitToCm, m_settings, rootMotion, m_base.has_value());
-  CompressRun run(m_skeleton, clip, m_unitToCm, m_settings, *ctx.state, m_meshes, m_base ? &*m_base : nullptr);
+  const std::vector<float> rest = restWeights(m_curves);
+  CompressRun run(m_skeleton, clip, m_unitToCm, m_settings, *ctx.state, m_meshes, rest, m_base ? &*m_base : nullptr);
   run.setLoop(loop);
   run.setRootMotion(rootMotion, m_clip);
   run.buildTargets();
@@ -732,19 +734,39 @@ Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const Ra
   CompressedClip out = run.finish(started);
   out.additive = m_additive;
   out.base = m_base;
-  if (!m_curves.empty()) {
-    CurveJob curves{m_curves,
-                    &m_clip,
-                    m_settings.curves,
-                    out.frameCount,
-                    out.droppedLastFrame,
-                    m_base ? &*m_base : nullptr,
-                    m_skeleton.restLocal};
-    out.stats.curves = appendCurves(out.data, curves);
-    out.stats.clipBytes = out.data.size();
-    out.stats.withinPrecision = out.stats.withinPrecision && out.stats.curves.withinPrecision;
-  }
+  if (!m_curves.empty()) appendAndCheckCurves(out, rest);
   return out;
+}
+
+void CompressJob::appendAndCheckCurves(CompressedClip& out, std::span<const float> rest) const {
+  CurveJob curves{m_curves,
+                  &m_clip,
+                  m_settings.curves,
+                  out.frameCount,
+                  out.droppedLastFrame,
+                  m_base ? &*m_base : nullptr,
+                  m_skeleton.restLocal};
+  // Errors of several targets and of the joints add up at a vertex: the skin is measured with the
+  // curves decoded and, where the skin is held (verifySkin), every curve is held tighter until it is
+  // within 1.5 x the strictest precision (docs/COMPRESSION.md "Morph targets").
+  const VertexErrorMetric skin(m_skeleton, m_meshes, m_unitToCm, rest);
+  const bool measured = skin.hasMorphs() && !m_base;
+  float strictest = std::numeric_limits<float>::infinity();
+  for (const EffectiveJoint& j : m_settings.joints) strictest = std::min(strictest, j.precisionCm);
+  for (const EffectiveCurve& c : m_settings.curves) strictest = std::min(strictest, c.precisionCm);
+  const std::vector<std::uint8_t> joints = out.data;
+  for (int round = 0;; ++round) {
+    out.data = joints;
+    out.stats.curves = appendCurves(out.data, curves);
+    if (!measured) break;
+    const auto view = runtime::ClipView::open(out.data, m_skeleton.restLocal, rest);
+    ANIMPACK_ASSERT(view.hasValue(), "the clip with its curves does not open");
+    out.stats.maxVertexErrorCm = measureVertexError(skin, m_skeleton, m_clip, *view);
+    if (!m_settings.verifySkin || out.stats.maxVertexErrorCm <= kSkinBoundFactor * strictest || round == 6) break;
+    curves.toleranceScale /= 2;
+  }
+  out.stats.clipBytes = out.data.size();
+  out.stats.withinPrecision = out.stats.withinPrecision && out.stats.curves.withinPrecision;
 }
 
 }  // namespace animpack::core

@@ -150,6 +150,9 @@ class CompressJob {
   Expected<CompressedClip> runLayout(CompressorContext& ctx, const RawClip& clip, LoopLayout layout, bool loop,
                                      std::chrono::steady_clock::time_point started, const std::atomic<bool>* cancel,
                                      const RootMotionTrack* rootMotion) const;
+  /// Appends the clip's curve section to `out` and measures the skin with it (`rest`: the curves'
+  /// rest weights), holding the curves tighter while the skin is over its bound.
+  void appendAndCheckCurves(CompressedClip& out, std::span<const float> rest) const;
 
   const Skeleton& m_skeleton;
   const RawClip& m_clip;

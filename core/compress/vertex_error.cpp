@@ -7,64 +7,108 @@
 #include "core/anim/source_clip.h"
 #include "core/base/assert.h"
 #include "core/compress/additive_base.h"
+#include "core/compress/curve_compress.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/additive.h"
 #include "core/runtime/player.h"
 #include "core/runtime/pose_ops.h"
 
 namespace animpack::core {
 
-VertexErrorMetric::VertexErrorMetric(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes, double unitToCm)
-    : m_unitToCm(unitToCm) {
+VertexErrorMetric::VertexErrorMetric(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes, double unitToCm,
+                                     std::span<const float> restWeights)
+    : m_restWeights(restWeights.begin(), restWeights.end()), m_unitToCm(unitToCm) {
   m_inverseBind.reserve(skeleton.jointCount());
   for (const Mat34& m : skeleton.inverseBind) m_inverseBind.push_back(m.cast<double>());
   for (std::size_t m = 0; m < meshes.size(); ++m) {
     const SkinnedMesh& mesh = meshes[m];
-    for (std::size_t v = 0; v < mesh.influences.size(); ++v) {
+    const bool skinned = mesh.influences.size() == mesh.positions.size();
+    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
       Vertex out{{mesh.positions[v].x, mesh.positions[v].y, mesh.positions[v].z}, {}, {}, 0};
-      for (std::size_t i = 0; i < 4; ++i) {
+      for (std::size_t i = 0; i < 4 && skinned; ++i) {
         const float w = mesh.influences[v].weights[i];
         if (!(w > 0.f) || mesh.influences[v].joints[i] >= skeleton.jointCount()) continue;
         out.joints[out.count] = mesh.influences[v].joints[i];
         out.weights[out.count] = w;
         ++out.count;
       }
-      if (out.count == 0) continue;
+      out.firstDelta = std::uint32_t(m_deltas.size());
+      for (const SkinnedMesh::Morph& t : mesh.morphs) {
+        const Vec3& d = t.deltas[v];
+        if (t.curve < m_restWeights.size() && (d.x != 0.f || d.y != 0.f || d.z != 0.f))
+          m_deltas.push_back({t.curve, {d.x, d.y, d.z}});
+      }
+      out.deltaCount = std::uint32_t(m_deltas.size()) - out.firstDelta;
+      if (out.count == 0 && out.deltaCount == 0) continue;
       m_vertices.push_back(out);
       m_sources.push_back({std::uint32_t(m), std::uint32_t(v)});
     }
   }
 }
 
-VertexError VertexErrorMetric::measure(std::span<const Mat34d> reference, std::span<const Mat34d> decoded) const {
+namespace {
+
+/// The blend of a vertex's influence matrices (12 doubles each), or the identity (`identity`) for a
+/// static vertex.
+const double* blendMatrices(const double* const* m, const double* weights, std::uint8_t count, const double* identity,
+                            double* out) {
+  if (count == 0) return identity;
+  if (count == 1) return m[0];
+  for (int c = 0; c < 12; ++c) out[c] = weights[0] * m[0][c];
+  for (std::uint8_t i = 1; i < count; ++i)
+    for (int c = 0; c < 12; ++c) out[c] += weights[i] * m[i][c];
+  return out;
+}
+
+}  // namespace
+
+VertexError VertexErrorMetric::measure(std::span<const Mat34d> reference, std::span<const Mat34d> decoded,
+                                       std::span<const double> referenceWeights,
+                                       std::span<const double> decodedWeights) const {
   ANIMPACK_ASSERT(reference.size() == m_inverseBind.size() && decoded.size() == m_inverseBind.size(),
                   "one object matrix per joint in both poses");
+  const bool morphs = !m_deltas.empty() && referenceWeights.size() >= m_restWeights.size() &&
+                      decodedWeights.size() >= m_restWeights.size();
   // Skinning is linear in the skin matrices, so a vertex's displacement is its blend of the
-  // per-joint differences of skin matrices applied to its bind position: one blend per vertex.
-  std::vector<Mat34d> difference(m_inverseBind.size());
+  // per-joint differences of skin matrices applied to its (reference-morphed) bind position, plus
+  // the decoded blend applied to the difference of the morph offsets: one blend per vertex.
+  std::vector<Mat34d> difference(m_inverseBind.size()), skin(morphs ? m_inverseBind.size() : 0);
   for (std::size_t j = 0; j < difference.size(); ++j) {
     const Mat34d r = reference[j] * m_inverseBind[j];
     const Mat34d d = decoded[j] * m_inverseBind[j];
     for (int k = 0; k < 12; ++k) difference[j].m[k] = d.m[k] - r.m[k];
+    if (morphs) skin[j] = d;
   }
+  static constexpr double kZero[12] = {}, kIdentity[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
   double worstSquared = -1;
   std::size_t worstVertex = 0;
   for (std::size_t k = 0; k < m_vertices.size(); ++k) {
     const Vertex& v = m_vertices[k];
-    // Most vertices of rigid parts have one influence (weight 1): its difference matrix as is.
+    const double* influences[4];
+    for (std::uint8_t i = 0; i < v.count; ++i) influences[i] = difference[v.joints[i]].m;
     double blend[12];
-    const double* m = difference[v.joints[0]].m;
-    if (v.count > 1) {
-      for (int c = 0; c < 12; ++c) blend[c] = v.weights[0] * m[c];
-      for (std::uint8_t i = 1; i < v.count; ++i) {
-        const double* s = difference[v.joints[i]].m;
-        for (int c = 0; c < 12; ++c) blend[c] += v.weights[i] * s[c];
+    const double* m = blendMatrices(influences, v.weights, v.count, kZero, blend);
+    double p[3] = {v.position[0], v.position[1], v.position[2]}, dm[3] = {0, 0, 0};
+    if (morphs)
+      for (std::uint32_t i = v.firstDelta; i < v.firstDelta + v.deltaCount; ++i) {
+        const Delta& t = m_deltas[i];
+        const double a = referenceWeights[t.curve], b = decodedWeights[t.curve] - a;
+        for (int c = 0; c < 3; ++c) {
+          p[c] += a * t.d[c];
+          dm[c] += b * t.d[c];
+        }
       }
-      m = blend;
+    double x = m[0] * p[0] + m[3] * p[1] + m[6] * p[2] + m[9];
+    double y = m[1] * p[0] + m[4] * p[1] + m[7] * p[2] + m[10];
+    double z = m[2] * p[0] + m[5] * p[1] + m[8] * p[2] + m[11];
+    if (dm[0] != 0 || dm[1] != 0 || dm[2] != 0) {
+      for (std::uint8_t i = 0; i < v.count; ++i) influences[i] = skin[v.joints[i]].m;
+      double skinBlend[12];
+      const double* s = blendMatrices(influences, v.weights, v.count, kIdentity, skinBlend);
+      x += s[0] * dm[0] + s[3] * dm[1] + s[6] * dm[2];
+      y += s[1] * dm[0] + s[4] * dm[1] + s[7] * dm[2];
+      z += s[2] * dm[0] + s[5] * dm[1] + s[8] * dm[2];
     }
-    const double* p = v.position;
-    const double x = m[0] * p[0] + m[3] * p[1] + m[6] * p[2] + m[9];
-    const double y = m[1] * p[0] + m[4] * p[1] + m[7] * p[2] + m[10];
-    const double z = m[2] * p[0] + m[5] * p[1] + m[8] * p[2] + m[11];
     const double squared = x * x + y * y + z * z;
     if (squared > worstSquared) {
       worstSquared = squared;
@@ -86,6 +130,25 @@ float measureVertexError(const VertexErrorMetric& metric, const Skeleton& skelet
   std::vector<Transform> decodedLocal(joints), referenceLocal(joints), basePose(base ? joints : 0);
   std::vector<Mat34d> decoded(joints), reference(joints);
   runtime::Player player;
+  // Morph targets: the source's weights from its keys in double, the decoded ones from the clip's
+  // curves (a clip without curves yet, as during the joint loop, decodes the source's weights). An
+  // additive clip's curves are deltas on its base's weights: its skin is measured on joints alone.
+  const std::span<const float> rest = metric.restWeights();
+  const bool morphs = metric.hasMorphs() && !base;
+  const bool curves = morphs && clip.curveCount() == rest.size();
+  std::vector<double> referenceWeights(morphs ? rest.size() : 0), decodedWeights(referenceWeights.size());
+  std::vector<float> sampled(curves ? rest.size() : 0);
+  auto weights = [&](double frame) {
+    if (!morphs) return;
+    for (std::uint32_t c = 0; c < rest.size(); ++c)
+      referenceWeights[c] = sourceWeight(raw, c, rest[c], double(float(frame)) / raw.sampleRate);
+    if (curves) {
+      runtime::sampleCurvesAtFrame(clip, float(frame), sampled);
+      std::copy(sampled.begin(), sampled.end(), decodedWeights.begin());
+    } else {
+      decodedWeights = referenceWeights;
+    }
+  };
   double worst = 0;
   auto compare = [&](double frame) {
     player.sampleFrame(clip, float(frame), decodedLocal);
@@ -103,7 +166,8 @@ float measureVertexError(const VertexErrorMetric& metric, const Skeleton& skelet
       runtime::localToObject<double>(skeleton.parents, referenceLocal, reference);
     }
     runtime::localToObject<double>(skeleton.parents, decodedLocal, decoded);
-    worst = std::max(worst, metric.measure(reference, decoded).cm);
+    weights(frame);
+    worst = std::max(worst, metric.measure(reference, decoded, referenceWeights, decodedWeights).cm);
   };
   // An additive source keeps a last frame its clip may have dropped (a loop's repeated frame).
   const std::uint32_t frames = std::min(raw.frameCount, clip.frameCount());

@@ -28,8 +28,11 @@ struct VertexError {
 class VertexErrorMetric {
  public:
   /// Precomputes every vertex that follows joints (skinned meshes and meshes rigidly attached to a
-  /// joint); static meshes are skipped. `unitToCm` converts file units to centimetres.
-  VertexErrorMetric(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes, double unitToCm);
+  /// joint) or morph targets; other static vertices are skipped. `unitToCm` converts file units to
+  /// centimetres. `restWeights` (one per curve of the file) enables the morph targets' part: a
+  /// vertex moves by its targets' weights times their displacements before it is skinned.
+  VertexErrorMetric(const Skeleton& skeleton, std::span<const SkinnedMesh> meshes, double unitToCm,
+                    std::span<const float> restWeights = {});
 
   /// True when no mesh has a vertex that follows a joint: there is nothing to measure.
   bool empty() const { return m_vertices.empty(); }
@@ -38,14 +41,27 @@ class VertexErrorMetric {
   /// Skins every vertex with skin[j] = object[j] * inverseBind[j] for both poses (object-space
   /// matrices, one per joint, e.g. from runtime::localToObject<double>) and returns the largest
   /// displacement.
-  VertexError measure(std::span<const Mat34d> reference, std::span<const Mat34d> decoded) const;
+  VertexError measure(std::span<const Mat34d> reference, std::span<const Mat34d> decoded) const {
+    return measure(reference, decoded, {}, {});
+  }
+  /// The same with morph-target weights (one per curve) on both sides; empty spans: no morph part.
+  VertexError measure(std::span<const Mat34d> reference, std::span<const Mat34d> decoded,
+                      std::span<const double> referenceWeights, std::span<const double> decodedWeights) const;
+  /// True when some measured vertex moves with a morph target.
+  bool hasMorphs() const { return !m_deltas.empty(); }
+  std::span<const float> restWeights() const { return m_restWeights; }
 
  private:
   struct Vertex {
     double position[3];
     double weights[4];
     std::uint16_t joints[4];
-    std::uint8_t count;  // influences in use (weights above 0), at least 1
+    std::uint8_t count;  // influences in use (weights above 0); 0: a static vertex moved by morphs only
+    std::uint32_t firstDelta = 0, deltaCount = 0;  // its morph displacements in m_deltas
+  };
+  struct Delta {
+    std::uint32_t curve;
+    double d[3];
   };
   struct Source {
     std::uint32_t mesh, index;
@@ -53,6 +69,8 @@ class VertexErrorMetric {
   std::vector<Mat34d> m_inverseBind;
   std::vector<Vertex> m_vertices;
   std::vector<Source> m_sources;  // where each vertex came from, for the report
+  std::vector<Delta> m_deltas;
+  std::vector<float> m_restWeights;
   double m_unitToCm;
 };
 

@@ -341,6 +341,13 @@ void addInfluence(VertexInfluences& inf, int& count, int joint, float weight) {
 void transformMesh(const Mat34d& m, SkinnedMesh& mesh) {
   for (auto& p : mesh.positions) p = transformPoint(m, p);
   for (auto& n : mesh.normals) n = transformNormal(m, n);
+  for (SkinnedMesh::Morph& t : mesh.morphs)
+    for (Vec3& d : t.deltas) {
+      const double in[3] = {d.x, d.y, d.z};
+      double out[3];
+      m.transformVector(in, out);
+      d = {float(out[0]), float(out[1]), float(out[2])};
+    }
 }
 
 class Importer {
@@ -383,6 +390,7 @@ class Importer {
   void importMeshes();
   /// Every node's morph targets (m_morphs), read once the nodes' object transforms are known.
   void readMorphTargets();
+  void readMorphDeltas(unsigned meshIndex, int node, SkinnedMesh& out) const;
   std::vector<int> meshInstanceNodes() const;
   void readInverseBinds();
   std::optional<SkinnedMesh> readGeometry(unsigned meshIndex);
@@ -923,6 +931,24 @@ int Importer::bindWeights(const aiMesh* mesh, int rigid, SkinnedMesh& out) {
   return unweighted;
 }
 
+void Importer::readMorphDeltas(unsigned meshIndex, int node, SkinnedMesh& out) const {
+  const aiMesh* mesh = m_scene->mMeshes[meshIndex];
+  for (unsigned t = 0; t < mesh->mNumAnimMeshes && m_morphs; ++t) {
+    const aiAnimMesh* target = mesh->mAnimMeshes[t];
+    const int curve = m_morphs->curveOf(node, t);
+    if (curve < 0 || !target->mVertices || target->mNumVertices != mesh->mNumVertices) continue;
+    SkinnedMesh::Morph morph{std::uint32_t(curve), std::vector<Vec3>(out.positions.size())};
+    bool moves = false, finite = true;
+    for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+      const Vec3 d = toVec3(target->mVertices[v] - mesh->mVertices[v]);  // Assimp's target vertices are absolute
+      finite = finite && std::isfinite(d.x) && std::isfinite(d.y) && std::isfinite(d.z);
+      moves = moves || d.x != 0.f || d.y != 0.f || d.z != 0.f;
+      morph.deltas[v] = d;
+    }
+    if (finite && moves) out.morphs.push_back(std::move(morph));
+  }
+}
+
 void Importer::readMorphTargets() {
   std::vector<MorphNode> nodes;
   for (std::size_t n = 0; n < m_nodes.size(); ++n) {
@@ -941,6 +967,7 @@ void Importer::importMeshes() {
     std::optional<SkinnedMesh> out = readGeometry(mi);
     if (!out) continue;
     const int node = meshNode[mi];
+    readMorphDeltas(mi, node, *out);
     // Nearest joint at or above the mesh's node, for rigid attachment and unweighted vertices.
     int rigid = -1;
     for (int n = node; n >= 0 && rigid < 0; n = m_nodes[n].parent) rigid = m_nodes[n].joint;

@@ -174,6 +174,11 @@ void writeAsset(Writer& w, const ImportedAsset& a) {
     w.array(m.influences);
     w.flag(m.skinned);
     w.pod(m.rigidJoint);
+    w.pod(std::uint64_t(m.morphs.size()));
+    for (const SkinnedMesh::Morph& t : m.morphs) {
+      w.pod(t.curve);
+      w.array(t.deltas);
+    }
   }
   w.pod(std::uint64_t(a.curves.size()));
   for (const MorphCurve& m : a.curves) {
@@ -234,6 +239,11 @@ ImportedAsset readAsset(Reader& r) {
     r.array(m.influences, "influences");
     m.skinned = r.flag("skinned flag");
     m.rigidJoint = r.pod<std::int32_t>("rigid joint");
+    m.morphs.resize(r.count(12, "mesh morph targets"));
+    for (SkinnedMesh::Morph& t : m.morphs) {
+      t.curve = r.pod<std::uint32_t>("mesh morph curve");
+      r.array(t.deltas, "mesh morph displacements");
+    }
   }
   a.curves.resize(r.count(44, "morph curves"));
   for (MorphCurve& m : a.curves) {
@@ -294,8 +304,11 @@ Status validateAsset(const ImportedAsset& a) {
   for (const MorphCurve& m : a.curves)
     if (!(m.displacementCm >= 0) || !std::isfinite(m.displacementCm) || !std::isfinite(m.restWeight))
       return Error{"morph curve '" + m.name + "' has a displacement or rest weight that is not a number"};
-  for (const SkinnedMesh& m : a.meshes)
+  for (const SkinnedMesh& m : a.meshes) {
     if (auto st = m.validate(a.skeleton.jointCount()); !st) return st;
+    for (const SkinnedMesh::Morph& t : m.morphs)
+      if (t.curve >= a.curves.size()) return Error{"mesh '" + m.name + "' has a morph target of no curve"};
+  }
   if (!(a.unitToCm > 0) || !std::isfinite(a.unitToCm)) return Error{"unit_to_cm is not a positive number"};
   for (float v : a.sceneRootTransform)
     if (!std::isfinite(v)) return Error{"the scene-root transform is not finite"};

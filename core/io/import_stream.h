@@ -20,7 +20,7 @@
 
 namespace animpack::core {
 
-inline constexpr std::uint32_t kImportStreamVersion = 4;  ///< 4: morph curves and their keys
+inline constexpr std::uint32_t kImportStreamVersion = 5;  ///< 4: morph curves and their keys; 5: mesh morph targets
 inline constexpr std::size_t kImportStreamHeaderBytes = 32;
 
 /// Serialises an import result: the asset, or the import's error message.

@@ -103,6 +103,14 @@ void MorphReader::addNodeCurves(int n) {
   }
 }
 
+int MorphReader::curveOf(int node, unsigned target) const {
+  if (node < 0 || std::size_t(node) >= m_firstCurve.size() || m_firstCurve[std::size_t(node)] < 0) return -1;
+  const std::size_t c = std::size_t(m_firstCurve[std::size_t(node)]) + target;
+  return c < m_curves.size() && m_curves[c].node == m_nodes[std::size_t(node)].name && m_curves[c].targetIndex == target
+             ? int(c)
+             : -1;
+}
+
 int MorphReader::bind(const std::string& channel, const std::string& where) {
   const std::string name = m_format == "fbx" ? fbxNodeName(channel) : channel;
   std::vector<int> named, withTargets;

@@ -29,6 +29,8 @@ class MorphReader {
   MorphReader(const aiScene& scene, std::vector<MorphNode> nodes, std::string format, double unitToCm,
               std::vector<Diagnostic>& diagnostics);
   const std::vector<MorphCurve>& curves() const { return m_curves; }
+  /// The curve of target `target` of node `node`'s meshes, or -1 (no such curve, or refused).
+  int curveOf(int node, unsigned target) const;
   /// The keys animation `anim` gives each curve, times in seconds from `startSeconds` (the clip's first
   /// frame) at `ticksPerSecond`; channels that cannot be bound or read are noted and left out.
   std::vector<CurveKeys> keys(const aiAnimation& anim, double ticksPerSecond, double startSeconds,

@@ -174,7 +174,7 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
     const std::int32_t a = sources.assetOf.empty() ? -1 : sources.assetOf[i];
     if (a >= 0 && !s.jointMaxCm.empty() && !clip.view.rootMotion()) {
       const ImportedAsset& asset = sources.assets[std::size_t(a)];
-      const VertexErrorMetric skin(asset.skeleton, asset.meshes, sk.unitToCm());
+      const VertexErrorMetric skin(asset.skeleton, asset.meshes, sk.unitToCm(), restWeights(asset.curves));
       if (!skin.empty()) {
         v.maxVertexErrorCm = measureVertexError(skin, asset.skeleton, *raw, clip.view, base ? &base->value() : nullptr);
         v.skinBoundCm = kSkinBoundFactor * strictest;

@@ -55,6 +55,45 @@ Quat aroundX(float angle) { return {std::sin(angle / 2), 0, 0, std::cos(angle / 
 class TestVertexErrorMetric : public QObject {
   Q_OBJECT
  private slots:
+  void morphTargetsAddUpAtAVertex() {
+    // One joint at the origin turned by the decoded pose, one vertex skinned to it and one static
+    // vertex; two targets move them. The displacement is the joint's part plus the weights' part.
+    Skeleton sk;
+    sk.names = {"root"};
+    sk.parents = {-1};
+    sk.restLocal = {Transform{}};
+    sk.inverseBind = {Mat34{}};
+    SkinnedMesh skinned;
+    skinned.positions = {{1, 0, 0}};
+    skinned.normals = {{0, 0, 1}};
+    VertexInfluences inf;
+    inf.weights[0] = 1.f;
+    skinned.influences = {inf};
+    skinned.morphs = {{0, {{0, 1, 0}}}, {1, {{0, 0, 2}}}};
+    SkinnedMesh still;
+    still.positions = {{5, 0, 0}};
+    still.normals = {{0, 0, 1}};
+    still.morphs = {{1, {{3, 0, 0}}}};
+    const std::vector<SkinnedMesh> meshes{skinned, still};
+    const std::vector<float> rest{0.f, 0.f};
+    const VertexErrorMetric metric(sk, meshes, 100.0, rest);
+    QVERIFY(metric.hasMorphs());
+    QCOMPARE(metric.vertexCount(), std::size_t(2));
+    const std::vector<Mat34d> identity{Mat34d{}};
+    // Weights alone: target 0 off by 0.01 moves the skinned vertex 1 cm; target 1 off by 0.02
+    // moves the static vertex 0.06 units = 6 cm (and the skinned one 4 cm).
+    const std::vector<double> a{0.5, 0.25}, b{0.51, 0.27};
+    const VertexError e = metric.measure(identity, identity, a, b);
+    QVERIFY2(std::fabs(e.cm - 6.0) < 1e-9, qPrintable(QString::number(e.cm)));
+    QCOMPARE(e.mesh, 1);
+    // Without weights the morph part is left out; with equal weights only the joints count.
+    QCOMPARE(metric.measure(identity, identity).cm, 0.0);
+    Mat34d moved;
+    moved.m[9] = 0.001;  // the joint 0.1 cm off along x
+    const std::vector<Mat34d> shifted{moved};
+    QVERIFY(std::fabs(metric.measure(identity, shifted, a, a).cm - 0.1) < 1e-9);
+  }
+
   void matchesAnIndependentSkinning_data() {
     QTest::addColumn<float>("scale");
     QTest::newRow("x1") << 1.f;
