@@ -96,7 +96,8 @@ std::uint32_t applyConstant(std::uint32_t i, unsigned kind, const std::uint8_t* 
 void basePose(const ClipView& clip, Transform* out) {
   const std::uint32_t joints = clip.jointCount();
   if (clip.additive()) std::fill(out, out + joints, Transform{});
-  else std::memcpy(static_cast<void*>(out), clip.restPose().data(), std::size_t(joints) * sizeof(Transform));
+  else if (joints > 0)  // a clip of morph curves alone has no joint (and no rest pose to copy)
+    std::memcpy(static_cast<void*>(out), clip.restPose().data(), std::size_t(joints) * sizeof(Transform));
   std::uint32_t left = clip.constantCount();
   if (left == 0) return;
   const std::uint8_t* kinds = clip.bytes().data() + kClipHeaderSize;
