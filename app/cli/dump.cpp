@@ -5,6 +5,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/pack.h"
 #include "core/runtime/pack_format.h"
 
@@ -129,9 +130,13 @@ int dumpCommand(int argc, char** argv, int first) {
     for (const auto& [k, n] : curveKinds) std::printf(" %s %d", kindName(k), n);
     std::printf("\n");
     if (args.has("tracks"))
-      for (std::uint32_t i = 0; i < v.curveCount(); ++i)
-        std::printf("      %-40s %-14s precision %g cm\n", std::string(sk.curveName(i)).c_str(),
-                    kindName(v.curveKind(i)), double(c.curvePrecisionCm(i)));
+      for (std::uint32_t i = 0; i < v.curveCount(); ++i) {
+        std::string kind = kindName(v.curveKind(i));
+        if (v.curveKind(i) == runtime::TrackKind::Keyed)
+          kind += " " + std::to_string(runtime::curveKeyFrames(v, i).size()) + " keys";
+        std::printf("      %-40s %-16s precision %g cm\n", std::string(sk.curveName(i)).c_str(), kind.c_str(),
+                    double(c.curvePrecisionCm(i)));
+      }
   }
   return kExitOk;
 }

@@ -65,4 +65,8 @@ struct RawClip {
 /// one nearest the previous frame), so interpolation never takes the long way round.
 void makeRotationsContinuous(RawClip& clip);
 
+/// Curve `index`'s source weight at `seconds` from the clip's first frame: its keys in `clip`,
+/// linear between them and held at the ends; `rest` when the clip does not animate it.
+double sourceWeight(const RawClip& clip, std::uint32_t index, float rest, double seconds);
+
 }  // namespace animpack::core

@@ -50,10 +50,6 @@ struct CurveJob {
   double toleranceScale = 1;                 ///< < 1: every curve held tighter (the skin asked for it)
 };
 
-/// Curve `index`'s source weight at `seconds` from the clip's first frame: its keys in `clip`,
-/// linear between them and held at the ends; `rest` when the clip does not animate it.
-double sourceWeight(const RawClip& clip, std::uint32_t index, float rest, double seconds);
-
 /// Whether every curve's last frame repeats its first within its precision (a loop may drop it).
 bool curvesClose(std::span<const MorphCurve> curves, const RawClip& clip, std::span<const EffectiveCurve> settings);
 

@@ -1,7 +1,10 @@
 #include "core/compress/decoded_clip.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "core/compress/curve_compress.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/player.h"
 
 namespace animpack::core {
@@ -41,6 +44,38 @@ std::vector<int> keyFrames(const runtime::ClipView& view, int joint, int channel
     for (std::uint32_t k = 0; k <= view.segmentCount(); ++k) frames.push_back(int(view.boundaryFrame(k)));
   }
   return frames;
+}
+
+void DecodedClip::weights(double frame, std::span<float> out) const {
+  if (!m_valid || m_view.curveCount() == 0 || out.size() < m_view.curveCount()) return;
+  runtime::sampleCurvesAtFrame(m_view, float(frame), out);
+  if (!m_view.additive() || !m_compressed->base) return;
+  std::vector<float> base(m_view.curveCount());
+  m_compressed->base->sampleCurves(float(frame / m_view.sampleRate()), base);
+  runtime::applyAdditiveCurves(base, out, 1.f, out);
+}
+
+std::vector<int> DecodedClip::keptCurveFrames(std::uint32_t curve) const {
+  std::vector<int> frames;
+  if (!m_valid) return frames;
+  for (std::uint32_t f : runtime::curveKeyFrames(m_view, curve)) frames.push_back(int(f));
+  return frames;
+}
+
+std::vector<float> curveErrorsCm(const DecodedClip& decoded, const RawClip& raw, std::span<const MorphCurve> curves) {
+  const std::size_t n = curves.size();
+  if (!decoded.valid() || n == 0 || decoded.view().curveCount() != n || raw.frameCount == 0) return {};
+  const std::size_t samples = 2 * std::size_t(raw.frameCount) - 1;
+  std::vector<float> errors(n * samples), weights(n);
+  for (std::size_t i = 0; i < samples; ++i) {
+    const double frame = 0.5 * double(i);
+    decoded.weights(frame, weights);
+    for (std::size_t c = 0; c < n; ++c) {
+      const double source = sourceWeight(raw, std::uint32_t(c), curves[c].restWeight, frame / raw.sampleRate);
+      errors[c * samples + i] = float(std::abs(double(weights[c]) - source) * curves[c].displacementCm);
+    }
+  }
+  return errors;
 }
 
 }  // namespace animpack::core

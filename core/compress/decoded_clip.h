@@ -32,6 +32,11 @@ class DecodedClip {
   std::vector<int> keptFrames(int joint, int channel) const {
     return m_valid ? keyFrames(m_view, joint, channel) : std::vector<int>{};
   }
+  /// Morph curves (one per curve of the file): the decoded weights at fractional `frame` into `out`
+  /// (an additive clip's deltas added to its base's weights); nothing when the clip did not decode.
+  void weights(double frame, std::span<float> out) const;
+  /// The frames morph curve `curve` keeps (runtime::curveKeyFrames).
+  std::vector<int> keptCurveFrames(std::uint32_t curve) const;
   /// The runtime view the frames were decoded from.
   const runtime::ClipView& view() const { return m_view; }
   /// The compression result decoded.
@@ -46,5 +51,10 @@ class DecodedClip {
   std::uint32_t m_frames = 0, m_joints = 0;
   bool m_valid = false;
 };
+
+/// Every morph curve's error over a clip against its source keys, in cm (the weight error times the
+/// target's largest displacement): curve-major, 2 x frames - 1 values a curve, value 2f at frame f
+/// and 2f + 1 halfway to the next frame. Empty when the clip did not decode or has no curves.
+std::vector<float> curveErrorsCm(const DecodedClip& decoded, const RawClip& raw, std::span<const MorphCurve> curves);
 
 }  // namespace animpack::core

@@ -271,6 +271,32 @@ void sampleCurves(const ClipView& clip, float seconds, std::span<float> out, Cur
   sampleCurvesAtFrame(clip, frame, out, cache);
 }
 
+std::vector<std::uint32_t> curveKeyFrames(const ClipView& clip, std::uint32_t curve) {
+  std::vector<std::uint32_t> frames;
+  if (curve >= clip.curveCount()) return frames;
+  const CurveSectionView s = clip.curveSection();
+  const TrackKind kind = s.kind(curve);
+  if (kind == TrackKind::Uniform || kind == TrackKind::Raw) {
+    frames.resize(clip.frameCount());
+    for (std::uint32_t f = 0; f < clip.frameCount(); ++f) frames[f] = f;
+    return frames;
+  }
+  if (kind != TrackKind::Keyed) return frames;
+  const unsigned frameBits = curveKeyFrameBits(clip.frameCount());
+  std::uint64_t bit = 0;  // where keyed curve t's keys start
+  for (std::uint32_t t = 0; t < clip.curveKeyedCount(); ++t) {
+    const std::uint8_t* p = s.keyedParams + std::size_t(t) * kCurveKeyedParamSize;
+    const std::uint32_t count = loadLE<std::uint32_t>(p + 4), record = frameBits + p[2];
+    if (loadLE<std::uint16_t>(p) == curve) {
+      for (std::uint32_t k = 0; k < count; ++k)
+        frames.push_back(readBits(s.keys, bit + std::uint64_t(k) * record, frameBits));
+      break;
+    }
+    bit += std::uint64_t(count) * record;
+  }
+  return frames;
+}
+
 void blendCurves(std::span<const float> a, std::span<const float> b, float weight, std::span<float> out) {
   const std::size_t n = std::min({a.size(), b.size(), out.size()});
   for (std::size_t i = 0; i < n; ++i) out[i] = curveLerp(a[i], b[i], weight);

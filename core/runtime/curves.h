@@ -90,6 +90,10 @@ void sampleCurvesAtFrame(const ClipView& clip, float frame, std::span<float> out
 /// Every curve at `seconds` from the first frame (loops wrap as Player::sample wraps).
 void sampleCurves(const ClipView& clip, float seconds, std::span<float> out, CurveCache* cache = nullptr);
 
+/// The frames curve `curve` of `clip` stores a key on: a keyed curve's keys; every stored frame for a
+/// uniform or raw curve; none for a default or constant one (for tools: dump, the studio's curve view).
+std::vector<std::uint32_t> curveKeyFrames(const ClipView& clip, std::uint32_t curve);
+
 /// Weights of two clips blended: lerp from `a` (weight 0) to `b` (1). `out` may be `a` or `b`.
 void blendCurves(std::span<const float> a, std::span<const float> b, float weight, std::span<float> out);
 /// An additive clip's weights on a base: base + weight x delta. `out` may be `base`.

@@ -1,4 +1,5 @@
 // The animpack CLI as a user runs it: output, JSON, exit codes (docs/ARCHITECTURE.md: 0 ok, 1 failure, 2 usage).
+#include <QRegularExpression>
 #include <QtTest>
 
 #include "tests/cli/cli_runner.h"
@@ -178,6 +179,20 @@ class TestCli : public QObject {
     const QJsonObject d = QJsonDocument::fromJson(decoded.out).object();
     QCOMPARE(d["joints"].toArray().size(), 0);
     QCOMPARE(d["curves"].toArray().size(), 2);
+    // dump --tracks: each keyed curve with its keys, adding up to the clip's curve keys.
+    const Run dumped = runCli({"dump", pack, "--tracks"});
+    QCOMPARE(dumped.code, 0);
+    const QString text = QString::fromUtf8(dumped.out);
+    const QRegularExpressionMatch total = QRegularExpression(R"(curves: +\d+ bytes \((\d+) keys\))").match(text);
+    QVERIFY2(total.hasMatch(), dumped.out.constData());
+    int keys = 0, keyed = 0;
+    auto it = QRegularExpression(R"(AnimatedMorphCube/\d +keyed (\d+) keys)").globalMatch(text);
+    while (it.hasNext()) {
+      keys += it.next().captured(1).toInt();
+      ++keyed;
+    }
+    QCOMPARE(keyed, 2);
+    QCOMPARE(keys, total.captured(1).toInt());
   }
 
   void benchPicksClipsAsEveryCommand() {

@@ -1,8 +1,8 @@
 // Morph curves in packs (core/compress/curve_compress.h, core/runtime/curves.h, FORMAT.md "Curves"):
 // every curve within precision_cm / displacement_cm at and between frames against an independent
 // double evaluation of the source (the generated face, tests/support), settings "morphs", loops and
-// additive clips, the player's cache giving the stateless values bit for bit, and damaged curve
-// sections refused with a message.
+// additive clips, the player's cache giving the stateless values bit for bit, the keys and errors the
+// studio's curve view draws, and damaged curve sections refused with a message.
 #include <QtTest>
 
 #include <cmath>
@@ -11,6 +11,7 @@
 
 #include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
+#include "core/compress/decoded_clip.h"
 #include "core/io/asset_importer.h"
 #include "core/io/pack_writer.h"
 #include "core/runtime/additive.h"
@@ -100,6 +101,52 @@ class TestMorphCompress : public QObject {
       if (!talk) QCOMPARE(report.defaultCurves, std::uint32_t(test::faceTargetCount() - 5));
       QVERIFY(clip.view.curveBytes() * 4 < 4 * sk.curveCount() * clip.frameCount());
     }
+  }
+
+  void theStudioReadsEachCurvesKeysAndErrors() {
+    // What the curve view draws: the frames a curve keeps and its error at and between frames.
+    Packed p = pack(test::faceRig(), "face_tools.gltf");
+    auto asset = std::make_shared<const ImportedAsset>(std::move(p.asset));
+    const std::size_t n = asset->curves.size();
+    for (std::size_t c = 0; c < p.clips.size(); ++c) {
+      const CurveReport& report = p.clips[c].stats.curves;
+      const RawClip& raw = asset->clips[c];
+      const DecodedClip decoded(asset, std::make_shared<const CompressedClip>(p.clips[c]));
+      QVERIFY(decoded.valid());
+      const std::vector<float> errors = curveErrorsCm(decoded, raw, asset->curves);
+      const std::size_t samples = 2 * std::size_t(raw.frameCount) - 1;
+      QCOMPARE(errors.size(), n * samples);
+      double worst = 0;
+      for (std::size_t t = 0; t < n; ++t) {
+        const CurveReport::Curve& r = report.curves[t];
+        const std::vector<int> kept = decoded.keptCurveFrames(std::uint32_t(t));
+        if (r.kind == runtime::TrackKind::Keyed) QCOMPARE(kept.size(), std::size_t(r.keys));
+        else if (r.kind == runtime::TrackKind::Uniform || r.kind == runtime::TrackKind::Raw)
+          QCOMPARE(kept.size(), std::size_t(raw.frameCount));
+        else QVERIFY(kept.empty());
+        QVERIFY(std::is_sorted(kept.begin(), kept.end()));
+        QVERIFY(kept.empty() || kept.back() < int(raw.frameCount));
+        std::vector<float> weights(n);
+        for (int f : kept) {  // a key holds its source weight within precision
+          decoded.weights(f, weights);
+          const double source = sourceWeight(raw, std::uint32_t(t), asset->curves[t].restWeight, f / raw.sampleRate);
+          QVERIFY(std::fabs(weights[t] - source) * asset->curves[t].displacementCm <= r.precisionCm * 1.0001);
+        }
+        double atFrames = 0;
+        for (std::size_t i = 0; i < samples; ++i) {
+          const float e = errors[t * samples + i];
+          QVERIFY(std::isfinite(e) && e <= r.precisionCm * 1.0001f);  // between frames too
+          if (i % 2 == 0) atFrames = std::max(atFrames, double(e));
+          worst = std::max(worst, double(e));
+        }
+        // At frames these are the errors the compressor reported (it also checks source key times).
+        QVERIFY2(atFrames <= r.maxErrorCm + 1e-5,
+                 qPrintable(QString("curve %1: %2 > %3").arg(t).arg(atFrames).arg(r.maxErrorCm)));
+      }
+      QVERIFY(worst > 0);  // the face's curves are not stored exactly
+    }
+    // Out of range and a clip without curves: nothing.
+    QVERIFY(runtime::curveKeyFrames(runtime::ClipView{}, 0).empty());
   }
 
   void morphRulesSetEachCurvesPrecision() {
