@@ -23,6 +23,21 @@ const QColor kComponentColors[4] = {QColor(220, 50, 47), QColor(40, 160, 60), QC
                                     QColor(150, 90, 180)};
 const Qt::PenStyle kJointStyles[4] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
 
+/// Diamonds on the frames a track keeps, at its decoded values `values` (one per frame).
+void addKeptKeys(QCustomPlot* plot, const std::vector<int>& kept, const QVector<double>& values, const QColor& color) {
+  QVector<double> kx, ky;
+  for (int f : kept) {
+    if (f < 0 || f >= values.size()) continue;
+    kx.push_back(f);
+    ky.push_back(values[f]);
+  }
+  QCPGraph* kg = plot->addGraph(plot->xAxis, plot->yAxis);
+  kg->setData(kx, ky, true);
+  kg->setLineStyle(QCPGraph::lsNone);
+  kg->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160)), QBrush(Qt::white), 7));
+  kg->removeFromLegend();
+}
+
 }  // namespace
 
 CurveView::CurveView(ClipDocument* document, Recompressor* recompressor, QWidget* parent)
@@ -31,7 +46,8 @@ CurveView::CurveView(ClipDocument* document, Recompressor* recompressor, QWidget
       m_recompressor(recompressor),
       m_plot(new QCustomPlot(this)),
       m_channel(new QComboBox(this)) {
-  m_channel->addItems({"Rotation (quaternion)", "Rotation (Euler degrees)", "Translation (cm)", "Scale"});
+  m_channel->addItems(
+      {"Rotation (quaternion)", "Rotation (Euler degrees)", "Translation (cm)", "Scale", "Morph target weight"});
   connect(m_channel, &QComboBox::currentIndexChanged, this, [this](int i) { setChannelView(ChannelView(i)); });
   auto* bar = new QHBoxLayout;
   bar->addWidget(m_channel);
@@ -96,7 +112,17 @@ CurveView::CurveView(ClipDocument* document, Recompressor* recompressor, QWidget
 
   // The recompressor's one change signal covers a new asset, clip, settings or result.
   connect(recompressor, &Recompressor::currentChanged, this, &CurveView::rebuild);
-  connect(document, &ClipDocument::selectedJointsChanged, this, &CurveView::rebuild);
+  // Whichever was selected last is drawn: joints in their channel, morph targets as weights.
+  connect(document, &ClipDocument::selectedJointsChanged, this, [this] {
+    if (m_view == ChannelView::MorphWeight && !m_document->selectedJoints().empty())
+      setChannelView(ChannelView::Quaternion);
+    else rebuild();
+  });
+  connect(document, &ClipDocument::selectedCurvesChanged, this, [this] {
+    if (m_view != ChannelView::MorphWeight && !m_document->selectedCurves().empty())
+      setChannelView(ChannelView::MorphWeight);
+    else rebuild();
+  });
   connect(document, &ClipDocument::currentTimeChanged, this, &CurveView::updatePlayhead);
   rebuild();
 }
@@ -150,12 +176,15 @@ void CurveView::rebuild() {
   const core::RawClip& raw = m_document->rawClip(clip);
   std::vector<int> joints = m_document->selectedJoints();
   if (joints.size() > 4) joints.resize(4);
-  for (int c = 0; c < 4; ++c) m_components[c]->setEnabled(c < 3 || m_view == ChannelView::Quaternion);
-  if (joints.empty()) {
+  const bool weights = m_view == ChannelView::MorphWeight;
+  for (int c = 0; c < 4; ++c) m_components[c]->setEnabled(!weights && (c < 3 || m_view == ChannelView::Quaternion));
+  if (weights ? m_document->selectedCurves().empty() : joints.empty()) {
     auto* hint = new QCPItemText(m_plot);
     hint->position->setType(QCPItemPosition::ptAxisRectRatio);
     hint->position->setCoords(0.5, 0.5);
-    hint->setText("Select a joint in the joint tree, the error map or the viewport");
+    hint->setText(weights ? (asset.curves.empty() ? "This file has no morph targets"
+                                                  : "Select a morph target in the Morph targets panel or the error map")
+                          : "Select a joint in the joint tree, the error map or the viewport");
     m_plot->replot();
     return;
   }
@@ -168,6 +197,10 @@ void CurveView::rebuild() {
     m_decodedFor = result;
   }
   const core::DecodedClip* decoded = shown.compressed() && m_decoded && m_decoded->valid() ? m_decoded.get() : nullptr;
+  if (weights) {
+    drawWeights(asset, raw, decoded, stale);
+    return finish(raw);
+  }
 
   const int channel = m_view == ChannelView::Translation ? 1 : m_view == ChannelView::Scale ? 2 : 0;
   const int components = m_view == ChannelView::Quaternion ? 4 : 3;
@@ -218,16 +251,7 @@ void CurveView::rebuild() {
                         .arg(jointName, componentNames[c], stale ? " (" + kUpdatingText + ")" : QString()));
         if (legendShown[ji]) dg->removeFromLegend();
         legendShown[ji] = true;
-        QVector<double> kx, ky;
-        for (int f : kept) {
-          kx.push_back(f);
-          ky.push_back(d[f]);
-        }
-        QCPGraph* kg = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-        kg->setData(kx, ky, true);
-        kg->setLineStyle(QCPGraph::lsNone);
-        kg->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160)), QBrush(Qt::white), 7));
-        kg->removeFromLegend();
+        addKeptKeys(m_plot, kept, d, color);
         if (ji == 0 && m_markedKeys.empty()) m_markedKeys = kept;
       }
     }
@@ -256,8 +280,77 @@ void CurveView::rebuild() {
       pg->removeFromLegend();
     }
   }
+  finish(raw);
+}
+
+void CurveView::drawWeights(const core::ImportedAsset& asset, const core::RawClip& raw,
+                            const core::DecodedClip* decoded, bool stale) {
+  std::vector<int> curves;
+  for (int c : m_document->selectedCurves())
+    if (c >= 0 && std::size_t(c) < asset.curves.size() && curves.size() < 4) curves.push_back(c);
+  m_plot->legend->setVisible(!curves.empty());
+  const int frames = int(raw.frameCount);
+  if (frames == 0) return;
+  QVector<double> x(frames);
+  for (int f = 0; f < frames; ++f) x[f] = f;
+  std::vector<float> decodedWeights(asset.curves.size());
+  std::vector<std::vector<float>> decodedAt(curves.size(), std::vector<float>(std::size_t(frames)));
+  for (int f = 0; decoded && f < frames; ++f) {
+    decoded->weights(double(f), decodedWeights);
+    for (std::size_t i = 0; i < curves.size(); ++i)
+      decodedAt[i][std::size_t(f)] = decodedWeights[std::size_t(curves[i])];
+  }
+  // Errors at and between frames, from core (the weight error times the target's displacement).
+  const std::vector<float> errors = decoded ? core::curveErrorsCm(*decoded, raw, asset.curves) : std::vector<float>{};
+  const std::size_t samples = 2 * std::size_t(frames) - 1;
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    const auto curve = std::uint32_t(curves[i]);
+    const core::MorphCurve& morph = asset.curves[curve];
+    const QString name = QString::fromStdString(morph.name);
+    const QColor color = kComponentColors[i];
+    QVector<double> o(frames), d(frames);
+    for (int f = 0; f < frames; ++f) {
+      o[f] = core::sourceWeight(raw, curve, morph.restWeight, double(f) / raw.sampleRate);
+      d[f] = decodedAt[i][std::size_t(f)];
+    }
+    QCPGraph* og = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+    og->setData(x, o, true);
+    og->setLineStyle(QCPGraph::lsNone);
+    og->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.lighter(140), 4));
+    og->removeFromLegend();
+    if (i == 0) m_originalPoints = og->dataCount();
+    if (!decoded) continue;
+    QCPGraph* dg = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+    dg->setData(x, d, true);
+    dg->setPen(QPen(stale ? dimmed(color) : color, 1.6));
+    dg->setName(name + (stale ? " (" + kUpdatingText + ")" : QString()));
+    const std::vector<int> kept = decoded->keptCurveFrames(curve);
+    addKeptKeys(m_plot, kept, d, color);
+    if (i == 0) m_markedKeys = kept;
+    if (errors.size() != asset.curves.size() * samples) continue;
+    QVector<double> et(static_cast<qsizetype>(samples)), e(static_cast<qsizetype>(samples));
+    for (std::size_t k = 0; k < samples; ++k) {
+      et[int(k)] = 0.5 * double(k);
+      e[int(k)] = errors[curve * samples + k];
+    }
+    QCPGraph* eg = m_plot->addGraph(m_errorRect->axis(QCPAxis::atBottom), m_errorRect->axis(QCPAxis::atLeft));
+    eg->setData(et, e, true);
+    eg->setPen(QPen(stale ? dimmed(color) : color.darker(130), 1.4));
+    eg->removeFromLegend();
+    const core::CurveReport& report = decoded->compressed().stats.curves;
+    if (curve >= report.curves.size()) continue;
+    const double precision = report.curves[curve].precisionCm;
+    QCPGraph* pg = m_plot->addGraph(m_errorRect->axis(QCPAxis::atBottom), m_errorRect->axis(QCPAxis::atLeft));
+    pg->setData(QVector<double>{0, double(frames - 1)}, QVector<double>{precision, precision}, true);
+    pg->setPen(QPen(QColor(200, 40, 30), 1.2, Qt::DashLine));
+    pg->removeFromLegend();
+  }
+}
+
+void CurveView::finish(const core::RawClip& raw) {
   m_plot->yAxis->setLabel(m_view == ChannelView::Euler         ? "degrees"
                           : m_view == ChannelView::Translation ? "cm"
+                          : m_view == ChannelView::MorphWeight ? "weight"
                                                                : "value");
   m_plot->xAxis->setRange(0, std::max(1.0, double(raw.frameCount - 1)));
   frameAll();

@@ -4,6 +4,9 @@
 // curve and markers on the frames kept as keys; below, each joint's error over time against its
 // precision line. The playhead follows the document's time; drag to pan, wheel to zoom, F frames all,
 // a click moves the playhead. A stale result is drawn dimmed and its legend says "updating".
+// "Morph target weight" draws the selected morph targets the same way (source weights, decoded
+// weights, kept keys; below, each target's error in cm against its precision); selecting targets
+// shows it, selecting joints goes back to their channels.
 
 #include <QWidget>
 #include <memory>
@@ -23,7 +26,7 @@ namespace animpack::widgets {
 class CurveView : public QWidget {
   Q_OBJECT
  public:
-  enum class ChannelView { Quaternion, Euler, Translation, Scale };
+  enum class ChannelView { Quaternion, Euler, Translation, Scale, MorphWeight };
   CurveView(ClipDocument* document, Recompressor* recompressor, QWidget* parent = nullptr);
 
   void setChannelView(ChannelView view);
@@ -33,8 +36,8 @@ class CurveView : public QWidget {
   void frameAll();
   QCustomPlot* plot() const { return m_plot; }
 
-  /// For tests: points of the original curve of the first selected joint's first component, and the
-  /// frames marked as kept keys for it.
+  /// For tests: points of the original curve of the first selected joint's first component (or the
+  /// first selected morph target), and the frames marked as kept keys for it.
   int originalPointCount() const;
   std::vector<int> markedKeyFrames() const;
 
@@ -43,6 +46,11 @@ class CurveView : public QWidget {
 
  private:
   void rebuild();
+  /// The selected morph targets' weights and errors (ChannelView::MorphWeight).
+  void drawWeights(const core::ImportedAsset& asset, const core::RawClip& raw, const core::DecodedClip* decoded,
+                   bool stale);
+  /// Axis labels, framing and the playhead after the graphs are drawn.
+  void finish(const core::RawClip& raw);
   void updatePlayhead();
   ClipDocument* m_document;
   Recompressor* m_recompressor;

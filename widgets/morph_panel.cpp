@@ -109,6 +109,10 @@ MorphPanel::MorphPanel(ClipDocument* document, Recompressor* recompressor, QWidg
   // The recompressor's one change signal covers a new asset, clip, settings or result.
   connect(recompressor, &Recompressor::currentChanged, this, &MorphPanel::refresh);
   connect(document, &ClipDocument::settingsChanged, this, &MorphPanel::refresh);
+  connect(document, &ClipDocument::selectedCurvesChanged, this, &MorphPanel::syncSelection);
+  connect(m_list, &QTreeWidget::itemSelectionChanged, this, [this] {
+    if (!m_syncing) m_document->setSelectedCurves(selection());
+  });
   refresh();
 }
 
@@ -133,11 +137,24 @@ void MorphPanel::applyPrecisionToSelection() {
 
 void MorphPanel::resetSelection() { m_document->setMorphPrecision(scope(), selection(), std::nullopt); }
 
+void MorphPanel::syncSelection() {
+  const std::vector<int>& selected = m_document->selectedCurves();
+  m_syncing = true;
+  for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* item = m_list->topLevelItem(i);
+    const bool on = std::binary_search(selected.begin(), selected.end(), item->data(Name, CurveRole).toInt());
+    if (item->isSelected() != on) item->setSelected(on);
+    if (on && selected.size() == 1) m_list->scrollToItem(item);
+  }
+  m_syncing = false;
+}
+
 void MorphPanel::refresh() {
   const int clip = m_document->currentClip();
   const auto asset = clip >= 0 ? m_document->assetOf(clip) : nullptr;
-  const std::vector<int> selected = selection();
+  m_syncing = true;
   m_list->clear();
+  m_syncing = false;
   const bool any = asset && !asset->curves.empty();
   for (QWidget* w : std::initializer_list<QWidget*>{m_search, m_scope, m_list, m_precision, m_set, m_reset})
     w->setEnabled(any);
@@ -188,8 +205,8 @@ void MorphPanel::refresh() {
       }
     }
     if (!moves) item->setForeground(Name, kInheritedColor);
-    if (std::binary_search(selected.begin(), selected.end(), int(i))) item->setSelected(true);
   }
+  syncSelection();
 }
 
 }  // namespace animpack::widgets

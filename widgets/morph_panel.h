@@ -4,7 +4,8 @@
 // ones dimmed), whether this clip animates it, how it is stored and its max error coloured against
 // its precision (dimmed while a newer result is computed); a summary of the clip's curve bytes and
 // worst target; and a bar that sets or resets the precision of the selected targets, for every clip
-// or this clip only (each edit one undo step, docs/SETTINGS.md "Morph targets").
+// or this clip only (each edit one undo step, docs/SETTINGS.md "Morph targets"). Its selection is the
+// document's selected curves, which the curve view draws.
 
 #include <QWidget>
 #include <vector>
@@ -43,6 +44,9 @@ class MorphPanel : public QWidget {
  private:
   std::vector<int> selection() const;
   void refresh();
+  /// Selects the rows of the document's selected curves (the error map may have chosen them).
+  void syncSelection();
+  bool m_syncing = false;  ///< rows being selected from the document: not a user's selection
   ClipDocument* m_document;
   Recompressor* m_recompressor;
   QLabel* m_summary;

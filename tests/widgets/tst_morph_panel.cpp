@@ -1,8 +1,13 @@
 // The Morph targets panel (widgets/morph_panel.h): one row per morph curve of the file with its
 // precision, displacement, storage and error from the recompressor's result; precision edits of the
-// selected targets as one undo step each, in either scope; a file without morph targets.
+// selected targets as one undo step each, in either scope; a file without morph targets; its
+// selection shared with the document, which the curve view draws as weights.
+
+#include <qcustomplot.h>
 
 #include <QDoubleSpinBox>
+#include <algorithm>
+#include <cmath>
 #include <QFont>
 #include <QLineEdit>
 #include <QTest>
@@ -10,6 +15,8 @@
 
 #include "core/compress/settings_edit.h"
 #include "tests/widgets/fixture.h"
+#include "widgets/curve_view.h"
+#include "widgets/error_map.h"
 #include "widgets/format.h"
 #include "widgets/morph_panel.h"
 
@@ -148,6 +155,75 @@ class TstMorphPanel : public QObject {
     panel.list()->clearSelection();
     panel.applyPrecisionToSelection();
     QCOMPARE(doc.undoStack()->count(), before + 1);
+  }
+
+  void selectedTargetsAreDrawnAsWeightsInTheCurveView() {
+    Opened o;
+    auto& [doc, rc, panel, walk, wave] = o;
+    QVERIFY(doc.hasAsset());
+    CurveView view(&doc, &rc);
+    QVERIFY(test::waitForResult(rc, walk));
+    QCOMPARE(view.channelView(), CurveView::ChannelView::Quaternion);
+    // A target Walk stores as keys (the ramp: two).
+    const auto& report = rc.result(walk)->compressed->stats.curves;
+    int keyed = -1;
+    for (std::size_t c = 0; c < report.curves.size(); ++c)
+      if (report.curves[c].kind == runtime::TrackKind::Keyed && keyed < 0) keyed = int(c);
+    QVERIFY(keyed >= 0);
+    const QString name = QString::fromStdString(doc.asset()->curves[std::size_t(keyed)].name);
+
+    row(panel, name)->setSelected(true);
+    QCOMPARE(doc.selectedCurves(), std::vector<int>{keyed});  // the panel's selection is the document's
+    QCOMPARE(view.channelView(), CurveView::ChannelView::MorphWeight);
+    const int frames = int(doc.rawClip(walk).frameCount);
+    QCOMPARE(view.originalPointCount(), frames);  // a source weight a frame
+    const std::vector<int> keys = view.markedKeyFrames();
+    QCOMPARE(keys.size(), std::size_t(report.curves[std::size_t(keyed)].keys));
+    QVERIFY(keys.size() < std::size_t(frames));  // fewer keys than frames
+    QVERIFY(std::is_sorted(keys.begin(), keys.end()));
+    QVERIFY(keys.back() < frames);
+
+    // The document's selection (as the error map sets it) selects the panel's rows.
+    const int other = keyed == 0 ? 1 : 0;
+    doc.setSelectedCurves({other, keyed});
+    QVERIFY(row(panel, QString::fromStdString(doc.asset()->curves[std::size_t(other)].name))->isSelected());
+    QCOMPARE(panel.list()->selectedItems().size(), 2);
+    // Selecting a joint goes back to the joint channels; selecting a target again shows weights.
+    doc.setSelectedJoints({0});
+    QCOMPARE(view.channelView(), CurveView::ChannelView::Quaternion);
+    panel.list()->clearSelection();
+    QVERIFY(doc.selectedCurves().empty());
+    row(panel, name)->setSelected(true);
+    QCOMPARE(view.channelView(), CurveView::ChannelView::MorphWeight);
+    // The error map has a row for each animated target, within its precision, and a click on it
+    // selects the target.
+    ErrorMap map(&doc, &rc);
+    map.resize(600, 400);
+    map.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&map));
+    double worst = 0;
+    for (int f = 0; f < frames; ++f) {
+      const double r = map.curveRatioAt(keyed, f);
+      QVERIFY2(r >= 0 && r <= 1.0001, qPrintable(QString("frame %1: %2").arg(f).arg(r)));
+      worst = std::max(worst, r);
+    }
+    QVERIFY(worst > 0);
+    QVERIFY(std::isnan(map.curveRatioAt(int(doc.asset()->curves.size()), 0)));
+    map.plot()->replot();
+    const int joints = int(doc.asset()->skeleton.jointCount());
+    doc.setSelectedJoints({0});
+    for (int r = joints; r < joints + 4; ++r) {  // the target rows follow the joints
+      map.clickAt(QPoint(int(map.plot()->xAxis->coordToPixel(3)), int(map.plot()->yAxis->coordToPixel(r))));
+      if (doc.selectedCurves() == std::vector<int>{keyed}) break;
+    }
+    QCOMPARE(doc.selectedCurves(), std::vector<int>{keyed});
+    QCOMPARE(view.channelView(), CurveView::ChannelView::MorphWeight);
+    QCOMPARE(doc.currentTime(), 3 / doc.rawClip(walk).sampleRate);
+
+    // A new file clears the selection.
+    QVERIFY(doc.open(test::rigPath()));
+    QVERIFY(doc.selectedCurves().empty());
+    QCOMPARE(panel.list()->topLevelItemCount(), 0);
   }
 };
 

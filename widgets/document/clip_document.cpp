@@ -111,12 +111,14 @@ void ClipDocument::adopt(std::vector<SourceFile> files, const core::CompressionS
   m_budgetKind = core::BudgetKind::Resident;
   m_undo.clear();
   m_selectedJoints.clear();
+  m_selectedCurves.clear();
   m_currentClip = m_clips.empty() ? -1 : 0;
   m_time = 0;
   emit assetChanged();
   emit settingsChanged(everything());
   emit currentClipChanged(m_currentClip);
   emit selectedJointsChanged();
+  emit selectedCurvesChanged();
   emit currentTimeChanged(m_time);
   emit budgetChanged();
 }
@@ -706,6 +708,14 @@ void ClipDocument::setSelectedJoints(std::vector<int> joints) {
   if (joints == m_selectedJoints) return;
   m_selectedJoints = std::move(joints);
   emit selectedJointsChanged();
+}
+
+void ClipDocument::setSelectedCurves(std::vector<int> curves) {
+  std::sort(curves.begin(), curves.end());
+  curves.erase(std::unique(curves.begin(), curves.end()), curves.end());
+  if (curves == m_selectedCurves) return;
+  m_selectedCurves = std::move(curves);
+  emit selectedCurvesChanged();
 }
 
 void ClipDocument::setCurrentTime(double seconds) {

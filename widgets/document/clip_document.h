@@ -206,6 +206,9 @@ class ClipDocument : public QObject {
   void setCurrentClip(int clip);
   const std::vector<int>& selectedJoints() const { return m_selectedJoints; }
   void setSelectedJoints(std::vector<int> joints);
+  /// Morph curves selected (indices into the file's curves): the Morph targets panel, the error map.
+  const std::vector<int>& selectedCurves() const { return m_selectedCurves; }
+  void setSelectedCurves(std::vector<int> curves);
   double currentTime() const { return m_time; }  ///< seconds from the current clip's first frame
   void setCurrentTime(double seconds);
 
@@ -221,6 +224,7 @@ class ClipDocument : public QObject {
   void budgetChanged();
   void currentClipChanged(int clip);
   void selectedJointsChanged();
+  void selectedCurvesChanged();
   void currentTimeChanged(double seconds);
   /// The asset could not be imported again with new unit or sample-rate settings (the change was refused).
   void importFailed(const QString& message);
@@ -305,6 +309,7 @@ class ClipDocument : public QObject {
   core::BudgetKind m_budgetKind = core::BudgetKind::Resident;
   int m_currentClip = -1;
   std::vector<int> m_selectedJoints;
+  std::vector<int> m_selectedCurves;
   double m_time = 0;
   QUndoStack m_undo;
 };
