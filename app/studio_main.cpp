@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
       "code is 1 when the file given did not open (the picture shows why).",
       "FILE");
   QCommandLineOption delay("screenshot-delay", "Milliseconds before the screenshot (default 4000).", "DELAY", "4000");
-  QCommandLineOption joint("select", "Select the joint NAME (for screenshots).", "NAME");
+  QCommandLineOption joint("select", "Select the joint or morph target NAME (for screenshots).", "NAME");
   QCommandLineOption compressAll("compress-all",
                                  "Compress every clip once the files are open (Clip > Compress all clips).");
   QCommandLineOption time("time", "Pause the first clip at SECONDS (for screenshots).", "SECONDS");
@@ -81,8 +81,12 @@ int main(int argc, char** argv) {
     window.viewport()->frameAll();  // around the pose at that time
   }
   if (status == 0 && parser.isSet(joint) && window.document()->hasAsset()) {
-    const int j = window.document()->asset()->skeleton.find(parser.value(joint).toStdString());
+    const animpack::core::ImportedAsset& asset = *window.document()->asset();
+    const std::string name = parser.value(joint).toStdString();
+    const int j = asset.skeleton.find(name);
     if (j >= 0) window.document()->setSelectedJoints({j});
+    for (std::size_t c = 0; j < 0 && c < asset.curves.size(); ++c)
+      if (asset.curves[c].name == name) window.document()->setSelectedCurves({int(c)});
   }
   if (parser.isSet(panel)) {
     for (QDockWidget* dock : window.findChildren<QDockWidget*>())

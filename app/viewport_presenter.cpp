@@ -41,7 +41,8 @@ void ViewportPresenter::showAsset(bool force, bool frame) {
 }
 
 void ViewportPresenter::showPoses() {
-  m_view->setPoses(m_preview->original(), m_preview->compressed());
+  m_view->setPoses(m_preview->original(), m_preview->compressed(), m_preview->originalWeights(),
+                   m_preview->compressedWeights());
   m_view->setJointErrorRatios(m_preview->errorRatios());
   m_view->setBlendPreview(m_preview->blendNaive(), m_preview->blendDecomposed());
   m_view->setRootTrajectory(m_preview->rootTrajectory());

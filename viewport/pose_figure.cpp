@@ -37,14 +37,14 @@ PoseFigure::PoseFigure(std::shared_ptr<const core::ImportedAsset> asset, std::sp
   setPose(m_asset->skeleton.restLocal);
 }
 
-bool PoseFigure::setPose(std::span<const core::Transform> local) {
+bool PoseFigure::setPose(std::span<const core::Transform> local, std::span<const float> weights) {
   const core::Skeleton& skeleton = m_asset->skeleton;
   if (local.size() != skeleton.jointCount() || skeleton.parents.size() != local.size() ||
       skeleton.inverseBind.size() != local.size())
     return false;
   runtime::localToObject<float>(skeleton.parents, local, m_object);
   runtime::skinMatrices(m_object, skeleton.inverseBind, m_skin);
-  for (SkinnedMeshEntity* mesh : m_meshes) mesh->pose(m_skin);
+  for (SkinnedMeshEntity* mesh : m_meshes) mesh->pose(m_skin, weights);
   m_skeleton->pose(m_object);
   return true;
 }

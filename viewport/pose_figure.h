@@ -49,9 +49,10 @@ class PoseFigure : public Qt3DCore::QEntity {
              float jointRadius, Qt3DRender::QMaterial* skeletonMaterial, Qt3DRender::QLayer* boneLayer,
              Qt3DRender::QLayer* jointLayer, Qt3DCore::QNode* parent);
 
-  /// Poses meshes and skeleton with local joint transforms (the skeleton's joint count); returns
-  /// false and changes nothing for any other count.
-  bool setPose(std::span<const core::Transform> local);
+  /// Poses meshes and skeleton with local joint transforms (the skeleton's joint count) and morph
+  /// weights (one per curve of the file; empty: the rest shapes); returns false and changes nothing
+  /// for any other joint count.
+  bool setPose(std::span<const core::Transform> local, std::span<const float> weights = {});
 
   /// World transform of object space (display transform, then any offset).
   void setPlacement(const QMatrix4x4& world);

@@ -20,10 +20,27 @@ SkinnedMeshEntity::SkinnedMeshEntity(const core::SkinnedMesh& mesh, Rgba baseCol
   upload();
 }
 
-void SkinnedMeshEntity::pose(std::span<const core::Mat34> skin) {
-  if (m_mesh.influences.size() != m_positions.size()) return;  // static: already in object space
-  runtime::skinVertices(skin, m_mesh.positions, m_mesh.normals, m_mesh.influences, m_positions, m_normals);
+void SkinnedMeshEntity::pose(std::span<const core::Mat34> skin, std::span<const float> weights) {
+  const bool morphed = morph(weights);
+  const std::span<const core::Vec3> shape = morphed ? std::span<const core::Vec3>(m_morphed) : m_mesh.positions;
+  if (m_mesh.influences.size() != m_positions.size()) {  // static: already in object space
+    if (m_mesh.morphs.empty()) return;
+    m_positions.assign(shape.begin(), shape.end());
+  } else {
+    runtime::skinVertices(skin, shape, m_mesh.normals, m_mesh.influences, m_positions, m_normals);
+  }
   upload();
+}
+
+bool SkinnedMeshEntity::morph(std::span<const float> weights) {
+  if (m_mesh.morphs.empty() || weights.empty()) return false;
+  m_morphed.assign(m_mesh.positions.begin(), m_mesh.positions.end());
+  for (const core::SkinnedMesh::Morph& target : m_mesh.morphs) {
+    const float w = target.curve < weights.size() ? weights[target.curve] : 0.f;
+    if (w == 0.f || target.deltas.size() != m_morphed.size()) continue;
+    for (std::size_t v = 0; v < m_morphed.size(); ++v) m_morphed[v] = m_morphed[v] + target.deltas[v] * w;
+  }
+  return true;
 }
 
 void SkinnedMeshEntity::setColors(std::span<const Rgba> colors) {

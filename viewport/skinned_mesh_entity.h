@@ -1,6 +1,7 @@
 #pragma once
 // One imported mesh posed on the CPU with core's skinning code (positions and normals) and uploaded to
 // a Qt 3D buffer, drawn as a filled surface and, on demand, as a wireframe of its triangle edges.
+// Its morph targets deform it before skinning when weights are given (normals stay the rest shape's).
 
 #include <Qt3DCore/QEntity>
 #include <span>
@@ -21,9 +22,10 @@ class SkinnedMeshEntity : public Qt3DCore::QEntity {
   /// this entity.
   SkinnedMeshEntity(const core::SkinnedMesh& mesh, Rgba baseColor, Qt3DCore::QNode* parent);
 
-  /// Skins the mesh with one skin matrix per joint (object * inverseBind; at least as many as the
-  /// mesh's joint indices need) and uploads it. A static mesh (no influences) ignores the call.
-  void pose(std::span<const core::Mat34> skin);
+  /// Morphs the mesh by `weights` (one per morph curve of the file; empty: the rest shape), then skins
+  /// it with one skin matrix per joint (object * inverseBind; at least as many as the mesh's joint
+  /// indices need) and uploads it. A static mesh (no influences) is only morphed.
+  void pose(std::span<const core::Mat34> skin, std::span<const float> weights = {});
   /// Positions of the last pose, in skeleton units and object space.
   std::span<const core::Vec3> positions() const { return m_positions; }
   std::size_t vertexCount() const { return m_positions.size(); }
@@ -41,10 +43,14 @@ class SkinnedMeshEntity : public Qt3DCore::QEntity {
 
  private:
   void upload();
+  /// m_morphed = the bind positions plus each target's deltas times its weight; false (m_morphed
+  /// untouched) when the mesh has no targets or no weights are given.
+  bool morph(std::span<const float> weights);
 
   const core::SkinnedMesh& m_mesh;
   Rgba m_baseColor;
   std::vector<core::Vec3> m_positions;
+  std::vector<core::Vec3> m_morphed;  ///< bind positions with the targets applied
   std::vector<core::Vec3> m_normals;
   std::vector<Rgba> m_colors;
   DynamicGeometry* m_triangles;

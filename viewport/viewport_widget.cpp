@@ -143,7 +143,8 @@ PoseFigure* ViewportWidget::makeFigure(Figure which) {
 void ViewportWidget::setAsset(std::shared_ptr<const core::ImportedAsset> asset) {
   clearScene();
   m_asset = std::move(asset);
-  if (m_asset && m_asset->skeleton.jointCount() > 0 && m_asset->skeleton.validate()) {
+  // A file of morph curves alone has no joint: its meshes are shown, morphed.
+  if (m_asset && (m_asset->skeleton.jointCount() > 0 || !m_asset->curves.empty()) && m_asset->skeleton.validate()) {
     m_meshIndices = displayableMeshes(*m_asset);
     // Joint markers scale with the skeleton (or the meshes, for a single-joint rig).
     Box extent;
@@ -176,12 +177,13 @@ void ViewportWidget::setUpAxis(UpAxis axis) {
 
 // ---- poses ------------------------------------------------------------------------------------
 
-void ViewportWidget::setPoses(std::span<const core::Transform> original, std::span<const core::Transform> compressed) {
+void ViewportWidget::setPoses(std::span<const core::Transform> original, std::span<const core::Transform> compressed,
+                              std::span<const float> originalWeights, std::span<const float> compressedWeights) {
   if (!m_asset) return;
   QElapsedTimer timer;
   timer.start();
-  m_figures[Original]->setPose(original);
-  m_figures[Compressed]->setPose(compressed);
+  m_figures[Original]->setPose(original, originalWeights);
+  m_figures[Compressed]->setPose(compressed, compressedWeights);
   updateVertexErrors();
   m_lastUpdateMs = double(timer.nsecsElapsed()) * 1e-6;
   updateLegend();
@@ -257,8 +259,9 @@ void ViewportWidget::setSelectedJoint(int joint) {
 
 void ViewportWidget::setBlendPreview(std::span<const core::Transform> naive,
                                      std::span<const core::Transform> decomposed) {
-  const bool on =
-      m_asset && naive.size() == m_asset->skeleton.jointCount() && decomposed.size() == m_asset->skeleton.jointCount();
+  // Off for a file without joints (its two empty spans are not a blend).
+  const bool on = m_asset && !naive.empty() && naive.size() == m_asset->skeleton.jointCount() &&
+                  decomposed.size() == m_asset->skeleton.jointCount();
   if (on) {
     if (!m_figures[NaiveBlend]) {
       makeFigure(NaiveBlend);

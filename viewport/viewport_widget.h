@@ -52,8 +52,10 @@ class ViewportWidget : public QWidget {
   UpAxis upAxis() const { return m_upAxis; }
 
   /// Local joint transforms of the original and the compressed pose at the current time (joint count
-  /// each); skins on the CPU and uploads. A span of another size (e.g. empty) leaves that pose as it was.
-  void setPoses(std::span<const core::Transform> original, std::span<const core::Transform> compressed);
+  /// each) and their morph weights (one per curve of the file; empty: rest shapes); morphs and skins
+  /// on the CPU and uploads. A pose span of another size (e.g. empty) leaves that pose as it was.
+  void setPoses(std::span<const core::Transform> original, std::span<const core::Transform> compressed,
+                std::span<const float> originalWeights = {}, std::span<const float> compressedWeights = {});
   /// Per joint: current error / precision (1 = at the limit) for the joint colours (green -> red);
   /// an empty span (or a wrong size) shows neutral joints.
   void setJointErrorRatios(std::span<const float> ratios);

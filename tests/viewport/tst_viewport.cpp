@@ -1,8 +1,8 @@
 // The 3D viewport (viewport/viewport_widget.h), rendered for real under Xvfb and grabbed from the screen: a skinned
 // sample is visible, lit and framed, and the up axis turns it; the original and the compressed pose at the worst frame
 // differ visibly at 5 cm and agree within antialiasing noise at 0.001 cm; a BVH shows its skeleton alone; vertex error
-// colours render; clicking a joint selects it; bad input never crashes. Set ANIMPACK_VIEWPORT_SHOTS=DIR to keep the
-// screenshots.
+// colours render; morph targets deform the mesh; clicking a joint selects it; bad input never crashes.
+// Set ANIMPACK_VIEWPORT_SHOTS=DIR to keep the screenshots.
 #include <QApplication>
 #include <QDir>
 #include <QScreen>
@@ -257,6 +257,41 @@ class TestViewport : public QObject {
     QVERIFY2(bounds.height() > shot.height() / 2, qPrintable(QString("%1 px tall").arg(bounds.height())));
     m_view->setShowSkeleton(false);
     QCOMPARE(countForeground(settledGrab(*m_view)), 0);
+  }
+
+  void morphTargetsDeformTheMesh() {
+    // AnimatedMorphCube: no joint, two targets; the viewport shows its mesh and morphs it by the
+    // weights it is given, original and compressed apart, and the vertex error includes the morphs.
+    const auto cube = load("glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf");
+    QCOMPARE(cube->skeleton.jointCount(), std::size_t(0));
+    QCOMPARE(cube->curves.size(), std::size_t(2));
+    m_view->setAsset(cube);
+    m_view->setShowGrid(false);
+    const std::vector<float> rest(2, 0.f), first{1.f, 0.f}, half{0.5f, 0.f};
+    m_view->setPoses({}, {}, rest, rest);
+    m_view->frameAll();
+    QCOMPARE(m_view->maxVertexErrorCm(), 0.f);
+    m_view->setShowCompressed(false);
+    const QImage atRest = settledGrab(*m_view);
+    keep(atRest, "morph-cube-rest");
+    QVERIFY2(countForeground(atRest) > 5000, qPrintable(QString("%1 pixels").arg(countForeground(atRest))));
+    // The compressed figure at weight 1: its vertices move the target's largest displacement.
+    m_view->setPoses({}, {}, rest, first);
+    const double displacement = cube->curves[0].displacementCm;
+    QVERIFY(displacement > 0);
+    QVERIFY2(std::abs(m_view->maxVertexErrorCm() - displacement) <= 1e-3 * displacement,
+             qPrintable(QString("%1 cm against %2 cm").arg(double(m_view->maxVertexErrorCm())).arg(displacement)));
+    m_view->setPoses({}, {}, half, first);
+    QVERIFY(std::abs(m_view->maxVertexErrorCm() - 0.5 * displacement) <= 1e-3 * displacement);
+    // The original morphed to weight 1 draws another silhouette than at rest.
+    m_view->setPoses({}, {}, first, first);
+    const QImage morphed = settledGrab(*m_view);
+    keep(morphed, "morph-cube-target0");
+    QVERIFY2(silhouetteDifference(atRest, morphed) > 200,
+             qPrintable(QString("%1 pixels differ").arg(silhouetteDifference(atRest, morphed))));
+    // No weights: the rest shapes.
+    m_view->setPoses({}, {}, std::vector<float>{}, std::vector<float>{});
+    QCOMPARE(m_view->maxVertexErrorCm(), 0.f);
   }
 
   void vertexErrorColoursRender() {

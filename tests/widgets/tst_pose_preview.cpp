@@ -76,6 +76,22 @@ class TstPosePreview : public QObject {
                qPrintable(QString::number(j)));
     const core::DecodedClip decoded(doc.asset(), rc.result(0)->compressed);
     QVERIFY(decoded.valid());
+    // The weights the viewport morphs the meshes by: the source's, and the compressed clip's within
+    // each target's precision (its weight error times its largest displacement).
+    const auto& curves = doc.asset()->curves;
+    QCOMPARE(preview.originalWeights().size(), curves.size());
+    QCOMPARE(preview.compressedWeights().size(), curves.size());
+    std::vector<float> weights(curves.size());
+    decoded.weights(2.5, weights);
+    bool moving = false;
+    for (std::size_t c = 0; c < curves.size(); ++c) {
+      const double source = core::sourceWeight(raw, std::uint32_t(c), curves[c].restWeight, 2.5 / raw.sampleRate);
+      QCOMPARE(preview.originalWeights()[c], float(source));
+      QVERIFY(std::fabs(preview.compressedWeights()[c] - weights[c]) < 1e-6f);
+      QVERIFY(std::fabs(weights[c] - source) * curves[c].displacementCm <= 0.01 * 1.0001);
+      moving = moving || source != curves[c].restWeight;
+    }
+    QVERIFY(moving);
   }
 
   void rootMotionFoldedOrInPlace() {

@@ -6,6 +6,7 @@
 #include "core/anim/raw_sampler.h"
 #include "core/compress/error_table.h"
 #include "core/runtime/additive.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/root_motion.h"
 
 namespace animpack::widgets {
@@ -35,6 +36,7 @@ void PosePreview::update() {
   m_decomposed.clear();
   if (!m_document->hasAsset() || clip < 0) {
     m_original.clear();
+    m_originalWeights.clear();
     m_playing.reset();
     m_playingView.reset();
     emit changed();
@@ -58,6 +60,7 @@ void PosePreview::update() {
     runtime::applyAdditive(m_base, delta, m_additiveWeight, m_original);
   }
   sampleCompressed(shown, t);
+  sampleWeights(raw, t);
   sampleBlend(t);
   emit changed();
 }
@@ -100,6 +103,24 @@ void PosePreview::sampleCompressed(const ShownResult& shown, double seconds) {
     for (std::size_t j = 0; j < n; ++j)
       m_ratios[j] = core::errorAtCm(stats, n, frame, j) / std::max(1e-6f, stats.joints[j].precisionCm);
   }
+}
+
+void PosePreview::sampleWeights(const core::RawClip& raw, double seconds) {
+  const auto& curves = m_document->asset()->curves;
+  m_originalWeights.resize(curves.size());
+  for (std::size_t c = 0; c < curves.size(); ++c)
+    m_originalWeights[c] = float(core::sourceWeight(raw, std::uint32_t(c), curves[c].restWeight, seconds));
+  m_compressedWeights.clear();
+  if (curves.empty() || !m_compressedValid || !m_playingView || m_playingView->curveCount() != curves.size()) return;
+  m_compressedWeights.resize(curves.size());
+  runtime::sampleCurves(*m_playingView, float(seconds), m_compressedWeights);
+  if (!m_playingView->additive()) return;
+  // An additive clip's curves are deltas on its base's weights, as the base decodes.
+  m_baseWeights.resize(curves.size());
+  if (m_playing && m_playing->base && m_playing->base->curveCount() == curves.size())
+    m_playing->base->sampleCurves(float(seconds), m_baseWeights);
+  else m_baseWeights = m_restWeights;
+  runtime::applyAdditiveCurves(m_baseWeights, m_compressedWeights, m_additiveWeight, m_compressedWeights);
 }
 
 void PosePreview::setInPlace(bool inPlace) {

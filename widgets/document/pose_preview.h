@@ -53,6 +53,14 @@ class PosePreview : public QObject {
   std::span<const core::Transform> compressed() const {
     return m_compressedValid ? std::span<const core::Transform>(m_compressed) : std::span<const core::Transform>();
   }
+  /// Morph weights (one per curve of the file) of the original clip at the current time: its source
+  /// keys, linear between them; empty for a file without morph targets.
+  std::span<const float> originalWeights() const { return m_originalWeights; }
+  /// The compressed clip's weights at the same time (an additive clip's on its base), empty until
+  /// there is a result to play.
+  std::span<const float> compressedWeights() const {
+    return m_compressedValid ? std::span<const float>(m_compressedWeights) : std::span<const float>();
+  }
   /// Per joint: error / precision at the current frame (empty without a result).
   const std::vector<float>& errorRatios() const { return m_ratios; }
   /// The blend preview's naive and decomposed poses (empty when it is off).
@@ -66,6 +74,8 @@ class PosePreview : public QObject {
  private:
   void update();
   void sampleCompressed(const ShownResult& shown, double seconds);
+  /// The source's and the playing result's morph weights at `seconds`.
+  void sampleWeights(const core::RawClip& raw, double seconds);
   void sampleBlend(double seconds);
   void updateTrajectory();
   /// The current clip's base pose at `seconds`: from the source (`decoded` false) or as the playing
@@ -85,6 +95,7 @@ class PosePreview : public QObject {
   float m_additiveWeight = 1.f;
   std::vector<core::Transform> m_base;
   std::vector<core::Transform> m_original, m_compressed, m_blendA, m_blendB, m_naive, m_decomposed;
+  std::vector<float> m_originalWeights, m_compressedWeights, m_baseWeights;
   bool m_compressedValid = false;
   bool m_inPlace = false;
   std::vector<core::Vec3> m_trajectory;
