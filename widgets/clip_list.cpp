@@ -136,8 +136,9 @@ int ClipListModel::fileAt(const QModelIndex& index) const {
 
 QVariant ClipListModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* names[] = {"Clip",  "Frames",    "Rate",   "Raw",  "Compressed",
+  static const char* names[] = {"Clip",  "Frames",    "Rate",   "Raw",  "Compressed", "Morph bytes",
                                 "Ratio", "Max error", "Status", "File", "Additive on"};
+  static_assert(std::size(names) == ColumnCount);
   return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 
@@ -171,6 +172,7 @@ QVariant ClipListModel::fileData(int file, int column, int role) const {
       }
       case RawBytes: return t.measured ? formatBytes(t.rawBytes) : QString();
       case CompressedBytes: return t.clips == 0 ? QString() : measured ? formatBytes(t.compressedBytes) : QString("…");
+      case MorphBytes: return measured && t.morphClips ? formatBytes(t.curveBytes) : QString();
       case Ratio: return measured ? ratioText(t.rawBytes, t.compressedBytes) : QString();
       case MaxError: return measured ? formatCm(t.maxErrorCm) : QString();
       case Status:
@@ -200,6 +202,7 @@ QVariant ClipListModel::fileData(int file, int column, int role) const {
       case Frames: return t.clips;
       case RawBytes: return qulonglong(t.rawBytes);
       case CompressedBytes: return qulonglong(t.compressedBytes);
+      case MorphBytes: return qulonglong(t.curveBytes);
       case Ratio: return t.ratio();
       case MaxError: return t.measured ? double(t.maxErrorCm) : -1.0;
       case Status: return t.approved;
@@ -224,6 +227,7 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
       case Rate: return QString("%1 Hz").arg(raw.sampleRate, 0, 'g', 4);
       case RawBytes: return formatBytes(rawBytes);
       case CompressedBytes: return c ? formatBytes(packed) : QString("…");
+      case MorphBytes: return c && !c->stats.curves.curves.empty() ? formatBytes(c->stats.curves.bytes) : QString();
       case Ratio: return c ? ratioText(rawBytes, packed) : QString();
       case MaxError: return c ? formatCm(c->stats.maxErrorCm) : QString();
       case File: return QFileInfo(m_document->file(m_document->fileOfClip(clip)).path()).fileName();
@@ -271,6 +275,7 @@ QVariant ClipListModel::clipData(int clip, int column, int role) const {
       case Frames: return raw.frameCount;
       case RawBytes: return qulonglong(rawBytes);
       case CompressedBytes: return qulonglong(packed);
+      case MorphBytes: return qulonglong(c ? c->stats.curves.bytes : 0);
       case Ratio: return packed ? double(rawBytes) / double(packed) : 0.0;
       case MaxError: return c ? double(c->stats.maxErrorCm) : -1.0;
       case Status: return int(approval);
@@ -342,6 +347,16 @@ ClipListPanel::ClipListPanel(ClipDocument* document, Recompressor* recompressor,
   // Every file open: a new model (files added or removed) shows every clip.
   connect(m_proxy, &QAbstractItemModel::modelReset, m_table, &QTreeView::expandAll);
   connect(m_proxy, &QAbstractItemModel::rowsInserted, m_table, &QTreeView::expandAll);
+  // Morph bytes only for a project with morph targets.
+  auto showMorphColumn = [this] {
+    bool morphs = false;
+    for (int f = 0; f < m_document->fileCount() && !morphs; ++f)
+      morphs = m_document->file(f).asset && !m_document->file(f).asset->curves.empty();
+    m_table->setColumnHidden(ClipListModel::MorphBytes, !morphs);
+  };
+  connect(m_proxy, &QAbstractItemModel::modelReset, this, showMorphColumn);
+  connect(m_proxy, &QAbstractItemModel::rowsInserted, this, showMorphColumn);
+  showMorphColumn();
   auto* compressAll = new QPushButton("Compress all", this);
   auto* approve = new QPushButton("Approve", this);
   auto* reject = new QPushButton("Reject", this);
@@ -458,6 +473,7 @@ void ClipListPanel::updateTotals() {
           .arg(t.complete() ? QString() : QString(" (%1 of %2 measured)").arg(t.measured).arg(t.clips))
           .arg(t.approved)
           .arg(formatBytes(t.residentBytes));
+  if (t.morphClips) text += QString(" · morph curves %1").arg(formatBytes(t.curveBytes));
   if (t.stale) text += " · " + kUpdatingText;
   m_totals->setText(text);
   {

@@ -1,10 +1,11 @@
 #pragma once
 // The Clips panel, the lead's view (docs/LEADS.md "For leads"): the project's files, each a row with its
 // totals (clips, frames, raw and compressed size, ratio, max error, approvals, or why it is left out
-// of the pack), and under each its clips with frames, raw and compressed size, ratio, max error and
-// approval; sortable by any column (clips within their file) and filtered by name, file and approval; the pack's totals
-// against the budget (KiB, stored in the project) with a meter that turns red over budget; approve/reject the selection
-// in one undo step; over budget, the BudgetAdvisor's suggestion, applied with one click.
+// of the pack), and under each its clips with frames, raw and compressed size (morph curves apart
+// when the project has morph targets), ratio, max error and approval; sortable by any column (clips within their file)
+// and filtered by name, file and approval; the pack's totals against the budget (KiB, stored in the project) with a
+// meter that turns red over budget; approve/reject the selection in one undo step; over budget, the BudgetAdvisor's
+// suggestion, applied with one click.
 
 #include <QAbstractItemModel>
 #include <QSortFilterProxyModel>
@@ -30,7 +31,21 @@ namespace animpack::widgets {
 class ClipListModel : public QAbstractItemModel {
   Q_OBJECT
  public:
-  enum Column { Name, Frames, Rate, RawBytes, CompressedBytes, Ratio, MaxError, Status, File, Base, ColumnCount };
+  /// MorphBytes: the clip's morph-curve bytes, part of its compressed bytes (shown when the project has targets).
+  enum Column {
+    Name,
+    Frames,
+    Rate,
+    RawBytes,
+    CompressedBytes,
+    MorphBytes,
+    Ratio,
+    MaxError,
+    Status,
+    File,
+    Base,
+    ColumnCount
+  };
   /// The role of the approval (an core::ApprovalState as int) the filter reads; invalid on file rows.
   static constexpr int ApprovalRole = Qt::UserRole + 1;
   ClipListModel(ClipDocument* document, Recompressor* recompressor, QObject* parent = nullptr);

@@ -69,6 +69,10 @@ std::string totalsSection(const ReviewPacket& packet, const ReviewTotals& t) {
   item("compressed", kib(t.compressedBytes));
   item("ratio", format("%.1f:1", t.ratio()));
   item("max error", cm(t.maxErrorCm));
+  if (t.morphClips) {
+    item("morph curves", kib(t.curveBytes));
+    item("max morph error", cm(t.maxMorphErrorCm));
+  }
   item("pack file", kib(packet.packBytes));
   item("resident once opened", kib(packet.residentBytes));
   item("approved", format("%zu of %zu", t.approved, t.clips));
@@ -90,17 +94,19 @@ std::string totalsSection(const ReviewPacket& packet, const ReviewTotals& t) {
   return h;
 }
 
-std::string clipTable(const ReviewPacket& packet) {
+std::string clipTable(const ReviewPacket& packet, bool morphs) {
   std::string h =
       "<h2>Clips</h2>\n<table id=\"clips\"><thead><tr><th class=\"l\">file</th><th class=\"l\">clip</th><th>frames</th>"
-      "<th>bytes</th><th>ratio</th><th>max error</th><th>p99 error</th><th class=\"l\">worst joint</th>"
-      "<th>worst frame</th><th class=\"l\">approval</th><th class=\"l\">by</th><th "
-      "class=\"l\">when</th></tr></thead><tbody>\n";
+      "<th>bytes</th><th>ratio</th><th>max error</th><th>p99 error</th>";
+  // Morph curves (when a clip carries them): their bytes, part of the clip's, and their max error.
+  if (morphs) h += "<th>morph bytes</th><th>morph error</th>";
+  h += "<th class=\"l\">worst joint</th><th>worst frame</th><th class=\"l\">approval</th><th class=\"l\">by</th><th "
+       "class=\"l\">when</th></tr></thead><tbody>\n";
   for (const ReviewClip& c : packet.clips) {
     const ClipReport& r = c.report;
     if (!r.error.empty()) {
       h += "<tr class=\"clip failed\"><td class=\"l\">" + escape(r.file) + "</td><td class=\"l\">" + escape(r.clip) +
-           "</td><td class=\"l\" colspan=\"10\">failed: " + escape(r.error) + "</td></tr>\n";
+           format("</td><td class=\"l\" colspan=\"%d\">failed: ", morphs ? 12 : 10) + escape(r.error) + "</td></tr>\n";
       continue;
     }
     h += "<tr class=\"clip\"><td class=\"l\">" + escape(r.file) + "</td><td class=\"l\">" + escape(r.clip) + "</td>";
@@ -108,6 +114,9 @@ std::string clipTable(const ReviewPacket& packet) {
     h += format("<td>%.1f:1</td>", r.ratio());
     h += std::string("<td") + (r.withinPrecision ? "" : " class=\"rejected\" title=\"over its precision\"") + ">" +
          cm(r.maxErrorCm) + "</td><td>" + cm(r.p99ErrorCm) + "</td>";
+    if (morphs && r.maxMorphErrorCm >= 0)
+      h += "<td>" + std::to_string(r.curveBytes) + "</td><td>" + cm(r.maxMorphErrorCm) + "</td>";
+    else if (morphs) h += "<td></td><td></td>";
     h += "<td class=\"l\">" + escape(r.worstJoint) + "</td><td>" + std::to_string(r.worstFrame) + "</td>";
     std::string approval = approvalLabel(c.approval);
     if (c.approval.maxErrorCm && c.approval.state != "needs_review")
@@ -212,6 +221,11 @@ ReviewTotals reviewTotals(const std::vector<ReviewClip>& clips) {
     t.rawBytes += c.report.rawBytes;
     t.compressedBytes += c.report.compressedBytes;
     t.maxErrorCm = std::max(t.maxErrorCm, c.report.maxErrorCm);
+    if (c.report.maxMorphErrorCm >= 0) {
+      ++t.morphClips;
+      t.curveBytes += c.report.curveBytes;
+      t.maxMorphErrorCm = std::max(t.maxMorphErrorCm, c.report.maxMorphErrorCm);
+    }
     t.overPrecision += !c.report.withinPrecision;
     const std::string state = approvalClass(c.approval);
     t.approved += state == "approved";
@@ -256,12 +270,14 @@ std::string reviewPacketHtml(const ReviewPacket& packet) {
       "</title>\n<style>" + kStyle + "</style></head><body>\n";
   h += "<h1>Review packet: " + escape(packet.title) + "</h1>\n<p class=\"meta\">Generated " +
        escape(packet.generatedAt) + " by animpack " + escape(packet.toolVersion) +
-       ". Errors are object-space centimetres on each joint's shell; "
-       "bytes are each clip's own bytes in the pack.</p>\n";
+       ". Errors are object-space centimetres on each joint's shell" +
+       (totals.morphClips ? "; a morph target's, its weight error times its largest vertex displacement" : "") +
+       "; bytes are each clip's own bytes in the pack" + (totals.morphClips ? " (morph curves included)" : "") +
+       ".</p>\n";
   h += totalsSection(packet, totals);
   h += chart(packet, worst);
   h += picturesSection(packet);
-  h += clipTable(packet);
+  h += clipTable(packet, totals.morphClips > 0);
   return h + "</body></html>\n";
 }
 

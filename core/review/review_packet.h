@@ -57,6 +57,11 @@ struct ReviewTotals {
   std::size_t clips = 0, failed = 0, approved = 0, rejected = 0, needsReview = 0, overPrecision = 0;
   std::uint64_t rawBytes = 0, compressedBytes = 0;
   float maxErrorCm = 0;
+  /// Morph curves: clips that carry them, their bytes (part of compressedBytes) and the largest
+  /// morph error (cm; -1 when no clip carries curves).
+  std::size_t morphClips = 0;
+  std::uint64_t curveBytes = 0;
+  float maxMorphErrorCm = -1;
   double ratio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }
 };
 ReviewTotals reviewTotals(const std::vector<ReviewClip>& clips);

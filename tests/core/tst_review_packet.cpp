@@ -174,6 +174,39 @@ class TestReviewPacket : public QObject {
     QVERIFY(!roomyHtml.contains("meter over") && roomyHtml.contains("KiB left"));
   }
 
+  void morphCurvesAreCountedApart() {
+    // A rig with morph targets beside one without: the clips carry curve bytes, part of their own.
+    Project p;
+    p.sources.push_back({test::writeScene(test::morphRig(), "review_morph.gltf"), std::nullopt});
+    ReviewOptions options;
+    options.pictures = false;
+    const auto packet = buildReviewPacket(p, projectPath(), options);
+    QVERIFY2(packet, packet.status().message().c_str());
+    const ReviewTotals totals = reviewTotals(packet->clips);
+    QCOMPARE(totals.morphClips, totals.clips);
+    std::uint64_t curveBytes = 0;
+    float worst = 0;
+    for (const ReviewClip& c : packet->clips) {
+      QVERIFY(c.report.curveBytes > 0 && c.report.curveBytes < c.report.compressedBytes);
+      curveBytes += c.report.curveBytes;
+      worst = std::max(worst, c.report.maxMorphErrorCm);
+    }
+    QCOMPARE(totals.curveBytes, curveBytes);
+    QCOMPARE(totals.maxMorphErrorCm, worst);
+    const QString html = QString::fromStdString(reviewPacketHtml(*packet));
+    QVERIFY(html.contains("<th>morph bytes</th><th>morph error</th>"));
+    QVERIFY(html.contains("morph curves<b>" + QString("%1 KiB").arg(double(curveBytes) / 1024.0, 0, 'f', 1)));
+    for (const ReviewClip& c : packet->clips) QVERIFY(html.contains(QString("<td>%1</td>").arg(c.report.curveBytes)));
+    // Without morph targets the columns are not there.
+    Project plain;
+    plain.sources.push_back({m_rigA, std::nullopt});
+    const auto without = buildReviewPacket(plain, projectPath(), options);
+    QVERIFY(without);
+    QCOMPARE(reviewTotals(without->clips).maxMorphErrorCm, -1.f);
+    const QString plainHtml = QString::fromStdString(reviewPacketHtml(*without));
+    QVERIFY(!plainHtml.contains("morph"));
+  }
+
   void picturesLeftOutSayWhy() {
     ReviewOptions options;
     options.pictures = false;

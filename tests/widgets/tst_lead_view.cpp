@@ -1,7 +1,7 @@
 // The lead's view (widgets/clip_list.h, widgets/document/lead_view.h): the budget (undoable, merged
 // per spin-box session, saved in the project), pack totals that match the pack `compress` writes,
 // the meter over and within budget, sorting and filtering by approval, name and file, approving a
-// selection in one undo step, and the over-budget suggestion applied and undone.
+// selection in one undo step, the over-budget suggestion applied and undone, and morph bytes apart.
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFrame>
@@ -17,6 +17,7 @@
 #include "tests/widgets/fixture.h"
 #include "widgets/clip_list.h"
 #include "widgets/document/project_file.h"
+#include "widgets/format.h"
 #include "widgets/stats_panel.h"
 
 using namespace animpack;
@@ -162,6 +163,36 @@ class TestLeadView : public QObject {
     QCOMPARE(doc.undoStack()->count(), steps + 1);
     doc.undoStack()->undo();
     QCOMPARE(panel.budgetBox()->value(), std::round(packKib / 2 * 10) / 10);
+  }
+
+  void morphBytesAreShownApart() {
+    // Without morph targets the column is hidden; with them each clip shows its curve bytes, part
+    // of its compressed bytes, and the file and the pack their sums.
+    Measured plain;
+    QVERIFY(plain.open(test::rigPath()));
+    QVERIFY(plain.panel.table()->isColumnHidden(ClipListModel::MorphBytes));
+    QVERIFY(!plain.panel.totalsLabel()->text().contains("morph"));
+
+    Measured m;
+    QVERIFY(m.open(QString::fromStdString(test::writeScene(test::morphRig(), "lead_morph.gltf").string())));
+    QVERIFY(!m.panel.table()->isColumnHidden(ClipListModel::MorphBytes));
+    const QModelIndex file = m.panel.proxy()->index(0, 0);
+    std::uint64_t sum = 0;
+    for (int row = 0; row < m.panel.proxy()->rowCount(file); ++row) {
+      const QModelIndex name = m.panel.proxy()->index(row, ClipListModel::Name, file);
+      const int clip = test::clipNamed(m.doc, name.data().toString());
+      const auto& stats = m.rc.result(clip)->compressed->stats;
+      const QModelIndex morph = name.siblingAtColumn(ClipListModel::MorphBytes);
+      QCOMPARE(morph.data(Qt::UserRole).toULongLong(), qulonglong(stats.curves.bytes));
+      QCOMPARE(morph.data().toString(), formatBytes(stats.curves.bytes));
+      QVERIFY(stats.curves.bytes > 0 &&
+              stats.curves.bytes <
+                  name.siblingAtColumn(ClipListModel::CompressedBytes).data(Qt::UserRole).toULongLong());
+      sum += stats.curves.bytes;
+    }
+    QCOMPARE(file.siblingAtColumn(ClipListModel::MorphBytes).data(Qt::UserRole).toULongLong(), qulonglong(sum));
+    QVERIFY2(m.panel.totalsLabel()->text().contains("morph curves " + formatBytes(sum)),
+             qPrintable(m.panel.totalsLabel()->text()));
   }
 
   void sortAndFilterByApprovalNameAndFile() {

@@ -33,6 +33,10 @@ void accumulate(PackTotals& t, const ClipDocument& document, const Recompressor&
     t.rawBytes += core::rawClipBytes(document.rawClip(c));
     t.compressedBytes += core::packedClipBytes(*compressed);
     t.maxErrorCm = std::max(t.maxErrorCm, compressed->stats.maxErrorCm);
+    if (!compressed->stats.curves.curves.empty()) {
+      ++t.morphClips;
+      t.curveBytes += compressed->stats.curves.bytes;
+    }
     if (!records) continue;
     const std::string file = QFileInfo(document.file(document.fileOfClip(c)).path()).fileName().toStdString();
     records->push_back(core::clipRecord(*compressed, file, document.assetOf(c)->sourceHash));

@@ -25,6 +25,8 @@ struct PackTotals {
   std::uint64_t residentBytes = 0;  ///< the pack and what opening it derives: what a game keeps resident
   core::BudgetKind budgetKind = core::BudgetKind::Resident;
   float maxErrorCm = 0;
+  int morphClips = 0;            ///< measured clips that carry morph curves
+  std::uint64_t curveBytes = 0;  ///< their curve sections' bytes (part of compressedBytes)
   int approved = 0, rejected = 0;
   std::optional<double> budgetKib;
   bool complete() const { return clips > 0 && measured == clips; }
