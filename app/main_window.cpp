@@ -308,8 +308,12 @@ void MainWindow::connectDocument() {
                                                                       : 0.0);
     // A file just opened: show the curves of the joint with the largest error.
     if (!m_selectWorst || shown.stale || !shown.compressed()) return;
-    if (m_document.selectedJoints().empty() && shown.compressed()->stats.worstJoint >= 0)
-      m_document.setSelectedJoints({shown.compressed()->stats.worstJoint});
+    // A file of morph targets alone: the target with the largest error.
+    const core::CompressionStats& stats = shown.compressed()->stats;
+    if (m_document.selectedJoints().empty() && m_document.selectedCurves().empty()) {
+      if (stats.worstJoint >= 0) m_document.setSelectedJoints({stats.worstJoint});
+      else if (stats.curves.worstCurve >= 0) m_document.setSelectedCurves({stats.curves.worstCurve});
+    }
     m_selectWorst = false;
   });
   connect(m_files, &widgets::FileActions::message, m_statusLine, &widgets::StatusLine::showMessage);
