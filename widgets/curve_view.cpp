@@ -301,7 +301,8 @@ void CurveView::drawWeights(const core::ImportedAsset& asset, const core::RawCli
       decodedAt[i][std::size_t(f)] = decodedWeights[std::size_t(curves[i])];
   }
   // Errors at and between frames, from core (the weight error times the target's displacement).
-  const std::vector<float> errors = decoded ? core::curveErrorsCm(*decoded, raw, asset.curves) : std::vector<float>{};
+  const std::vector<float> errors =
+      decoded ? core::curveErrorsCm(decoded->compressed(), asset, raw) : std::vector<float>{};
   const std::size_t samples = 2 * std::size_t(frames) - 1;
   for (std::size_t i = 0; i < curves.size(); ++i) {
     const auto curve = std::uint32_t(curves[i]);

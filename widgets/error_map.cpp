@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/compress/decoded_clip.h"
+#include "core/compress/decoded_clip.h"  // curveErrorsCm
 #include "core/compress/error_table.h"
 #include "widgets/format.h"
 
@@ -57,9 +57,7 @@ void ErrorMap::rebuild() {
       if (k.curve < asset.curves.size() && k.curve < stats.curves.curves.size()) m_curveRows.push_back(int(k.curve));
     std::sort(m_curveRows.begin(), m_curveRows.end());
     m_curveRows.erase(std::unique(m_curveRows.begin(), m_curveRows.end()), m_curveRows.end());
-    if (!m_curveRows.empty())
-      curveErrors =
-          core::curveErrorsCm(core::DecodedClip(m_document->asset(), shown.result->compressed), raw, asset.curves);
+    if (!m_curveRows.empty()) curveErrors = core::curveErrorsCm(compressed, asset, raw);
     if (curveErrors.empty()) m_curveRows.clear();
   }
   const int rows = joints + int(m_curveRows.size());

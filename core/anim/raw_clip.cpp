@@ -47,16 +47,18 @@ void makeRotationsContinuous(RawClip& clip) {
     }
 }
 
+double sourceWeight(const CurveKeys& k, double seconds) {
+  if (seconds <= k.times.front()) return k.weights.front();
+  if (seconds >= k.times.back()) return k.weights.back();
+  const std::size_t i = std::size_t(std::upper_bound(k.times.begin(), k.times.end(), seconds) - k.times.begin());
+  const double t0 = k.times[i - 1], t1 = k.times[i];
+  const double a = t1 > t0 ? (seconds - t0) / (t1 - t0) : 0.0;
+  return k.weights[i - 1] + (k.weights[i] - k.weights[i - 1]) * a;
+}
+
 double sourceWeight(const RawClip& clip, std::uint32_t index, float rest, double seconds) {
-  for (const CurveKeys& k : clip.curves) {
-    if (k.curve != index || k.times.empty()) continue;
-    if (seconds <= k.times.front()) return k.weights.front();
-    if (seconds >= k.times.back()) return k.weights.back();
-    const std::size_t i = std::size_t(std::upper_bound(k.times.begin(), k.times.end(), seconds) - k.times.begin());
-    const double t0 = k.times[i - 1], t1 = k.times[i];
-    const double a = t1 > t0 ? (seconds - t0) / (t1 - t0) : 0.0;
-    return k.weights[i - 1] + (k.weights[i] - k.weights[i - 1]) * a;
-  }
+  for (const CurveKeys& k : clip.curves)
+    if (k.curve == index && !k.times.empty()) return sourceWeight(k, seconds);
   return rest;
 }
 

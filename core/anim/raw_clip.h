@@ -68,5 +68,7 @@ void makeRotationsContinuous(RawClip& clip);
 /// Curve `index`'s source weight at `seconds` from the clip's first frame: its keys in `clip`,
 /// linear between them and held at the ends; `rest` when the clip does not animate it.
 double sourceWeight(const RawClip& clip, std::uint32_t index, float rest, double seconds);
+/// The same from one curve's keys (not empty).
+double sourceWeight(const CurveKeys& keys, double seconds);
 
 }  // namespace animpack::core

@@ -46,13 +46,25 @@ std::vector<int> keyFrames(const runtime::ClipView& view, int joint, int channel
   return frames;
 }
 
+namespace {
+
+/// `clip`'s weights (through `view`) at fractional `frame` into `out`, an additive clip's deltas added
+/// to its base's weights (`base`: scratch of one float a curve).
+void weightsAt(const runtime::ClipView& view, const CompressedClip& clip, double frame, std::span<float> out,
+               std::vector<float>& base) {
+  runtime::sampleCurvesAtFrame(view, float(frame), out);
+  if (!view.additive() || !clip.base) return;
+  base.resize(view.curveCount());
+  clip.base->sampleCurves(float(frame / view.sampleRate()), base);
+  runtime::applyAdditiveCurves(base, out, 1.f, out);
+}
+
+}  // namespace
+
 void DecodedClip::weights(double frame, std::span<float> out) const {
   if (!m_valid || m_view.curveCount() == 0 || out.size() < m_view.curveCount()) return;
-  runtime::sampleCurvesAtFrame(m_view, float(frame), out);
-  if (!m_view.additive() || !m_compressed->base) return;
-  std::vector<float> base(m_view.curveCount());
-  m_compressed->base->sampleCurves(float(frame / m_view.sampleRate()), base);
-  runtime::applyAdditiveCurves(base, out, 1.f, out);
+  std::vector<float> base;
+  weightsAt(m_view, *m_compressed, frame, out, base);
 }
 
 std::vector<int> DecodedClip::keptCurveFrames(std::uint32_t curve) const {
@@ -62,16 +74,24 @@ std::vector<int> DecodedClip::keptCurveFrames(std::uint32_t curve) const {
   return frames;
 }
 
-std::vector<float> curveErrorsCm(const DecodedClip& decoded, const RawClip& raw, std::span<const MorphCurve> curves) {
+std::vector<float> curveErrorsCm(const CompressedClip& clip, const ImportedAsset& asset, const RawClip& raw) {
+  const std::span<const MorphCurve> curves = asset.curves;
   const std::size_t n = curves.size();
-  if (!decoded.valid() || n == 0 || decoded.view().curveCount() != n || raw.frameCount == 0) return {};
+  if (n == 0 || raw.frameCount == 0) return {};
+  // The clip's curves alone: no joint frame is decoded.
+  const std::vector<float> rest = restWeights(curves);
+  auto view = runtime::ClipView::open(clip.data, asset.skeleton.restLocal, rest);
+  if (!view || view->curveCount() != n) return {};
+  std::vector<const CurveKeys*> keys(n, nullptr);  // each curve's source keys; none: its rest weight
+  for (const CurveKeys& k : raw.curves)
+    if (k.curve < n && !k.times.empty()) keys[k.curve] = &k;
   const std::size_t samples = 2 * std::size_t(raw.frameCount) - 1;
-  std::vector<float> errors(n * samples), weights(n);
+  std::vector<float> errors(n * samples), weights(n), base;
   for (std::size_t i = 0; i < samples; ++i) {
     const double frame = 0.5 * double(i);
-    decoded.weights(frame, weights);
+    weightsAt(*view, clip, frame, weights, base);
     for (std::size_t c = 0; c < n; ++c) {
-      const double source = sourceWeight(raw, std::uint32_t(c), curves[c].restWeight, frame / raw.sampleRate);
+      const double source = keys[c] ? sourceWeight(*keys[c], frame / raw.sampleRate) : curves[c].restWeight;
       errors[c * samples + i] = float(std::abs(double(weights[c]) - source) * curves[c].displacementCm);
     }
   }

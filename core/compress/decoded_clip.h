@@ -52,9 +52,10 @@ class DecodedClip {
   bool m_valid = false;
 };
 
-/// Every morph curve's error over a clip against its source keys, in cm (the weight error times the
-/// target's largest displacement): curve-major, 2 x frames - 1 values a curve, value 2f at frame f
-/// and 2f + 1 halfway to the next frame. Empty when the clip did not decode or has no curves.
-std::vector<float> curveErrorsCm(const DecodedClip& decoded, const RawClip& raw, std::span<const MorphCurve> curves);
+/// Every morph curve of `asset` over compressed clip `clip` (of source `raw`) against its source keys,
+/// in cm (the weight error times the target's largest displacement): curve-major, 2 x frames - 1
+/// values a curve, value 2f at frame f and 2f + 1 halfway to the next frame. Decodes the curves
+/// alone; empty when the clip does not open or the file has no curves.
+std::vector<float> curveErrorsCm(const CompressedClip& clip, const ImportedAsset& asset, const RawClip& raw);
 
 }  // namespace animpack::core

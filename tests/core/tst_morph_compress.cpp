@@ -160,7 +160,7 @@ class TestMorphCompress : public QObject {
       const RawClip& raw = asset->clips[c];
       const DecodedClip decoded(asset, std::make_shared<const CompressedClip>(p.clips[c]));
       QVERIFY(decoded.valid());
-      const std::vector<float> errors = curveErrorsCm(decoded, raw, asset->curves);
+      const std::vector<float> errors = curveErrorsCm(p.clips[c], *asset, raw);
       const std::size_t samples = 2 * std::size_t(raw.frameCount) - 1;
       QCOMPARE(errors.size(), n * samples);
       double worst = 0;
