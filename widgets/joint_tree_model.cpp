@@ -16,6 +16,7 @@ const char* trackKindName(runtime::TrackKind k) {
     case runtime::TrackKind::Keyed: return "keys";
     case runtime::TrackKind::Uniform: return "uniform";
     case runtime::TrackKind::Raw: return "raw";
+    case runtime::TrackKind::Timed: return "timed keys";
   }
   return "?";
 }

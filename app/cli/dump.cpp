@@ -21,6 +21,7 @@ const char* kindName(runtime::TrackKind k) {
     case runtime::TrackKind::Keyed: return "keyed";
     case runtime::TrackKind::Uniform: return "uniform";
     case runtime::TrackKind::Raw: return "raw";
+    case runtime::TrackKind::Timed: return "timed";
   }
   return "?";
 }
@@ -107,12 +108,11 @@ int dumpCommand(int argc, char** argv, int first) {
     const auto& s = v.sections();
     std::printf(
         "    sections: header %u, kinds %u, constants %u, keyed params %u, uniform params %u, keys %u (%u keys),\n"
-        "              raw %u, segment table %u, boundaries %u, segments %u (%u x %u frames), padding %u, root motion "
-        "%u;\n"
-        "              table entry %u\n",
-        s.header, s.kinds, s.constants, s.keyedParams, s.uniformParams, s.keys, v.keyCount(), s.rawSamples,
-        s.segmentTable, s.boundaries, s.segmentData, v.segmentCount(), v.segmentLength(), s.padding, s.rootMotion,
-        runtime::clipEntrySize(pack->version()));
+        "              raw %u, timed %u (%u keys), segment table %u, boundaries %u, segments %u (%u x %u frames),\n"
+        "              padding %u, root motion %u; table entry %u\n",
+        s.header, s.kinds, s.constants, s.keyedParams, s.uniformParams, s.keys, v.keyCount(), s.rawSamples, s.timed,
+        v.timedKeyCount(), s.segmentTable, s.boundaries, s.segmentData, v.segmentCount(), v.segmentLength(), s.padding,
+        s.rootMotion, runtime::clipEntrySize(pack->version()));
     std::printf("    tracks:  ");
     for (const auto& [k, n] : kinds) std::printf(" %s %d", kindName(k), n);
     std::printf("\n");

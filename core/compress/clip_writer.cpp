@@ -35,10 +35,11 @@ runtime::BlockTrack blockTrack(const TrackEncoding& t, Channel channel) {
   runtime::BlockTrack b;
   b.kind = t.kind;
   constantBytes(t, channel, b.constant);
-  if (t.kind == TrackKind::Keyed) {
+  if (t.kind == TrackKind::Keyed || t.kind == TrackKind::Timed) {
     std::memcpy(b.rangeMin, t.keyed.rangeMin, sizeof(b.rangeMin));
     std::memcpy(b.rangeExtent, t.keyed.rangeExtent, sizeof(b.rangeExtent));
     b.keyFrames = t.keyed.frames;
+    b.keyTimes = t.keyed.times;
     b.keyPayloads = t.keyed.payload;
   }
   if (t.kind == TrackKind::Uniform) {

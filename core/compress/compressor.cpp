@@ -12,6 +12,7 @@
 #include "core/compress/clip_writer.h"
 #include "core/compress/curve_compress.h"
 #include "core/compress/error_metric.h"
+#include "core/compress/timed_source.h"
 #include "core/compress/track_analysis.h"
 #include "core/compress/vertex_error.h"
 #include "core/runtime/additive.h"
@@ -34,7 +35,7 @@ struct SubTrack {
   double tolerance = 0;       // after tightening
   bool forceAnimated = false;
   bool raw = false;      // stored as float32 samples: nothing tighter exists
-  bool atLimit = false;  // raw: the loop cannot tighten it further
+  bool atLimit = false;  // raw (or timed with every key): the loop cannot tighten it further
   std::vector<std::uint8_t> shifts;
   TrackEncoding encoding;
   bool encoded = false;
@@ -144,6 +145,9 @@ class CompressRun {
 
  private:
   TrackEncoding encodeWith(std::size_t i, const std::vector<Sample>& samples, std::uint32_t segmentLength) const;
+  /// A sub-track keyed between frames: static when its keys and frames all are, else timed (every
+  /// key once the loop has tightened it to the floor); nothing when the keys cannot be stored.
+  std::optional<TrackEncoding> encodeTimedTrack(std::size_t i, const TrackTarget& target) const;
   std::array<std::vector<Sample>, 3> pinnedTargets(std::uint32_t p) const;
   void decodedFromEncodings(std::uint32_t f, std::vector<Transform>& out) const;
   std::vector<std::uint8_t> write() const;
@@ -181,6 +185,7 @@ class CompressRun {
   std::vector<bool> m_pinned, m_unreachable;
   std::uint32_t m_snapshotFrames = 1, m_maxGap = 2;
   std::vector<std::vector<Sample>> m_targets;
+  std::vector<std::optional<TimedSource>> m_timed;  // sub-tracks keyed between frames: their keys
   std::vector<Sample> m_rest;
   std::vector<std::uint8_t> m_blob;
   std::vector<Transform> m_decoded;  // frame-major m_decoded m_frames of the last m_pass
@@ -262,6 +267,10 @@ void CompressRun::buildTargets() {
       m_targets[i].resize(m_frames);
       for (std::uint32_t f = 0; f < m_frames; ++f) m_targets[i][f] = sampleOf(m_clip.at(j, f), Channel(c));
     }
+  // Timed tracks follow a source keyed between frames; an additive clip's deltas and a root-motion
+  // clip's in-place root are not the source's own keys.
+  m_timed.clear();
+  if (!m_base && !m_rootMotion) m_timed = timedSources(m_clip);
 }
 
 void CompressRun::applyTolerances() {
@@ -284,6 +293,8 @@ TrackEncoding CompressRun::encodeWith(std::size_t i, const std::vector<Sample>& 
                                       std::uint32_t segmentLength) const {
   const SubTrack& t = m_st.tracks[i];
   const TrackTarget target{Channel(i % 3), samples, m_rest[i], t.tolerance};
+  if (i < m_timed.size() && m_timed[i] && &samples == &m_targets[i])
+    if (auto timed = encodeTimedTrack(i, target)) return std::move(*timed);
   if (t.raw) return encodeRaw(target);
   if (!t.forceAnimated || m_frames < 2)
     if (auto s = encodeStatic(target, m_settings.rotationFormat)) return std::move(*s);
@@ -292,6 +303,20 @@ TrackEncoding CompressRun::encodeWith(std::size_t i, const std::vector<Sample>& 
   if (auto k = encodeKeyed(target, m_maxGap, budget - 1)) best = std::move(k);
   if (!best) return encodeRaw(target);
   return std::move(*best);
+}
+
+std::optional<TrackEncoding> CompressRun::encodeTimedTrack(std::size_t i, const TrackTarget& target) const {
+  const SubTrack& t = m_st.tracks[i];
+  const TimedSource& source = *m_timed[i];
+  if (!t.forceAnimated) {
+    std::vector<Sample> all(target.samples.begin(), target.samples.end());
+    all.insert(all.end(), source.values.begin(), source.values.end());
+    if (auto s = encodeStatic({target.channel, all, target.rest, target.tolerance}, m_settings.rotationFormat))
+      return s;
+  }
+  TrackTarget timed = target;
+  if (t.raw) timed.tolerance = 0;
+  return encodeTimed(timed, source);
 }
 
 /// Segment length: the one that makes the m_clip smallest at the initial tolerances.
@@ -506,7 +531,8 @@ void CompressRun::tighten() {
         }
         break;
       }
-      case TrackKind::Keyed: t.tolerance *= 0.5; break;
+      case TrackKind::Keyed:
+      case TrackKind::Timed: t.tolerance *= 0.5; break;
       case TrackKind::Raw: t.atLimit = true; break;
       default:
         t.forceAnimated = true;
@@ -515,7 +541,7 @@ void CompressRun::tighten() {
     }
     if (t.tolerance < floor && !t.raw) t.raw = true;
     if (!m_pinned[i / 3]) t.encoding = encodeWith(i, m_targets[i], m_st.segmentLength);
-    if (t.encoding.kind == TrackKind::Raw) t.raw = t.atLimit = true;
+    if (t.encoding.kind == TrackKind::Raw || (t.encoding.kind == TrackKind::Timed && t.raw)) t.raw = t.atLimit = true;
   }
 }
 
@@ -535,10 +561,11 @@ void CompressRun::fillJointReports(CompressionStats& s, const ErrorSummary& summ
       const TrackEncoding& e = m_st.tracks[j * 3 + std::size_t(c)].encoding;
       r.kinds[std::size_t(c)] = e.kind;
       r.wide[std::size_t(c)] = e.wide;
-      r.keys += static_cast<std::uint32_t>(e.keyed.frames.size());
+      r.keys += static_cast<std::uint32_t>(e.keyed.frames.size() + e.keyed.times.size());
       switch (e.kind) {
         case TrackKind::Default: ++s.defaultTracks; break;
-        case TrackKind::Keyed: ++s.keyedTracks; break;
+        case TrackKind::Keyed:
+        case TrackKind::Timed: ++s.keyedTracks; break;
         case TrackKind::Uniform: ++s.uniformTracks; break;
         case TrackKind::Raw: ++s.rawTracks; break;
         default: ++s.constantTracks; break;

@@ -1,5 +1,7 @@
 #include "core/compress/decoded_clip.h"
 
+#include "core/runtime/timed.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -39,6 +41,16 @@ std::vector<int> keyFrames(const runtime::ClipView& view, int joint, int channel
       const runtime::KeyedTrackInfo track = view.keyedTrack(t);
       if (track.joint != std::uint32_t(joint) || track.channel != runtime::Channel(channel)) continue;
       for (std::uint32_t k = 0; k < track.keyCount; ++k) frames.push_back(int(view.keyFrame(track.firstKey + k)));
+    }
+  } else if (kind == runtime::TrackKind::Timed) {
+    // Keys at their own times: each at its nearest frame.
+    runtime::TimedTracks tracks(view);
+    for (runtime::TimedTrack t; tracks.next(t);) {
+      if (t.joint != std::uint32_t(joint) || t.channel != runtime::Channel(channel)) continue;
+      for (std::uint32_t k = 0; k < t.keyCount; ++k) {
+        const int f = int((t.time(k) + runtime::kTimedTicksPerFrame / 2) / runtime::kTimedTicksPerFrame);
+        if (frames.empty() || frames.back() != f) frames.push_back(f);
+      }
     }
   } else if (kind == runtime::TrackKind::Uniform) {
     for (std::uint32_t k = 0; k <= view.segmentCount(); ++k) frames.push_back(int(view.boundaryFrame(k)));

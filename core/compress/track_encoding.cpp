@@ -6,6 +6,7 @@
 
 #include "core/compress/bit_writer.h"
 #include "core/runtime/quantize.h"
+#include "core/runtime/timed.h"
 #include "core/runtime/track_math.h"
 
 namespace animpack::core {
@@ -439,6 +440,95 @@ std::optional<TrackEncoding> encodeKeyed(const TrackTarget& target, std::uint32_
   for (std::size_t f = 0; f < n; ++f)
     e.maxError = std::max(e.maxError, sampleDistance(target.channel, e.decoded[f], target.samples[f]));
   e.bytes = paramBytes + keys.size() * runtime::kKeySize;
+  return e;
+}
+
+namespace {
+
+/// A decoded key value as the runtime computes it between two keys.
+Sample timedValue(Channel channel, const Sample& a, const Sample& b, float u) {
+  if (channel == Channel::Rotation) return fromQuat(runtime::timedBetween(toQuat(a), toQuat(b), u));
+  const runtime::Vec3 v = runtime::timedBetween(runtime::Vec3{a[0], a[1], a[2]}, runtime::Vec3{b[0], b[1], b[2]}, u);
+  return {v.x, v.y, v.z, 0.f};
+}
+
+/// Keys kept so the line between kept keys passes every dropped key within `tolerance`
+/// (Douglas-Peucker on the key times).
+std::vector<std::uint32_t> reduceTimed(Channel channel, std::span<const std::uint32_t> ticks,
+                                       std::span<const Sample> values, std::span<const Sample> decoded,
+                                       double tolerance) {
+  const std::uint32_t n = static_cast<std::uint32_t>(ticks.size());
+  std::vector<bool> keep(n, tolerance <= 0);
+  keep.front() = keep.back() = true;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> spans;
+  if (tolerance > 0) spans.push_back({0, n - 1});
+  while (!spans.empty()) {
+    const auto [a, b] = spans.back();
+    spans.pop_back();
+    double worst = 0;
+    std::uint32_t at = 0;
+    for (std::uint32_t i = a + 1; i < b; ++i) {
+      const float u = float(double(ticks[i] - ticks[a]) / double(ticks[b] - ticks[a]));
+      const double e = sampleDistance(channel, values[i], timedValue(channel, decoded[a], decoded[b], u));
+      if (e > worst) worst = e, at = i;
+    }
+    if (worst <= tolerance) continue;
+    keep[at] = true;
+    spans.push_back({a, at});
+    spans.push_back({at, b});
+  }
+  std::vector<std::uint32_t> kept;
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (keep[i]) kept.push_back(i);
+  return kept;
+}
+
+}  // namespace
+
+std::optional<TrackEncoding> encodeTimed(const TrackTarget& target, const TimedSource& source) {
+  // Key times in 1/65536 frames, strictly increasing: a key at the time of the one before it (a
+  // jump) a tick later.
+  std::vector<std::uint32_t> ticks;
+  std::vector<Sample> values;
+  const auto end = static_cast<std::uint32_t>((target.samples.size() - 1) * runtime::kTimedTicksPerFrame);
+  for (std::size_t i = 0; i < source.frames.size(); ++i) {
+    auto t = static_cast<std::uint32_t>(std::llround(source.frames[i] * runtime::kTimedTicksPerFrame));
+    if (!ticks.empty() && t <= ticks.back()) t = ticks.back() + 1;
+    if (t > end || (t == end && i + 1 < source.frames.size())) continue;
+    ticks.push_back(t);
+    values.push_back(source.values[i]);
+  }
+  if (ticks.size() < 2 || ticks.front() != 0 ||
+      ticks.back() != std::uint64_t(target.samples.size() - 1) * runtime::kTimedTicksPerFrame)
+    return std::nullopt;
+  TrackEncoding e;
+  e.kind = TrackKind::Timed;
+  const TrackTarget keys{target.channel, values, target.rest, target.tolerance};
+  std::vector<std::array<std::uint16_t, 3>> payload(values.size());
+  std::vector<Sample> decoded(values.size());
+  quantizeKeys(keys, e.keyed, payload, decoded);
+  double quantization = 0;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    quantization = std::max(quantization, sampleDistance(target.channel, values[i], decoded[i]));
+  if (quantization > target.tolerance) return std::nullopt;
+  for (const std::uint32_t i : reduceTimed(target.channel, ticks, values, decoded, target.tolerance - quantization)) {
+    e.keyed.times.push_back(ticks[i]);
+    e.keyed.payload.push_back(payload[i]);
+    decoded[e.keyed.times.size() - 1] = decoded[i];
+  }
+  decoded.resize(e.keyed.times.size());
+  const auto timeOf = [&](std::uint32_t k) { return e.keyed.times[k]; };
+  e.decoded.resize(target.samples.size());
+  for (std::size_t f = 0; f < target.samples.size(); ++f) {
+    std::uint32_t k = 0;
+    float u = 0.f;
+    runtime::timedSegment(timeOf, static_cast<std::uint32_t>(e.keyed.times.size()), double(f), k, u);
+    e.decoded[f] = timedValue(target.channel, decoded[k], decoded[k + 1], u);
+    e.maxError = std::max(e.maxError, sampleDistance(target.channel, target.samples[f], e.decoded[f]));
+  }
+  if (e.maxError > target.tolerance * 1.01 + 1e-7) return std::nullopt;
+  e.bytes = (target.channel == Channel::Rotation ? runtime::kKeyedRotationParamSize : runtime::kKeyedVectorParamSize) +
+            e.keyed.times.size() * runtime::kTimedKeySize;
   return e;
 }
 

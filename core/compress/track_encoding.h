@@ -56,6 +56,7 @@ struct KeyedEncoding {
   float rangeExtent[3] = {};
   std::vector<std::uint16_t> frames;
   std::vector<std::array<std::uint16_t, 3>> payload;
+  std::vector<std::uint32_t> times;  ///< timed tracks: each key's time in 1/65536 frames (frames stays empty)
 };
 
 struct TrackEncoding {
@@ -92,5 +93,18 @@ std::size_t uniformParamBytes(const UniformEncoding& u);
 /// 48-bit/16-bit key formats cannot reach the tolerance or the keys would cost more than
 /// `budgetBytes`.
 std::optional<TrackEncoding> encodeKeyed(const TrackTarget& target, std::uint32_t maxGap, std::size_t budgetBytes);
+
+/// A sub-track's source keys where some sit between the clip's frames: frame positions (the first
+/// 0, the last the clip's last frame, increasing) and values (rotations sign-continuous).
+struct TimedSource {
+  std::vector<double> frames;
+  std::vector<Sample> values;
+};
+
+/// Timed encoding (format version 7): the source's keys at their own times, linear between them,
+/// fewer where the line between the kept keys stays within `target.tolerance` of the dropped ones
+/// (0 keeps every key). `target.samples` are the frames' values, which the result is measured on.
+/// Nothing when the stored keys cannot hold the values within the tolerance at the frames.
+std::optional<TrackEncoding> encodeTimed(const TrackTarget& target, const TimedSource& source);
 
 }  // namespace animpack::core

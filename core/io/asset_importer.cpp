@@ -28,6 +28,8 @@ namespace {
 constexpr const char* kFbxHelperTag = "_$AssimpFbx$_";
 constexpr double kFallbackTicksPerSecond = 30.0;
 constexpr double kMaxIrregularRate = 120.0;
+/// How the import notes a clip sampled on its most-keyed channel's grid (Importer::coarserGrid).
+constexpr const char* kOwnKeyTimes = " Hz, its most-keyed channel's grid; keys between its frames keep their own times";
 constexpr double kMergeSeconds = 1e-5;                 // key times closer than this are one grid point
 constexpr std::uint64_t kMaxSamples = 400'000'000ull;  // joints x frames; ~16 GB of floats
 
@@ -376,6 +378,10 @@ class Importer {
   double ticksPerSecond(const aiAnimation* anim, const std::string& label);
   Status readChannels(const aiAnimation* anim, const std::string& label, ClipChannels& out);
   KeyGrid keyGrid(ClipChannels& channels, double tps, const std::string& label);
+  /// For keys no grid under the cap holds: the grid of the channel with the most keys (or their
+  /// mean spacing) when every channel keyed off it belongs to a joint of one node, whose keys then
+  /// keep their own times (timed tracks). False: `g` unchanged.
+  bool coarserGrid(const ClipChannels& channels, const std::vector<KeyList>& lists, double tps, KeyGrid& g) const;
 
   /// Moves every key list whose keys all lie within 1 % of a step of `g` onto its times: the
   /// snapped times are the keys' times (docs/IMPORT.md "What gets imported"). Returns the largest move, in
@@ -630,6 +636,32 @@ void Importer::noteJumps(const ChannelSampler& s, const std::string& where, doub
       }
 }
 
+bool Importer::coarserGrid(const ClipChannels& channels, const std::vector<KeyList>& lists, double tps,
+                           KeyGrid& g) const {
+  const KeyList* densest = nullptr;
+  for (const KeyList& l : lists)
+    if (!densest || l.times->size() > densest->times->size()) densest = &l;
+  if (!densest || densest->times->size() < 3) return false;
+  const std::vector<double>& t = *densest->times;
+  // Its own grid when its keys start on the clip's first key, else its mean spacing.
+  double step = densest->ownStep > 0 && gridResidual(t.front(), g.start, densest->ownStep) < 0.01
+                    ? densest->ownStep
+                    : (t.back() - t.front()) / double(t.size() - 1);
+  if (g.end > g.start) step = (g.end - g.start) / std::max(1.0, std::round((g.end - g.start) / step));
+  if (!(step > 1.01 * g.stepTicks) || tps / step < 1.0) return false;
+  for (const auto& [node, sampler] : channels.byNode) {
+    const std::vector<int>& chain = m_nodes[std::size_t(node)].chain;
+    if (chain.size() == 1 && chain[0] == node) continue;
+    for (const std::vector<double>& times : sampler->times)
+      for (const double x : times)
+        if (gridResidual(x, g.start, step) > 1e-3) return false;  // a helper chain keyed off the grid
+  }
+  g.stepTicks = step;
+  g.rate = tps / step;
+  g.frames = g.end > g.start ? static_cast<std::uint64_t>(std::llround((g.end - g.start) / step)) + 1 : 1;
+  return true;
+}
+
 KeyGrid Importer::keyGrid(ClipChannels& channels, double tps, const std::string& label) {
   // The key grid (docs/IMPORT.md, "What gets imported"), in ticks: unique times on one regular grid
   // within 1 % of a step -> its rate, the keys snapped to it; otherwise the smallest spacing,
@@ -707,12 +739,14 @@ KeyGrid Importer::keyGrid(ClipChannels& channels, double tps, const std::string&
     g.rate = std::min(tps / step, kMaxIrregularRate);
     g.stepTicks = tps / g.rate;
     g.frames = static_cast<std::uint64_t>(std::ceil((g.end - g.start) / g.stepTicks - 1e-6)) + 1;
+    const bool coarser = coarserGrid(channels, lists, tps, g);
     snapKeys(channels, g);
     note(Diagnostic::Severity::Info,
          label +
              (ownGrids ? ": its channels are keyed on regular grids of their own that no one grid holds"
                        : ": keys are not on one regular grid") +
-             "; resampled at " + std::to_string(g.rate) + " Hz");
+             (coarser ? "; sampled at " + std::to_string(g.rate) + kOwnKeyTimes
+                      : "; resampled at " + std::to_string(g.rate) + " Hz"));
   }
   if (g.rate < 10.0)
     note(Diagnostic::Severity::Info, label + ": its keys are " + formatSeconds(g.stepTicks / tps) +

@@ -61,19 +61,21 @@ void writeConstants(Bytes& out, std::span<const BlockTrack> tracks) {
   out.align4();
 }
 
-void writeKeyedParams(Bytes& out, std::span<const BlockTrack> tracks, const std::vector<std::uint32_t>& order) {
-  for (const std::uint32_t i : order) {
-    const BlockTrack& t = tracks[i];
-    assert(t.keyFrames.size() == t.keyPayloads.size() && t.keyFrames.size() >= 2);
-    out.put(static_cast<std::uint16_t>(i / 3));
-    out.put(static_cast<std::uint8_t>(i % 3));
-    out.put(std::uint8_t(0));
-    out.put(static_cast<std::uint32_t>(t.keyFrames.size()));
-    if (Channel(i % 3) != Channel::Rotation) {
-      for (int c = 0; c < 3; ++c) out.put(t.rangeMin[c]);
-      for (int c = 0; c < 3; ++c) out.put(t.rangeExtent[c]);
-    }
+/// One keyed or timed parameter record of sub-track i with `keys` keys.
+void writeKeyParam(Bytes& out, std::uint32_t i, const BlockTrack& t, std::size_t keys) {
+  assert(keys == t.keyPayloads.size() && keys >= 2);
+  out.put(static_cast<std::uint16_t>(i / 3));
+  out.put(static_cast<std::uint8_t>(i % 3));
+  out.put(std::uint8_t(0));
+  out.put(static_cast<std::uint32_t>(keys));
+  if (Channel(i % 3) != Channel::Rotation) {
+    for (int c = 0; c < 3; ++c) out.put(t.rangeMin[c]);
+    for (int c = 0; c < 3; ++c) out.put(t.rangeExtent[c]);
   }
+}
+
+void writeKeyedParams(Bytes& out, std::span<const BlockTrack> tracks, const std::vector<std::uint32_t>& order) {
+  for (const std::uint32_t i : order) writeKeyParam(out, i, tracks[i], tracks[i].keyFrames.size());
 }
 
 void writeUniformParams(Bytes& out, std::span<const BlockTrack> tracks, const std::vector<std::uint32_t>& order) {
@@ -110,6 +112,19 @@ void writeRaw(Bytes& out, std::span<const BlockTrack> tracks, [[maybe_unused]] s
     for (const auto& v : tracks[i].raw)
       for (int c = 0; c < components; ++c) out.put(v[std::size_t(c)]);
   }
+}
+
+/// Timed tracks (format version 7) in sub-track order: their parameters, then their keys.
+void writeTimed(Bytes& out, std::span<const BlockTrack> tracks) {
+  out.align4();
+  for (std::uint32_t i = 0; i < tracks.size(); ++i)
+    if (tracks[i].kind == TrackKind::Timed) writeKeyParam(out, i, tracks[i], tracks[i].keyTimes.size());
+  for (const BlockTrack& t : tracks)
+    for (std::size_t k = 0; t.kind == TrackKind::Timed && k < t.keyTimes.size(); ++k) {
+      out.put(t.keyTimes[k]);
+      for (const std::uint16_t p : t.keyPayloads[k]) out.put(p);
+    }
+  out.align4();
 }
 
 /// Segment table, boundary rows and segment data, tracks in parameter order, then the bit padding.
@@ -186,9 +201,10 @@ std::vector<std::uint8_t> buildClip(const BlockClip& clip) {
   const std::span<const BlockTrack> tracks = clip.tracks;
   assert(tracks.size() % 3 == 0 && tracks.size() / 3 <= kMaxJoints);
   const std::vector<std::uint32_t> keyed = keyedOrder(tracks), uniform = uniformOrder(tracks);
-  std::uint32_t raw = 0, keys = 0;
+  std::uint32_t raw = 0, keys = 0, timed = 0;
   for (const BlockTrack& t : tracks) {
     raw += t.kind == TrackKind::Raw;
+    timed += t.kind == TrackKind::Timed;
     if (t.kind == TrackKind::Keyed) keys += static_cast<std::uint32_t>(t.keyFrames.size());
   }
   Bytes out;
@@ -200,9 +216,10 @@ std::vector<std::uint8_t> buildClip(const BlockClip& clip) {
   writeUniformParams(out, tracks, uniform);
   writeKeys(out, tracks, keyed);
   writeRaw(out, tracks, clip.frameCount);
+  if (timed > 0) writeTimed(out, tracks);
   const std::uint32_t segmentLength = uniform.empty() ? 0 : clip.segmentLength;
   if (!uniform.empty()) writeUniformData(out, tracks, uniform, clip.frameCount, segmentLength);
-  std::uint16_t flags = clip.flags;
+  std::uint16_t flags = static_cast<std::uint16_t>(clip.flags | (timed > 0 ? kClipFlagTimed : 0));
   if (!clip.rootMotion.empty()) {
     out.append(clip.rootMotion);
     flags = static_cast<std::uint16_t>(flags | kClipFlagRootMotion);

@@ -24,6 +24,9 @@ struct BlockTrack {
   float rangeExtent[3] = {};
   std::span<const std::uint16_t> keyFrames;
   std::span<const std::array<std::uint16_t, 3>> keyPayloads;
+  /// Timed (format version 7): each key's time in 1/65536 frames (kTimedTicksPerFrame), with the
+  /// payloads and range above.
+  std::span<const std::uint32_t> keyTimes;
   /// Uniform: the parameters (kUniformFlag*), boundaries per row, per segment its residual shift
   /// and bits per component, per frame the residuals.
   std::uint8_t uniformFlags = 0;

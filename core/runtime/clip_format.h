@@ -23,8 +23,9 @@ enum class TrackKind : std::uint8_t {
   Keyed = 4,          ///< Catmull-Rom keys in the need-sorted key stream
   Uniform = 5,        ///< every frame: spline through regular boundaries plus per-frame residuals
   Raw = 6,            ///< every frame as float32 (format version 2): the precision floor
+  Timed = 7,          ///< keys at their own times, linear between them (format version 7): off-grid sources
 };
-inline constexpr std::uint8_t kTrackKindCount = 7;
+inline constexpr std::uint8_t kTrackKindCount = 8;
 
 inline constexpr std::uint32_t kClipHeaderSize = 32;
 /// One key: u16 frame, u16 payload[3], in its track's run of keys (FORMAT.md "Keyed tracks").
@@ -32,6 +33,10 @@ inline constexpr std::uint32_t kKeySize = 8;
 /// Keyed track parameters: u16 joint, u8 channel, u8 0, u32 key count; a vector adds f32 min[3], extent[3].
 inline constexpr std::uint32_t kKeyedRotationParamSize = 8;
 inline constexpr std::uint32_t kKeyedVectorParamSize = 32;
+/// Format version 7: a timed key is u32 time (frame position in 1/65536 frames), u16 payload[3]; its
+/// track's parameters are a keyed track's (FORMAT.md "Timed tracks").
+inline constexpr std::uint32_t kTimedKeySize = 10;
+inline constexpr std::uint32_t kTimedTicksPerFrame = 65536;
 /// Format versions 1 to 4 (read through core/runtime/legacy.cpp): a key of the need-sorted stream is
 /// u16 frame, u16 joint (14 bits) | channel (2 bits), u16 payload[3]; keyed parameters carry no key
 /// count; seek snapshots follow the stream.
@@ -68,10 +73,13 @@ inline constexpr std::uint16_t kClipFlagDroppedLast = 16;
 /// Format version 6: a curve section (morph-target weights, FORMAT.md "Curves") ends the clip block,
 /// after the root-motion section when there is one.
 inline constexpr std::uint16_t kClipFlagCurves = 32;
+/// Format version 7: the clip has timed tracks; their section follows the raw samples.
+inline constexpr std::uint16_t kClipFlagTimed = 64;
 inline constexpr std::uint16_t kClipFlagsV2 = kClipFlagLoop;
 inline constexpr std::uint16_t kClipFlagsV3 =
     kClipFlagLoop | kClipFlagWrap | kClipFlagRootMotion | kClipFlagAdditive | kClipFlagDroppedLast;
 inline constexpr std::uint16_t kClipFlagsV6 = kClipFlagsV3 | kClipFlagCurves;
+inline constexpr std::uint16_t kClipFlagsV7 = kClipFlagsV6 | kClipFlagTimed;
 
 /// Root-motion section (version 3): u16 joint, u8 up axis (0 x, 1 y, 2 z), u8 zero, f32[4]
 /// reference ground frame (x y z on the ground plane, yaw in radians about the up axis), f32[4]

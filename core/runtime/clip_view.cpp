@@ -61,6 +61,7 @@ class ClipViewReader {
   Status uniformParams();
   Status keys();
   Status rawSamples();
+  Status timed();
   Status uniformData();
   Status padding();
   Status rootMotion();
@@ -120,7 +121,7 @@ Status ClipViewReader::header(std::span<const Transform> restPose) {
   if (v.m_frameCount == 0) return fail("frame count is 0");
   if (!(v.m_sampleRate > 0.f) || !std::isfinite(v.m_sampleRate) || v.m_sampleRate > 1e5f)
     return fail("sample rate out of range");
-  if ((v.m_flags & ~kClipFlagsV6) != 0) return fail("unknown clip flags");
+  if ((v.m_flags & ~kClipFlagsV7) != 0) return fail("unknown clip flags");
   if ((v.m_flags & kClipFlagWrap) && !(v.m_flags & kClipFlagLoop)) return fail("wrap flag without the loop flag");
   if ((v.m_flags & kClipFlagWrap) && v.m_frameCount < 2) return fail("a wrapping clip needs two frames");
   if ((v.m_flags & kClipFlagDroppedLast) && !(v.m_flags & kClipFlagWrap))
@@ -155,6 +156,11 @@ Status ClipViewReader::kinds() {
       ++uniform;
     }
     raw += kind == TrackKind::Raw;
+    if (kind == TrackKind::Timed) {
+      if (frames() < 2 || frames() > kMaxKeyedFrames) return fail("timed track in a clip of unsupported length");
+      ++m_view.m_timedCount;
+      m_view.m_timedRotations += channel == Channel::Rotation;
+    }
     if (constantSize(kind, channel) > 0 && constants++ == 0)
       m_view.m_firstConstantByte = static_cast<std::uint16_t>(i / 2);
   }
@@ -162,6 +168,8 @@ Status ClipViewReader::kinds() {
     return fail("kind padding is not zero");
   if (uniform != m_view.m_uniformCount || keyed != m_view.m_keyedCount || raw != m_view.m_rawCount)
     return fail("track counts disagree with track kinds");
+  if ((m_view.m_timedCount > 0) != ((m_view.m_flags & kClipFlagTimed) != 0))
+    return fail("timed flag and timed tracks disagree");
   m_view.m_constantCount = static_cast<std::uint16_t>(constants);
   m_view.m_keyedRotations = static_cast<std::uint16_t>(m_keyedRotationKinds);
   m_view.m_segmentCount = uniform > 0 ? uniformSegmentCount(frames(), m_view.m_segmentLength) : 0;
@@ -322,6 +330,55 @@ Status ClipViewReader::rawSamples() {
     }
   }
   m_pos += size;
+  return Status::ok();
+}
+
+/// Timed tracks (version 7): parameters in sub-track order, then each track's keys from time 0,
+/// increasing strictly, to the last frame.
+Status ClipViewReader::timed() {
+  if (m_view.m_timedCount == 0) return Status::ok();
+  const std::uint64_t params = std::uint64_t(m_view.m_timedRotations) * kKeyedRotationParamSize +
+                               std::uint64_t(m_view.m_timedCount - m_view.m_timedRotations) * kKeyedVectorParamSize;
+  if (auto st = section(params, "timed track parameters"); !st) return st;
+  m_view.m_timed = static_cast<std::uint32_t>(m_pos);
+  std::uint64_t keys = 0, p = m_pos;
+  for (std::uint32_t i = 0; i < m_subTracks; ++i) {
+    if (kindOf(i) != TrackKind::Timed) continue;
+    const bool rotation = i % 3 == 0;
+    if (m_r.at<std::uint16_t>(p) != i / 3 || m_r.at<std::uint8_t>(p + 2) != i % 3 || m_r.at<std::uint8_t>(p + 3) != 0)
+      return fail("timed track parameters out of order");
+    const std::uint32_t count = m_r.at<std::uint32_t>(p + 4);
+    if (count < 2 || keys + count > 0x10000000u)
+      return fail("timed track of joint " + std::to_string(i / 3) + " has " + std::to_string(count) + " keys");
+    for (int c = 0; !rotation && c < 3; ++c) {
+      const float minimum = m_r.at<float>(p + 8 + 4 * std::uint64_t(c)),
+                  extent = m_r.at<float>(p + 20 + 4 * std::uint64_t(c));
+      if (!std::isfinite(minimum) || !std::isfinite(extent) || extent < 0.f)
+        return fail("timed track range is not finite");
+    }
+    keys += count;
+    p += rotation ? kKeyedRotationParamSize : kKeyedVectorParamSize;
+  }
+  m_pos = p;
+  if (!m_r.has(m_pos, keys * kTimedKeySize)) return fail("timed keys out of bounds");
+  const std::uint64_t end = std::uint64_t(frames() - 1) * kTimedTicksPerFrame;
+  for (std::uint32_t t = 0, param = m_view.m_timed; t < m_view.m_timedCount; ++t) {
+    const std::uint32_t count = m_r.at<std::uint32_t>(param + 4);
+    param += m_r.at<std::uint8_t>(param + 2) == 0 ? kKeyedRotationParamSize : kKeyedVectorParamSize;
+    std::uint64_t last = 0;
+    for (std::uint32_t k = 0; k < count; ++k, m_pos += kTimedKeySize) {
+      const std::uint64_t time = m_r.at<std::uint32_t>(m_pos);
+      if (k == 0 ? time != 0 : time <= last)
+        return fail("key times of timed track " + std::to_string(t) + " do not increase from time 0");
+      last = time;
+    }
+    if (last != end) return fail("timed track " + std::to_string(t) + " does not end at the last frame");
+  }
+  m_view.m_timedKeys = static_cast<std::uint32_t>(keys);
+  const std::uint64_t padded = align4(static_cast<std::uint32_t>(m_pos));
+  if (!m_r.has(m_pos, padded - m_pos)) return fail("timed section out of bounds");
+  for (; m_pos < padded; ++m_pos)
+    if (m_r.data[m_pos] != 0) return fail("timed section padding is not zero");
   return Status::ok();
 }
 
@@ -556,10 +613,11 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
   ClipViewReader reader(blob, view);
   if (auto st = reader.header(restPose); !st) return Error{st.message()};
   // Each stage needs the ones before it; stop at the first failure.
-  Status (ClipViewReader::*stages[])() = {
-      &ClipViewReader::kinds,         &ClipViewReader::constants, &ClipViewReader::keyedParams,
-      &ClipViewReader::uniformParams, &ClipViewReader::keys,      &ClipViewReader::rawSamples,
-      &ClipViewReader::uniformData,   &ClipViewReader::padding,   &ClipViewReader::rootMotion};
+  Status (ClipViewReader::*stages[])() = {&ClipViewReader::kinds,       &ClipViewReader::constants,
+                                          &ClipViewReader::keyedParams, &ClipViewReader::uniformParams,
+                                          &ClipViewReader::keys,        &ClipViewReader::rawSamples,
+                                          &ClipViewReader::timed,       &ClipViewReader::uniformData,
+                                          &ClipViewReader::padding,     &ClipViewReader::rootMotion};
   for (auto stage : stages)
     if (auto st = (reader.*stage)(); !st) return Error{st.message()};
   if (auto st = reader.curves(restWeights); !st) return Error{st.message()};
@@ -662,6 +720,9 @@ ClipView::Sections ClipView::sections() const {
     s.segmentData = loadLE<std::uint32_t>(m_blob + m_segmentTable + 4 * std::size_t(m_segmentCount));
     s.padding = kBitPadding;
   }
+  if (m_timedCount > 0)
+    s.timed = static_cast<std::uint32_t>((m_timedCount - m_timedRotations) * kKeyedVectorParamSize +
+                                         m_timedRotations * kKeyedRotationParamSize + m_timedKeys * kTimedKeySize);
   if (m_flags & kClipFlagRootMotion) s.rootMotion = static_cast<std::uint32_t>(rootMotionSectionSize(m_frameCount));
   s.curves = curveBytes();
   return s;

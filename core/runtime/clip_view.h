@@ -127,6 +127,15 @@ class ClipView {
   /// The byte of track kinds holding the first constant sub-track (two sub-tracks a byte).
   std::uint32_t firstConstantByte() const { return m_firstConstantByte; }
   std::uint32_t keyCount() const { return m_keyCount; }
+  /// Timed tracks (format version 7, FORMAT.md "Timed tracks") and their keys.
+  std::uint32_t timedCount() const { return m_timedCount; }
+  std::uint32_t timedKeyCount() const { return m_timedKeys; }
+  /// Their parameters (sub-track order; keyed parameter records), then their keys.
+  const std::uint8_t* timedParams() const { return m_blob + m_timed; }
+  const std::uint8_t* timedKeys() const {
+    return timedParams() + std::size_t(m_timedRotations) * kKeyedRotationParamSize +
+           std::size_t(m_timedCount - m_timedRotations) * kKeyedVectorParamSize;
+  }
   /// Uniform track i in parameter order (FORMAT.md "Uniform tracks": by group, each in sub-track order).
   UniformTrackInfo uniformTrack(std::uint32_t i) const;
   /// Keyed track i in parameter order (rotations, then translations and scales).
@@ -200,7 +209,8 @@ class ClipView {
   /// Sizes by section, for `animpack dump`.
   struct Sections {
     std::uint32_t header = 0, kinds = 0, constants = 0, keyedParams = 0, uniformParams = 0, boundaries = 0,
-                  segmentTable = 0, segmentData = 0, keys = 0, rawSamples = 0, padding = 0, rootMotion = 0, curves = 0;
+                  segmentTable = 0, segmentData = 0, keys = 0, rawSamples = 0, timed = 0, padding = 0, rootMotion = 0,
+                  curves = 0;
   };
   Sections sections() const;
 
@@ -227,6 +237,9 @@ class ClipView {
   std::uint32_t m_keyCount = 0;
   // Section offsets within the blob (the others follow from them and the counts).
   std::uint32_t m_keyedParams = 0, m_raw = 0, m_segmentTable = 0, m_rootMotion = 0;
+  // Timed tracks (format version 7): their section's offset, counts and keys.
+  std::uint32_t m_timed = 0, m_timedKeys = 0;
+  std::uint16_t m_timedCount = 0, m_timedRotations = 0;
   // The curve section (format version 6): its offset (0: none) and counts; the rest weights.
   std::uint32_t m_curves = 0;
   std::uint16_t m_curveCount = 0, m_curveConstants = 0, m_curveKeyed = 0, m_curveUniform = 0, m_curveRaw = 0;

@@ -435,6 +435,8 @@ Status PackReader::clips() {
     if (!view) return fail(which + ": " + view.message());
     if (m_pack.m_version < 6 && (view->flags() & kClipFlagCurves) != 0)
       return fail(which + " has curves, which version " + std::to_string(m_pack.m_version) + " does not define");
+    if (m_pack.m_version < 7 && (view->flags() & kClipFlagTimed) != 0)
+      return fail(which + " has timed tracks, which version " + std::to_string(m_pack.m_version) + " does not define");
     if (view->curveCount() != m_pack.m_skeleton.curveCount())
       return fail(which + " has no curve section, but the pack has curves");
     if (m_pack.m_version < 2 && view->rawCount() > 0)

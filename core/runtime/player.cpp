@@ -1,5 +1,7 @@
 #include "core/runtime/player.h"
 
+#include "core/runtime/timed.h"
+
 #include "core/runtime/curves.h"
 
 #include <algorithm>
@@ -473,6 +475,9 @@ void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& cli
       decodeTracks<PortableLanes>(clip, at, cache, terms, out.data());
   }
   if (clip.rawCount() > 0) decodeRaw(clip, at, terms, out.data());
+  // Timed tracks (format version 7) at the time itself: their keys need not sit on frames.
+  if (clip.timedCount() > 0)
+    decodeTimed(clip, double(at.first) + double(at.alpha), at.wrap ? at.alpha : -1.f, out.data());
 }
 
 void Player::sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds,

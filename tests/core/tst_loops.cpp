@@ -202,11 +202,11 @@ class TestLoops : public QObject {
     QVERIFY2(verified[0].withinPrecision(),
              qPrintable(QString::fromStdString(verified[0].problem) + " " + QString::number(verified[0].maxErrorCm)));
     QCOMPARE(pack->clips()[0].additiveBase(), runtime::kAdditiveNone);
-    // A wrap flag without the loop flag, and unknown flags, are refused (bit 5, 32, means curves
-    // since format version 6: bit 6 is unknown).
+    // A wrap flag without the loop flag, a timed flag without timed tracks and unknown flags are
+    // refused (bit 5 means curves since format version 6, bit 6 timed tracks since 7: bit 7 is unknown).
     for (std::uint16_t flags :
          {std::uint16_t(runtime::kClipFlagWrap), std::uint16_t(runtime::kClipFlagLoop | runtime::kClipFlagDroppedLast),
-          std::uint16_t(64)}) {
+          std::uint16_t(64), std::uint16_t(128)}) {
       std::vector<std::uint8_t> blob = c.data;
       runtime::storeLE(blob.data() + runtime::ClipHeaderLayout::flags, flags);
       auto view = runtime::ClipView::open(blob, a.skeleton.restLocal);

@@ -119,7 +119,7 @@ class TestMorphCompress : public QObject {
     QVERIFY2(opened, opened ? "" : opened.message().c_str());
     const runtime::PackSkeleton& sk = opened->skeleton();
     QCOMPARE(sk.curveCount(), std::uint32_t(test::faceTargetCount()));
-    QCOMPARE(opened->version(), std::uint32_t(6));
+    QVERIFY(opened->version() >= 6u);  // curves since format version 6
     for (std::size_t c = 0; c < opened->clips().size(); ++c) {
       const runtime::PackClip& clip = opened->clips()[c];
       const CurveReport& report = p.clips[c].stats.curves;

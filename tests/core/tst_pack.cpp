@@ -300,6 +300,45 @@ class TestPack : public QObject {
     QVERIFY(!runtime::Pack::load(dir));
   }
 
+  /// Timed tracks (format version 7): key times that do not start at 0, do not increase or do not
+  /// end at the last frame, a timed flag that disagrees with the kinds, and timed tracks in a pack of
+  /// an older version are refused with a message that names them.
+  void damagedTimedTracksAreRejected() {
+    std::ifstream in(std::filesystem::path(ANIMPACK_SOURCE_DIR) / "tests/data/golden_v7.anpk", std::ios::binary);
+    const std::vector<std::uint8_t> good{std::istreambuf_iterator<char>(in), {}};
+    auto pack = runtime::Pack::open(good);
+    QVERIFY2(pack, pack ? "" : pack.message().c_str());
+    const runtime::ClipView& view = pack->clips()[3].view;
+    QVERIFY(view.timedCount() > 0 && view.timedKeyCount() > 2);
+    const std::size_t block = static_cast<std::size_t>(view.bytes().data() - pack->bytes().data());
+    const std::size_t keys = static_cast<std::size_t>(view.timedKeys() - pack->bytes().data());
+    const std::uint32_t firstCount =
+        read<std::uint32_t>(good, static_cast<std::size_t>(view.timedParams() - pack->bytes().data()) + 4);
+    auto variant = [&](auto mutate) {
+      std::vector<std::uint8_t> b = good;
+      mutate(b);
+      fixChecksum(b);
+      return b;
+    };
+    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, keys, 7); }), "do not increase from time 0",
+                   "first key not at time 0");
+    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, keys + runtime::kTimedKeySize, 0); }),
+                   "do not increase", "key times not increasing");
+    expectRejected(variant([&](auto& b) {
+                     const std::size_t last = keys + std::size_t(firstCount - 1) * runtime::kTimedKeySize;
+                     patch<std::uint32_t>(b, last, read<std::uint32_t>(b, last) - 1);
+                   }),
+                   "does not end at the last frame", "last key before the last frame");
+    expectRejected(variant([&](auto& b) {
+                     const std::size_t flags = block + runtime::ClipHeaderLayout::flags;
+                     patch<std::uint16_t>(b, flags,
+                                          std::uint16_t(read<std::uint16_t>(b, flags) & ~runtime::kClipFlagTimed));
+                   }),
+                   "timed flag and timed tracks disagree", "timed tracks without the timed flag");
+    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, runtime::PackHeaderLayout::version, 6); }),
+                   "timed tracks, which version 6 does not define", "timed tracks in a version-6 pack");
+  }
+
   void goldenPacksStillReadBitExactly_data() {
     QTest::addColumn<int>("version");
     QTest::newRow("v1") << 1;  // written by animpack 0.1: frames only (its between-frame curve is gone)
@@ -309,6 +348,7 @@ class TestPack : public QObject {
     QTest::newRow("v5")
         << 5;  // keys track by track, uniform tracks by group, no snapshots: decoded from the pack's bytes
     QTest::newRow("v6") << 6;  // morph curves: the curve table, curve precisions and curve sections
+    QTest::newRow("v7") << 7;  // timed tracks: keys at their own times between frames
   }
   void goldenPacksStillReadBitExactly() {
     // tests/data/golden_vN.anpk were written by tests/data/make_golden.cpp from the generated x100
@@ -319,7 +359,8 @@ class TestPack : public QObject {
     auto pack = runtime::Pack::load(std::filesystem::path(ANIMPACK_SOURCE_DIR) / (stem + ".anpk"));
     QVERIFY2(pack, pack ? "" : pack.message().c_str());
     QCOMPARE(pack->version(), std::uint32_t(version));
-    QCOMPARE(pack->clips().size(), std::size_t(version >= 5 ? 3 : 2));
+    QCOMPARE(pack->clips().size(), std::size_t(version >= 7 ? 4 : version >= 5 ? 3 : 2));
+    if (version >= 7) QVERIFY(pack->clips()[3].view.timedCount() > 0);
     QCOMPARE(std::string(pack->clips()[0].name()), std::string("Walk"));
     if (version >= 5) QVERIFY(pack->clips()[2].view.keyedCount() > 0);
     QCOMPARE(std::string(pack->skeleton().name(0)), std::string("Armature"));

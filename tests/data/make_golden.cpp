@@ -3,9 +3,11 @@
 // and tst_pack checks that every later reader still decodes them bit-exactly, at frames and
 // between them. Version 2's pack holds a clip compressed beyond what quantized tracks reach, so it
 // carries raw tracks; version 5's a third clip whose animated tracks are all keyed; version 6's rig
-// (test::morphRig) has four morph targets, so the pack carries curves.
+// (test::morphRig) has four morph targets, so the pack carries curves; version 7's a fourth clip
+// whose animated tracks are timed.
 #include <cstdio>
 #include <fstream>
+#include <list>
 
 #include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
@@ -41,21 +43,29 @@ int main(int argc, char** argv) {
     clips.push_back(std::move(c.value()));
   }
   for (const auto& c : clips) records.push_back(core::clipRecord(c, "golden.gltf", 0));
-  // Version 5 stores keys track by track: a third clip, the first one with every animated track
-  // keyed, so the golden file holds keys too.
-  std::vector<std::uint8_t> keyed = test::clipOfOneKind(*asset, core::TrackKind::Keyed, 30);
+  // Every clip of a pack with curves has a curve section: the first clip's (the same frames).
+  std::vector<std::uint8_t> curveSection;
+  std::list<std::vector<std::uint8_t>> blocks;
   if (!asset->curves.empty()) {
-    // Every clip of a pack with curves has a curve section: the first clip's (the same frames).
     const auto view = runtime::ClipView::open(clips.front().data, asset->skeleton.restLocal,
                                               std::vector<float>(asset->curves.size()));
     if (!view) return std::fprintf(stderr, "%s\n", view.message().c_str()), 1;
     const auto block = view->bytes();
-    runtime::appendCurveSection(keyed, block.subspan(block.size() - view->curveBytes()));
+    curveSection.assign(block.end() - std::ptrdiff_t(view->curveBytes()), block.end());
   }
-  core::PackClipRecord keyedRecord = records.front();
-  keyedRecord.name = "WalkKeyed";
-  keyedRecord.data = keyed;
-  records.push_back(keyedRecord);
+  // Version 5 stores keys track by track: a third clip, the first one with every animated track
+  // keyed, so the golden file holds keys too; version 7 a fourth whose animated tracks are timed,
+  // keys every 1.5 frames.
+  for (const auto& [kind, name] :
+       {std::pair{core::TrackKind::Keyed, "WalkKeyed"}, {core::TrackKind::Timed, "WalkTimed"}}) {
+    if (kind == core::TrackKind::Timed && runtime::kPackVersion < 7) continue;
+    std::vector<std::uint8_t>& block = blocks.emplace_back(test::clipOfOneKind(*asset, kind, 30));
+    if (!curveSection.empty()) runtime::appendCurveSection(block, curveSection);
+    core::PackClipRecord record = records.front();
+    record.name = name;
+    record.data = block;  // a view: `blocks` keeps the bytes
+    records.push_back(std::move(record));
+  }
   const auto bytes = core::buildPack(core::skeletonRecord(asset->skeleton, asset->unitToCm, asset->curves), records);
   const std::string stem = "golden_v" + std::to_string(runtime::kPackVersion);
   if (auto st = core::writeFileAtomic(dir / (stem + ".anpk"), bytes); !st)

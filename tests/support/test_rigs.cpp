@@ -8,6 +8,7 @@
 
 #include <QtGlobal>
 
+#include "core/anim/raw_sampler.h"
 #include "core/compress/clip_writer.h"
 #include "tests/support/rig_helpers.h"
 
@@ -413,6 +414,31 @@ core::ImportedAsset spinningArmature() {
   return asset;
 }
 
+namespace {
+
+/// A timed track of joint j's channel with keys every 1.5 frames (between frames from the second
+/// key on), sampled from the clip, within 2e-2 of its frames.
+std::optional<core::TrackEncoding> timedOf(const core::RawClip& clip, std::uint32_t j, core::Channel channel,
+                                           const std::vector<core::Sample>& samples, const core::Sample& rest) {
+  core::TimedSource source;
+  std::vector<core::Transform> pose(clip.jointCount);
+  const double last = double(clip.frameCount - 1);
+  for (double p = 0;; p = std::min(p + 1.5, last)) {
+    core::RawSampler::sampleFrame(clip, p, pose);
+    core::Sample v = core::sampleOf(pose[j], channel);
+    if (!source.values.empty() && v[0] * source.values.back()[0] + v[1] * source.values.back()[1] +
+                                          v[2] * source.values.back()[2] + v[3] * source.values.back()[3] <
+                                      0)
+      for (float& x : v) x = -x;
+    source.frames.push_back(p);
+    source.values.push_back(v);
+    if (p == last) break;
+  }
+  return core::encodeTimed({channel, samples, rest, 2e-2}, source);
+}
+
+}  // namespace
+
 std::vector<std::uint8_t> clipOfOneKind(const core::ImportedAsset& asset, core::TrackKind kind,
                                         std::uint32_t snapshotFrames) {
   const core::RawClip& clip = asset.clips[0];
@@ -424,6 +450,7 @@ std::vector<std::uint8_t> clipOfOneKind(const core::ImportedAsset& asset, core::
       for (std::uint32_t f = 0; f < clip.frameCount; ++f) samples[f] = core::sampleOf(clip.at(j, f), channel);
       const core::TrackTarget target{channel, samples, core::sampleOf(asset.skeleton.restLocal[j], channel), 1e-4};
       std::optional<core::TrackEncoding> e = core::encodeStatic(target, core::RotationFormat::Q48);
+      if (!e && kind == core::TrackKind::Timed) e = timedOf(clip, j, channel, samples, target.rest);
       if (!e)
         e = kind == core::TrackKind::Keyed ? core::encodeKeyed(target, 12, std::numeric_limits<std::size_t>::max())
                                            : core::encodeUniform(target, 16, {});
