@@ -32,13 +32,12 @@ QString keyGridText(core::KeyGridKind grid) {
       return "Keys within 1 % of a step of one regular grid (an exporter's rounding): snapped to it, sampled at its "
              "rate.";
     case core::KeyGridKind::Mixed:
-      return "Channels keyed on grids of their own: sampled on a grid fine enough for them, at most 120 Hz; keys no "
-             "grid holds are "
-             "followed between frames only as far as the report says.";
+      return "Channels keyed on grids of their own: sampled on the finest grid under 120 Hz that holds every key, or "
+             "else on the grid of the channel with the most keys; channels keyed between its frames keep their own "
+             "key times (timed keys).";
     case core::KeyGridKind::Irregular:
-      return "Keys on no regular grid: resampled at the smallest key spacing, at most 120 Hz; keys between frames are "
-             "followed only "
-             "as far as the report says.";
+      return "Keys on no regular grid: sampled at the mean key spacing of the channel with the most keys; channels "
+             "keep their own key times (timed keys).";
   }
   return {};
 }
