@@ -41,6 +41,8 @@ runtime::BlockTrack blockTrack(const TrackEncoding& t, Channel channel) {
     b.keyFrames = t.keyed.frames;
     b.keyTimes = t.keyed.times;
     b.keyPayloads = t.keyed.payload;
+    b.timedFormat = t.keyed.timedFormat;
+    b.keyValues = t.keyed.values;
   }
   if (t.kind == TrackKind::Uniform) {
     const UniformEncoding& u = t.uniform;

@@ -270,7 +270,9 @@ void CompressRun::buildTargets() {
   // Timed tracks follow a source keyed between frames; an additive clip's deltas and a root-motion
   // clip's in-place root are not the source's own keys.
   m_timed.clear();
-  if (!m_base && !m_rootMotion) m_timed = timedSources(m_clip);
+  if (!m_base) m_timed = timedSources(m_clip, m_rootMotion && m_source ? m_source->source.get() : m_clip.source.get());
+  if (m_rootMotion && !m_timed.empty())
+    for (int c = 0; c < 3; ++c) m_timed[std::size_t(m_rootMotion->joint) * 3 + std::size_t(c)].reset();
 }
 
 void CompressRun::applyTolerances() {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/anim/source_clip.h"
+#include "core/runtime/clip_format.h"
 
 namespace animpack::core {
 namespace {
@@ -34,10 +35,13 @@ std::optional<std::vector<double>> offGridPositions(const std::vector<double>& t
 
 }  // namespace
 
-std::vector<std::optional<TimedSource>> timedSources(const RawClip& clip) {
+std::vector<std::optional<TimedSource>> timedSources(const RawClip& clip, const SourceClip* from) {
   std::vector<std::optional<TimedSource>> out(std::size_t(clip.jointCount) * 3);
-  if (!clip.source || clip.frameCount < 2 || clip.source->jointCount() != clip.jointCount) return out;
-  const SourceClip& source = *clip.source;
+  // Timed tracks hold 2 to 65536 frames, as keyed tracks do (core/runtime/FORMAT.md "Timed tracks").
+  if (!from || clip.frameCount < 2 || clip.frameCount > runtime::kMaxKeyedFrames ||
+      from->jointCount() != clip.jointCount)
+    return out;
+  const SourceClip& source = *from;
   const double last = double(clip.frameCount - 1);
   for (std::uint32_t j = 0; j < clip.jointCount; ++j) {
     const auto& chain = source.chains()[j];

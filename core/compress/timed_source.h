@@ -11,10 +11,10 @@
 
 namespace animpack::core {
 
-/// Per sub-track (joint x 3 + channel): the source keys of a channel that has a key more than a
-/// thousandth of a step off the clip's frames, or nothing. Only a joint whose local transform is one
-/// source node's own channels qualifies (its keys are then the track's); nothing for a clip
-/// without source keys.
-std::vector<std::optional<TimedSource>> timedSources(const RawClip& clip);
+/// Per sub-track (joint x 3 + channel) of `clip`: the keys in `source` (the clip's source, or null:
+/// none) of a channel that has a key more than a thousandth of a step off the clip's frames, or
+/// nothing. Only a joint whose local transform is one source node's own channels qualifies (its
+/// keys are then the track's). Nothing for a clip longer than a timed track can be (65536 frames).
+std::vector<std::optional<TimedSource>> timedSources(const RawClip& clip, const SourceClip* source);
 
 }  // namespace animpack::core

@@ -483,6 +483,40 @@ std::vector<std::uint32_t> reduceTimed(Channel channel, std::span<const std::uin
   return kept;
 }
 
+/// Timed keys at `ticks` with `values`, quantized or float32, reduced within the tolerance left after
+/// their rounding; nothing when that rounding alone exceeds the tolerance (above 0).
+std::optional<TrackEncoding> timedWith(const TrackTarget& target, std::span<const std::uint32_t> ticks,
+                                       std::span<const Sample> values, bool floats) {
+  TrackEncoding e;
+  e.kind = TrackKind::Timed;
+  e.keyed.timedFormat = floats ? runtime::kTimedFloat : runtime::kTimedQuantized;
+  std::vector<std::array<std::uint16_t, 3>> payload(values.size());
+  std::vector<Sample> decoded(values.begin(), values.end());
+  if (!floats) quantizeKeys({target.channel, values, target.rest, target.tolerance}, e.keyed, payload, decoded);
+  double quantization = 0;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    quantization = std::max(quantization, sampleDistance(target.channel, values[i], decoded[i]));
+  if (target.tolerance > 0 && quantization > target.tolerance) return std::nullopt;
+  for (const std::uint32_t i : reduceTimed(target.channel, ticks, values, decoded, target.tolerance - quantization)) {
+    e.keyed.times.push_back(ticks[i]);
+    (floats ? e.keyed.values.push_back(values[i]) : e.keyed.payload.push_back(payload[i]));
+    decoded[e.keyed.times.size() - 1] = decoded[i];
+  }
+  decoded.resize(e.keyed.times.size());
+  const auto timeOf = [&](std::uint32_t k) { return e.keyed.times[k]; };
+  e.decoded.resize(target.samples.size());
+  for (std::size_t f = 0; f < target.samples.size(); ++f) {
+    std::uint32_t k = 0;
+    float u = 0.f;
+    runtime::timedSegment(timeOf, static_cast<std::uint32_t>(e.keyed.times.size()), double(f), k, u);
+    e.decoded[f] = timedValue(target.channel, decoded[k], decoded[k + 1], u);
+    e.maxError = std::max(e.maxError, sampleDistance(target.channel, target.samples[f], e.decoded[f]));
+  }
+  e.bytes = runtime::timedParamSize(target.channel, e.keyed.timedFormat) +
+            e.keyed.times.size() * runtime::timedKeySize(target.channel, e.keyed.timedFormat);
+  return e;
+}
+
 }  // namespace
 
 std::optional<TrackEncoding> encodeTimed(const TrackTarget& target, const TimedSource& source) {
@@ -498,38 +532,12 @@ std::optional<TrackEncoding> encodeTimed(const TrackTarget& target, const TimedS
     ticks.push_back(t);
     values.push_back(source.values[i]);
   }
-  if (ticks.size() < 2 || ticks.front() != 0 ||
-      ticks.back() != std::uint64_t(target.samples.size() - 1) * runtime::kTimedTicksPerFrame)
-    return std::nullopt;
-  TrackEncoding e;
-  e.kind = TrackKind::Timed;
-  const TrackTarget keys{target.channel, values, target.rest, target.tolerance};
-  std::vector<std::array<std::uint16_t, 3>> payload(values.size());
-  std::vector<Sample> decoded(values.size());
-  quantizeKeys(keys, e.keyed, payload, decoded);
-  double quantization = 0;
-  for (std::size_t i = 0; i < values.size(); ++i)
-    quantization = std::max(quantization, sampleDistance(target.channel, values[i], decoded[i]));
-  if (quantization > target.tolerance) return std::nullopt;
-  for (const std::uint32_t i : reduceTimed(target.channel, ticks, values, decoded, target.tolerance - quantization)) {
-    e.keyed.times.push_back(ticks[i]);
-    e.keyed.payload.push_back(payload[i]);
-    decoded[e.keyed.times.size() - 1] = decoded[i];
-  }
-  decoded.resize(e.keyed.times.size());
-  const auto timeOf = [&](std::uint32_t k) { return e.keyed.times[k]; };
-  e.decoded.resize(target.samples.size());
-  for (std::size_t f = 0; f < target.samples.size(); ++f) {
-    std::uint32_t k = 0;
-    float u = 0.f;
-    runtime::timedSegment(timeOf, static_cast<std::uint32_t>(e.keyed.times.size()), double(f), k, u);
-    e.decoded[f] = timedValue(target.channel, decoded[k], decoded[k + 1], u);
-    e.maxError = std::max(e.maxError, sampleDistance(target.channel, target.samples[f], e.decoded[f]));
-  }
-  if (e.maxError > target.tolerance * 1.01 + 1e-7) return std::nullopt;
-  e.bytes = (target.channel == Channel::Rotation ? runtime::kKeyedRotationParamSize : runtime::kKeyedVectorParamSize) +
-            e.keyed.times.size() * runtime::kTimedKeySize;
-  return e;
+  if (ticks.size() < 2 || ticks.front() != 0 || ticks.back() != end) return std::nullopt;
+  std::optional<TrackEncoding> floats = timedWith(target, ticks, values, true);
+  if (target.tolerance <= 0) return floats;
+  std::optional<TrackEncoding> quantized = timedWith(target, ticks, values, false);
+  if (quantized && (!floats || quantized->bytes <= floats->bytes)) return quantized;
+  return floats;
 }
 
 }  // namespace animpack::core

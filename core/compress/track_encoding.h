@@ -57,6 +57,8 @@ struct KeyedEncoding {
   std::vector<std::uint16_t> frames;
   std::vector<std::array<std::uint16_t, 3>> payload;
   std::vector<std::uint32_t> times;  ///< timed tracks: each key's time in 1/65536 frames (frames stays empty)
+  std::uint8_t timedFormat = 0;      ///< timed tracks: runtime::kTimedQuantized (payload) or kTimedFloat (values)
+  std::vector<Sample> values;        ///< timed tracks with float keys: each key's value
 };
 
 struct TrackEncoding {
@@ -102,9 +104,10 @@ struct TimedSource {
 };
 
 /// Timed encoding (format version 7): the source's keys at their own times, linear between them,
-/// fewer where the line between the kept keys stays within `target.tolerance` of the dropped ones
-/// (0 keeps every key). `target.samples` are the frames' values, which the result is measured on.
-/// Nothing when the stored keys cannot hold the values within the tolerance at the frames.
+/// fewer where the line between the kept keys stays within `target.tolerance` of the dropped ones,
+/// with quantized or float32 values, whichever is smaller (0 keeps every key, as float32: the
+/// floor). `target.samples` are the frames' values, which the result is measured on. Nothing when
+/// the keys cannot be placed (no key at the first or last frame).
 std::optional<TrackEncoding> encodeTimed(const TrackTarget& target, const TimedSource& source);
 
 }  // namespace animpack::core

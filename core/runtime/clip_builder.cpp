@@ -61,21 +61,25 @@ void writeConstants(Bytes& out, std::span<const BlockTrack> tracks) {
   out.align4();
 }
 
-/// One keyed or timed parameter record of sub-track i with `keys` keys.
-void writeKeyParam(Bytes& out, std::uint32_t i, const BlockTrack& t, std::size_t keys) {
-  assert(keys == t.keyPayloads.size() && keys >= 2);
+/// One keyed or timed parameter record of sub-track i with `keys` keys (`format`: a timed track's
+/// key format, 0 for a keyed track).
+void writeKeyParam(Bytes& out, std::uint32_t i, const BlockTrack& t, std::size_t keys, std::uint8_t format) {
+  assert(keys >= 2);
   out.put(static_cast<std::uint16_t>(i / 3));
   out.put(static_cast<std::uint8_t>(i % 3));
-  out.put(std::uint8_t(0));
+  out.put(format);
   out.put(static_cast<std::uint32_t>(keys));
-  if (Channel(i % 3) != Channel::Rotation) {
+  if (timedParamSize(Channel(i % 3), format) == kKeyedVectorParamSize) {
     for (int c = 0; c < 3; ++c) out.put(t.rangeMin[c]);
     for (int c = 0; c < 3; ++c) out.put(t.rangeExtent[c]);
   }
 }
 
 void writeKeyedParams(Bytes& out, std::span<const BlockTrack> tracks, const std::vector<std::uint32_t>& order) {
-  for (const std::uint32_t i : order) writeKeyParam(out, i, tracks[i], tracks[i].keyFrames.size());
+  for (const std::uint32_t i : order) {
+    assert(tracks[i].keyFrames.size() == tracks[i].keyPayloads.size());
+    writeKeyParam(out, i, tracks[i], tracks[i].keyFrames.size(), 0);
+  }
 }
 
 void writeUniformParams(Bytes& out, std::span<const BlockTrack> tracks, const std::vector<std::uint32_t>& order) {
@@ -118,12 +122,20 @@ void writeRaw(Bytes& out, std::span<const BlockTrack> tracks, [[maybe_unused]] s
 void writeTimed(Bytes& out, std::span<const BlockTrack> tracks) {
   out.align4();
   for (std::uint32_t i = 0; i < tracks.size(); ++i)
-    if (tracks[i].kind == TrackKind::Timed) writeKeyParam(out, i, tracks[i], tracks[i].keyTimes.size());
-  for (const BlockTrack& t : tracks)
+    if (tracks[i].kind == TrackKind::Timed)
+      writeKeyParam(out, i, tracks[i], tracks[i].keyTimes.size(), tracks[i].timedFormat);
+  for (std::uint32_t i = 0; i < tracks.size(); ++i) {
+    const BlockTrack& t = tracks[i];
+    const bool floats = t.timedFormat == kTimedFloat;
+    assert(t.kind != TrackKind::Timed || (floats ? t.keyValues.size() : t.keyPayloads.size()) == t.keyTimes.size());
     for (std::size_t k = 0; t.kind == TrackKind::Timed && k < t.keyTimes.size(); ++k) {
       out.put(t.keyTimes[k]);
-      for (const std::uint16_t p : t.keyPayloads[k]) out.put(p);
+      if (floats)
+        for (unsigned c = 0; c < (i % 3 == 0 ? 4u : 3u); ++c) out.put(t.keyValues[k][c]);
+      else
+        for (const std::uint16_t p : t.keyPayloads[k]) out.put(p);
     }
+  }
   out.align4();
 }
 

@@ -25,8 +25,10 @@ struct BlockTrack {
   std::span<const std::uint16_t> keyFrames;
   std::span<const std::array<std::uint16_t, 3>> keyPayloads;
   /// Timed (format version 7): each key's time in 1/65536 frames (kTimedTicksPerFrame), with the
-  /// payloads and range above.
+  /// payloads and range above (kTimedQuantized) or each key's float32 value (kTimedFloat).
   std::span<const std::uint32_t> keyTimes;
+  std::uint8_t timedFormat = kTimedQuantized;
+  std::span<const std::array<float, 4>> keyValues;
   /// Uniform: the parameters (kUniformFlag*), boundaries per row, per segment its residual shift
   /// and bits per component, per frame the residuals.
   std::uint8_t uniformFlags = 0;

@@ -33,10 +33,19 @@ inline constexpr std::uint32_t kKeySize = 8;
 /// Keyed track parameters: u16 joint, u8 channel, u8 0, u32 key count; a vector adds f32 min[3], extent[3].
 inline constexpr std::uint32_t kKeyedRotationParamSize = 8;
 inline constexpr std::uint32_t kKeyedVectorParamSize = 32;
-/// Format version 7: a timed key is u32 time (frame position in 1/65536 frames), u16 payload[3]; its
-/// track's parameters are a keyed track's (FORMAT.md "Timed tracks").
+/// Format version 7 (FORMAT.md "Timed tracks"): a timed key is u32 time (frame position in 1/65536
+/// frames) and its value: quantized as a keyed key's payload (kTimedQuantized, 10-byte keys), or
+/// float32 components (kTimedFloat); the track's parameters are a keyed track's with the format in
+/// their fourth byte, a float vector track without its range.
+inline constexpr std::uint8_t kTimedQuantized = 0, kTimedFloat = 1;
 inline constexpr std::uint32_t kTimedKeySize = 10;
 inline constexpr std::uint32_t kTimedTicksPerFrame = 65536;
+inline std::uint32_t timedParamSize(Channel channel, std::uint8_t format) {
+  return channel != Channel::Rotation && format == kTimedQuantized ? kKeyedVectorParamSize : kKeyedRotationParamSize;
+}
+inline std::uint32_t timedKeySize(Channel channel, std::uint8_t format) {
+  return format == kTimedFloat ? (channel == Channel::Rotation ? 20 : 16) : kTimedKeySize;
+}
 /// Format versions 1 to 4 (read through core/runtime/legacy.cpp): a key of the need-sorted stream is
 /// u16 frame, u16 joint (14 bits) | channel (2 bits), u16 payload[3]; keyed parameters carry no key
 /// count; seek snapshots follow the stream.

@@ -62,6 +62,7 @@ class ClipViewReader {
   Status keys();
   Status rawSamples();
   Status timed();
+  Status timedKeys();
   Status uniformData();
   Status padding();
   Status rootMotion();
@@ -159,7 +160,6 @@ Status ClipViewReader::kinds() {
     if (kind == TrackKind::Timed) {
       if (frames() < 2 || frames() > kMaxKeyedFrames) return fail("timed track in a clip of unsupported length");
       ++m_view.m_timedCount;
-      m_view.m_timedRotations += channel == Channel::Rotation;
     }
     if (constantSize(kind, channel) > 0 && constants++ == 0)
       m_view.m_firstConstantByte = static_cast<std::uint16_t>(i / 2);
@@ -333,52 +333,72 @@ Status ClipViewReader::rawSamples() {
   return Status::ok();
 }
 
-/// Timed tracks (version 7): parameters in sub-track order, then each track's keys from time 0,
-/// increasing strictly, to the last frame.
+/// Timed tracks (version 7): parameters in sub-track order (a known key format, finite ranges),
+/// then the keys.
 Status ClipViewReader::timed() {
   if (m_view.m_timedCount == 0) return Status::ok();
-  const std::uint64_t params = std::uint64_t(m_view.m_timedRotations) * kKeyedRotationParamSize +
-                               std::uint64_t(m_view.m_timedCount - m_view.m_timedRotations) * kKeyedVectorParamSize;
-  if (auto st = section(params, "timed track parameters"); !st) return st;
+  if (auto st = section(0, "timed track parameters"); !st) return st;
   m_view.m_timed = static_cast<std::uint32_t>(m_pos);
-  std::uint64_t keys = 0, p = m_pos;
+  std::uint64_t keys = 0, keyBytes = 0, p = m_pos;
   for (std::uint32_t i = 0; i < m_subTracks; ++i) {
     if (kindOf(i) != TrackKind::Timed) continue;
-    const bool rotation = i % 3 == 0;
-    if (m_r.at<std::uint16_t>(p) != i / 3 || m_r.at<std::uint8_t>(p + 2) != i % 3 || m_r.at<std::uint8_t>(p + 3) != 0)
+    const Channel channel = Channel(i % 3);
+    if (!m_r.has(p, kKeyedRotationParamSize)) return fail("timed track parameters out of bounds");
+    const std::uint8_t format = m_r.at<std::uint8_t>(p + 3);
+    if (m_r.at<std::uint16_t>(p) != i / 3 || m_r.at<std::uint8_t>(p + 2) != i % 3 || format > kTimedFloat)
       return fail("timed track parameters out of order");
+    if (!m_r.has(p, timedParamSize(channel, format))) return fail("timed track parameters out of bounds");
     const std::uint32_t count = m_r.at<std::uint32_t>(p + 4);
     if (count < 2 || keys + count > 0x10000000u)
       return fail("timed track of joint " + std::to_string(i / 3) + " has " + std::to_string(count) + " keys");
-    for (int c = 0; !rotation && c < 3; ++c) {
+    for (int c = 0; timedParamSize(channel, format) > kKeyedRotationParamSize && c < 3; ++c) {
       const float minimum = m_r.at<float>(p + 8 + 4 * std::uint64_t(c)),
                   extent = m_r.at<float>(p + 20 + 4 * std::uint64_t(c));
       if (!std::isfinite(minimum) || !std::isfinite(extent) || extent < 0.f)
         return fail("timed track range is not finite");
     }
     keys += count;
-    p += rotation ? kKeyedRotationParamSize : kKeyedVectorParamSize;
+    keyBytes += std::uint64_t(count) * timedKeySize(channel, format);
+    p += timedParamSize(channel, format);
   }
   m_pos = p;
-  if (!m_r.has(m_pos, keys * kTimedKeySize)) return fail("timed keys out of bounds");
-  const std::uint64_t end = std::uint64_t(frames() - 1) * kTimedTicksPerFrame;
-  for (std::uint32_t t = 0, param = m_view.m_timed; t < m_view.m_timedCount; ++t) {
-    const std::uint32_t count = m_r.at<std::uint32_t>(param + 4);
-    param += m_r.at<std::uint8_t>(param + 2) == 0 ? kKeyedRotationParamSize : kKeyedVectorParamSize;
-    std::uint64_t last = 0;
-    for (std::uint32_t k = 0; k < count; ++k, m_pos += kTimedKeySize) {
-      const std::uint64_t time = m_r.at<std::uint32_t>(m_pos);
-      if (k == 0 ? time != 0 : time <= last)
-        return fail("key times of timed track " + std::to_string(t) + " do not increase from time 0");
-      last = time;
-    }
-    if (last != end) return fail("timed track " + std::to_string(t) + " does not end at the last frame");
-  }
+  m_view.m_timedKeysAt = static_cast<std::uint32_t>(m_pos);
+  if (!m_r.has(m_pos, keyBytes)) return fail("timed keys out of bounds");
+  if (auto st = timedKeys(); !st) return st;
   m_view.m_timedKeys = static_cast<std::uint32_t>(keys);
   const std::uint64_t padded = align4(static_cast<std::uint32_t>(m_pos));
   if (!m_r.has(m_pos, padded - m_pos)) return fail("timed section out of bounds");
   for (; m_pos < padded; ++m_pos)
     if (m_r.data[m_pos] != 0) return fail("timed section padding is not zero");
+  m_view.m_timedBytes = static_cast<std::uint32_t>(m_pos - m_view.m_timed);
+  return Status::ok();
+}
+
+/// Each timed track's keys: times from 0, increasing strictly, to the last frame; float values
+/// finite, rotations unit.
+Status ClipViewReader::timedKeys() {
+  const std::uint64_t end = std::uint64_t(frames() - 1) * kTimedTicksPerFrame;
+  std::uint64_t param = m_view.m_timed;
+  for (std::uint32_t t = 0; t < m_view.m_timedCount; ++t) {
+    const Channel channel = Channel(m_r.at<std::uint8_t>(param + 2));
+    const std::uint8_t format = m_r.at<std::uint8_t>(param + 3);
+    const std::uint32_t count = m_r.at<std::uint32_t>(param + 4), stride = timedKeySize(channel, format);
+    param += timedParamSize(channel, format);
+    std::uint64_t last = 0;
+    for (std::uint32_t k = 0; k < count; ++k, m_pos += stride) {
+      const std::uint64_t time = m_r.at<std::uint32_t>(m_pos);
+      if (k == 0 ? time != 0 : time <= last)
+        return fail("key times of timed track " + std::to_string(t) + " do not increase from time 0");
+      last = time;
+      if (format != kTimedFloat) continue;
+      float x[4] = {0.f, 0.f, 0.f, 1.f};
+      for (unsigned c = 0; c < (channel == Channel::Rotation ? 4u : 3u); ++c) x[c] = m_r.at<float>(m_pos + 4 + 4 * c);
+      if (!finite3(x) || !std::isfinite(x[3]) || (channel == Channel::Rotation && !unitQuat({x[0], x[1], x[2], x[3]})))
+        return fail("key " + std::to_string(k) + " of timed track " + std::to_string(t) +
+                    " is not finite or not a unit rotation");
+    }
+    if (last != end) return fail("timed track " + std::to_string(t) + " does not end at the last frame");
+  }
   return Status::ok();
 }
 
@@ -720,9 +740,7 @@ ClipView::Sections ClipView::sections() const {
     s.segmentData = loadLE<std::uint32_t>(m_blob + m_segmentTable + 4 * std::size_t(m_segmentCount));
     s.padding = kBitPadding;
   }
-  if (m_timedCount > 0)
-    s.timed = static_cast<std::uint32_t>((m_timedCount - m_timedRotations) * kKeyedVectorParamSize +
-                                         m_timedRotations * kKeyedRotationParamSize + m_timedKeys * kTimedKeySize);
+  s.timed = m_timedBytes;
   if (m_flags & kClipFlagRootMotion) s.rootMotion = static_cast<std::uint32_t>(rootMotionSectionSize(m_frameCount));
   s.curves = curveBytes();
   return s;

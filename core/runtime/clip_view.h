@@ -130,12 +130,9 @@ class ClipView {
   /// Timed tracks (format version 7, FORMAT.md "Timed tracks") and their keys.
   std::uint32_t timedCount() const { return m_timedCount; }
   std::uint32_t timedKeyCount() const { return m_timedKeys; }
-  /// Their parameters (sub-track order; keyed parameter records), then their keys.
+  /// Their parameters (sub-track order), then their keys.
   const std::uint8_t* timedParams() const { return m_blob + m_timed; }
-  const std::uint8_t* timedKeys() const {
-    return timedParams() + std::size_t(m_timedRotations) * kKeyedRotationParamSize +
-           std::size_t(m_timedCount - m_timedRotations) * kKeyedVectorParamSize;
-  }
+  const std::uint8_t* timedKeys() const { return m_blob + m_timedKeysAt; }
   /// Uniform track i in parameter order (FORMAT.md "Uniform tracks": by group, each in sub-track order).
   UniformTrackInfo uniformTrack(std::uint32_t i) const;
   /// Keyed track i in parameter order (rotations, then translations and scales).
@@ -238,8 +235,8 @@ class ClipView {
   // Section offsets within the blob (the others follow from them and the counts).
   std::uint32_t m_keyedParams = 0, m_raw = 0, m_segmentTable = 0, m_rootMotion = 0;
   // Timed tracks (format version 7): their section's offset, counts and keys.
-  std::uint32_t m_timed = 0, m_timedKeys = 0;
-  std::uint16_t m_timedCount = 0, m_timedRotations = 0;
+  std::uint32_t m_timed = 0, m_timedKeysAt = 0, m_timedKeys = 0, m_timedBytes = 0;
+  std::uint16_t m_timedCount = 0;
   // The curve section (format version 6): its offset (0: none) and counts; the rest weights.
   std::uint32_t m_curves = 0;
   std::uint16_t m_curveCount = 0, m_curveConstants = 0, m_curveKeyed = 0, m_curveUniform = 0, m_curveRaw = 0;

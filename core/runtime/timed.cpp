@@ -14,19 +14,30 @@ bool TimedTracks::next(TimedTrack& out) {
   --m_left;
   out.joint = loadLE<std::uint16_t>(m_param);
   out.channel = static_cast<Channel>(m_param[2]);
+  out.format = m_param[3];
   out.keyCount = loadLE<std::uint32_t>(m_param + 4);
   out.keys = m_keys;
-  if (out.channel == Channel::Rotation) {
-    m_param += kKeyedRotationParamSize;
-  } else {
+  out.stride = timedKeySize(out.channel, out.format);
+  if (timedParamSize(out.channel, out.format) == kKeyedVectorParamSize)
     for (int c = 0; c < 3; ++c) {
       out.minValue[c] = loadLE<float>(m_param + 8 + 4 * c);
       out.extent[c] = loadLE<float>(m_param + 20 + 4 * c);
     }
-    m_param += kKeyedVectorParamSize;
-  }
-  m_keys += std::size_t(out.keyCount) * kTimedKeySize;
+  m_param += timedParamSize(out.channel, out.format);
+  m_keys += std::size_t(out.keyCount) * out.stride;
   return true;
+}
+
+Quat TimedTrack::rotation(std::uint32_t k) const {
+  const std::uint8_t* v = value(k);
+  if (format == kTimedQuantized) return decodeRotationKey(v);
+  return {loadLE<float>(v), loadLE<float>(v + 4), loadLE<float>(v + 8), loadLE<float>(v + 12)};
+}
+
+Vec3 TimedTrack::vector(std::uint32_t k) const {
+  const std::uint8_t* v = value(k);
+  if (format == kTimedQuantized) return decodeVectorKey(v, minValue, extent);
+  return {loadLE<float>(v), loadLE<float>(v + 4), loadLE<float>(v + 8)};
 }
 
 void decodeTimed(const ClipView& clip, double frame, float wrapAlpha, Transform* out) {
@@ -45,13 +56,8 @@ void decodeTimed(const ClipView& clip, double frame, float wrapAlpha, Transform*
       b = k + 1;
     }
     Transform& o = out[t.joint];
-    if (t.channel == Channel::Rotation) {
-      o.rotation = timedBetween(decodeRotationKey(t.payload(a)), decodeRotationKey(t.payload(b)), u);
-    } else {
-      const Vec3 v = timedBetween(decodeVectorKey(t.payload(a), t.minValue, t.extent),
-                                  decodeVectorKey(t.payload(b), t.minValue, t.extent), u);
-      (t.channel == Channel::Translation ? o.translation : o.scale) = v;
-    }
+    if (t.channel == Channel::Rotation) o.rotation = timedBetween(t.rotation(a), t.rotation(b), u);
+    else (t.channel == Channel::Translation ? o.translation : o.scale) = timedBetween(t.vector(a), t.vector(b), u);
   }
 }
 

@@ -20,11 +20,15 @@ struct TimedTrack {
   Channel channel = Channel::Rotation;
   float minValue[3] = {};
   float extent[3] = {};
-  const std::uint8_t* keys = nullptr;  ///< kTimedKeySize bytes each: u32 time, u16 payload[3]
+  std::uint8_t format = kTimedQuantized;
+  const std::uint8_t* keys = nullptr;  ///< `stride` bytes each: u32 time, then the value
+  std::uint32_t stride = kTimedKeySize;
   std::uint32_t keyCount = 0;
 
-  std::uint32_t time(std::uint32_t k) const { return loadLE<std::uint32_t>(keys + std::size_t(k) * kTimedKeySize); }
-  const std::uint8_t* payload(std::uint32_t k) const { return keys + std::size_t(k) * kTimedKeySize + 4; }
+  std::uint32_t time(std::uint32_t k) const { return loadLE<std::uint32_t>(keys + std::size_t(k) * stride); }
+  const std::uint8_t* value(std::uint32_t k) const { return keys + std::size_t(k) * stride + 4; }
+  Quat rotation(std::uint32_t k) const;
+  Vec3 vector(std::uint32_t k) const;
 };
 
 /// The timed tracks of a clip in sub-track order, found by walking their parameters.

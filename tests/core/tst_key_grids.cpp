@@ -130,6 +130,23 @@ class TestKeyGrids : public QObject {
     qInfo("irregular: %.2f x the bytes of regular keys", double(m.bytes) / double(m_regular.bytes));
   }
 
+  /// Root motion taken out of the root: the joints below it keep their timed tracks (the root's own
+  /// tracks become the in-place clip, resampled on the grid).
+  void rootMotionKeepsTheTimedTracksBelowTheRoot() {
+    const auto path = test::writeScene(test::keyTimingRig(test::KeyTiming::Irregular), "irregular_motion.gltf");
+    const ImportedAsset asset = test::importOrFail(path);
+    const RawClip& raw = asset.clips.at(0);
+    CompressionSettings settings;
+    settings.rootMotion = RootMotionMode::Extract;
+    auto compressed = makeCompressJob(asset, raw, resolve(settings, asset.skeleton, raw.name)).run();
+    QVERIFY2(compressed, compressed ? "" : compressed.message().c_str());
+    auto view = runtime::ClipView::open(compressed->data, asset.skeleton.restLocal);
+    QVERIFY2(view, view ? "" : view.message().c_str());
+    QVERIFY(view->rootMotion());
+    QCOMPARE(view->timedCount(), 3u);
+    QCOMPARE(view->kind(0, runtime::Channel::Translation) == runtime::TrackKind::Timed, false);
+  }
+
   /// A timed track between frames is the source's line between its keys, through the pack's reader
   /// and a player's cache alike: sampled at every source key time and halfway between keys.
   void timedTracksDecodeAtTheirKeyTimes() {

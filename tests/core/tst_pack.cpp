@@ -19,6 +19,7 @@
 #include "core/runtime/pack.h"
 #include "core/runtime/pack_format.h"
 #include "core/runtime/player.h"
+#include "core/runtime/timed.h"
 #include "tests/support/test_rigs.h"
 
 using namespace animpack;
@@ -312,8 +313,9 @@ class TestPack : public QObject {
     QVERIFY(view.timedCount() > 0 && view.timedKeyCount() > 2);
     const std::size_t block = static_cast<std::size_t>(view.bytes().data() - pack->bytes().data());
     const std::size_t keys = static_cast<std::size_t>(view.timedKeys() - pack->bytes().data());
-    const std::uint32_t firstCount =
-        read<std::uint32_t>(good, static_cast<std::size_t>(view.timedParams() - pack->bytes().data()) + 4);
+    const std::size_t param = static_cast<std::size_t>(view.timedParams() - pack->bytes().data());
+    const std::uint32_t firstCount = read<std::uint32_t>(good, param + 4);
+    const std::uint32_t stride = runtime::timedKeySize(runtime::Channel(good[param + 2]), good[param + 3]);
     auto variant = [&](auto mutate) {
       std::vector<std::uint8_t> b = good;
       mutate(b);
@@ -322,10 +324,10 @@ class TestPack : public QObject {
     };
     expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, keys, 7); }), "do not increase from time 0",
                    "first key not at time 0");
-    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, keys + runtime::kTimedKeySize, 0); }),
-                   "do not increase", "key times not increasing");
+    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, keys + stride, 0); }), "do not increase",
+                   "key times not increasing");
     expectRejected(variant([&](auto& b) {
-                     const std::size_t last = keys + std::size_t(firstCount - 1) * runtime::kTimedKeySize;
+                     const std::size_t last = keys + std::size_t(firstCount - 1) * stride;
                      patch<std::uint32_t>(b, last, read<std::uint32_t>(b, last) - 1);
                    }),
                    "does not end at the last frame", "last key before the last frame");
@@ -360,7 +362,13 @@ class TestPack : public QObject {
     QVERIFY2(pack, pack ? "" : pack.message().c_str());
     QCOMPARE(pack->version(), std::uint32_t(version));
     QCOMPARE(pack->clips().size(), std::size_t(version >= 7 ? 4 : version >= 5 ? 3 : 2));
-    if (version >= 7) QVERIFY(pack->clips()[3].view.timedCount() > 0);
+    if (version >= 7) {
+      // Both key formats: quantized and float32.
+      std::set<std::uint8_t> formats;
+      runtime::TimedTracks tracks(pack->clips()[3].view);
+      for (runtime::TimedTrack t; tracks.next(t);) formats.insert(t.format);
+      QCOMPARE(formats.size(), std::size_t(2));
+    }
     QCOMPARE(std::string(pack->clips()[0].name()), std::string("Walk"));
     if (version >= 5) QVERIFY(pack->clips()[2].view.keyedCount() > 0);
     QCOMPARE(std::string(pack->skeleton().name(0)), std::string("Armature"));

@@ -417,7 +417,7 @@ core::ImportedAsset spinningArmature() {
 namespace {
 
 /// A timed track of joint j's channel with keys every 1.5 frames (between frames from the second
-/// key on), sampled from the clip, within 2e-2 of its frames.
+/// key on), sampled from the clip, within 2e-2 of its frames (odd joints' rotations: every key, float32).
 std::optional<core::TrackEncoding> timedOf(const core::RawClip& clip, std::uint32_t j, core::Channel channel,
                                            const std::vector<core::Sample>& samples, const core::Sample& rest) {
   core::TimedSource source;
@@ -434,7 +434,9 @@ std::optional<core::TrackEncoding> timedOf(const core::RawClip& clip, std::uint3
     source.values.push_back(v);
     if (p == last) break;
   }
-  return core::encodeTimed({channel, samples, rest, 2e-2}, source);
+  // Odd joints' rotations keep every key as float32 (tolerance 0), so both key formats are written.
+  const double tolerance = channel == core::Channel::Rotation && j % 2 == 1 ? 0.0 : 2e-2;
+  return core::encodeTimed({channel, samples, rest, tolerance}, source);
 }
 
 }  // namespace

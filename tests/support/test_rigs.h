@@ -118,8 +118,8 @@ GltfScene staticRig();
 /// from a snapshot can hold the same keys negated).
 core::ImportedAsset spinningArmature();
 /// `asset`'s first clip written with every animated track of one storage kind (keyed or uniform,
-/// encoded directly at 1e-4, or timed: keys every 1.5 frames within 2e-2), so a test controls the
-/// kind; `snapshotFrames` apart seek snapshots.
+/// encoded directly at 1e-4, or timed: keys every 1.5 frames within 2e-2, odd joints' rotations as float32), so a test
+/// controls the kind; `snapshotFrames` apart seek snapshots.
 std::vector<std::uint8_t> clipOfOneKind(const core::ImportedAsset& asset, core::TrackKind kind,
                                         std::uint32_t snapshotFrames);
 
