@@ -42,8 +42,10 @@ Expected<ImportedAsset> importFile(const BatchOptions& options, const std::files
   return options.importer ? options.importer(path, importOptions) : importAsset(path, importOptions);
 }
 
-/// Version of the cache entries' layout: entries of another layout are never read.
-constexpr std::uint64_t kCacheLayout = 2;
+/// Version of the cache entries' layout (and of what the compressor makes of the same inputs):
+/// entries of another layout are never read. 3: additive clips keep their exact deltas between
+/// frames; reports carry floor_reason.
+constexpr std::uint64_t kCacheLayout = 3;
 
 /// Cache key of one file: its bytes, its settings, the format version and the entry layout. An
 /// entry holds every clip of the file under the pack names it had when it was written.

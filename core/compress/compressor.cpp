@@ -1,6 +1,7 @@
 #include "core/compress/compressor.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -8,7 +9,9 @@
 #include <optional>
 #include <set>
 
+#include "core/anim/source_clip.h"
 #include "core/base/assert.h"
+#include "core/compress/between_source.h"
 #include "core/compress/clip_writer.h"
 #include "core/compress/curve_compress.h"
 #include "core/compress/error_metric.h"
@@ -29,6 +32,10 @@ constexpr std::uint32_t kSegmentLengths[] = {8, 16, 32};
 constexpr std::uint32_t kMaxPasses = 64;
 constexpr double kMinRotationTolerance = 1e-8;  // radians
 constexpr double kMinRelativeTolerance = 1e-8;  // of the track's magnitude
+/// Share of its budget an additive track's frames may miss between them before its exact delta
+/// there (timed keys) is tried beside storage of its frames: the smaller of the two is kept
+/// (docs/PERFORMANCE.md "Additive clips at the defaults" measured the share).
+constexpr double kExactDeltaShare = 0.5;
 
 struct SubTrack {
   double baseTolerance = -1;  // from the hierarchy: a change resets the state below
@@ -147,17 +154,31 @@ class CompressRun {
   TrackEncoding encodeWith(std::size_t i, const std::vector<Sample>& samples, std::uint32_t segmentLength) const;
   /// A sub-track keyed between frames: static when its keys and frames all are, else timed (every
   /// key once the loop has tightened it to the floor); nothing when the keys cannot be stored.
-  std::optional<TrackEncoding> encodeTimedTrack(std::size_t i, const TrackTarget& target) const;
+  std::optional<TrackEncoding> encodeTimedTrack(std::size_t i, const TrackTarget& target,
+                                                const TimedSource& source) const;
+  /// The storage of `target` from its frames alone: static, uniform or keyed, raw where none reaches.
+  TrackEncoding encodeFrames(std::size_t i, const TrackTarget& target, std::uint32_t segmentLength) const;
+  /// How far an additive sub-track's frames, interpolated, miss its exact delta between them
+  /// (between_source.h); -1 where it has no exact delta (absolute clips, pinned joints, static tracks).
+  double exactDeltaMiss(std::size_t i, const std::vector<Sample>& samples) const;
+  /// The float32 floor: every animated sub-track as float32 samples, as timed keys at every
+  /// instant of between_source.h where it has them, measured as the clip is.
+  ErrorSummary measureFloor() const;
   std::array<std::vector<Sample>, 3> pinnedTargets(std::uint32_t p) const;
   void decodedFromEncodings(std::uint32_t f, std::vector<Transform>& out) const;
   std::vector<std::uint8_t> write() const;
+  std::vector<std::uint8_t> write(const std::vector<TrackEncoding>& encodings) const;
   /// The sub-track contributing most to joint j's error at frame f (m_subCount if none can be
   /// tightened), and its contribution.
-  std::pair<std::size_t, double> worstContributor(std::uint32_t j, std::uint32_t f) const;
+  /// `interval` (between frames f and f + 1, or -1 at frame f) adds what an additive track's frames
+  /// miss inside it.
+  std::pair<std::size_t, double> worstContributor(std::uint32_t j, std::uint32_t f, std::int64_t interval = -1) const;
   /// A source object matrix of joint j at frame f without the root motion (unchanged outside the
   /// root's subtree or without root motion).
   Mat34d inPlace(std::uint32_t j, std::uint32_t f, const Mat34d& object) const;
   void fillJointReports(CompressionStats& s, const ErrorSummary& summary) const;
+  /// CompressionStats::floorReason, from the joints' floors.
+  std::string floorReason(const CompressionStats& s) const;
   void fillPinnedReports(CompressionStats& s, const ErrorSummary& summary) const;
   /// With mesh shells: asks every animated track to tighten when a skinned vertex is more than
   /// 1.5 x the precision off; true when it did.
@@ -186,6 +207,7 @@ class CompressRun {
   std::uint32_t m_snapshotFrames = 1, m_maxGap = 2;
   std::vector<std::vector<Sample>> m_targets;
   std::vector<std::optional<TimedSource>> m_timed;  // sub-tracks keyed between frames: their keys
+  BetweenSource m_between;                          // the exact values between frames, and what the frames miss there
   std::vector<Sample> m_rest;
   std::vector<std::uint8_t> m_blob;
   std::vector<Transform> m_decoded;  // frame-major m_decoded m_frames of the last m_pass
@@ -226,7 +248,10 @@ void CompressRun::prepare(CompressorContext& ctx, const Skeleton& skeleton, cons
       const GroundMotion cycle = cycleMotion(*rootMotion, clip.frameCount, layout.wrap, layout.dropLast);
       runtime::moveJoint(skeleton.parents, rootMotion->joint, objectMotion(*rootMotion, cycle), wrapEnd);
     }
-    s->metric = std::make_unique<ErrorMetric>(skeleton, source, unitToCm, shells, 1, layout, wrapEnd);
+    // An additive clip is checked at every instant its exact deltas are taken (between_source.h):
+    // base and delta composed part from the source all along an interval, not only mid-way.
+    s->metric = std::make_unique<ErrorMetric>(skeleton, source, unitToCm, shells, additive ? kBetweenSubSteps - 1 : 1,
+                                              layout, wrapEnd);
     // Deltas change a joint's pose one for one in rotation and translation: the levers are the source's.
     s->levers = measureLevers(skeleton, additive ? source : clip, *s->metric, settings);
     s->varying = varyingSubTracks(clip);
@@ -273,6 +298,8 @@ void CompressRun::buildTargets() {
   if (!m_base) m_timed = timedSources(m_clip, m_rootMotion && m_source ? m_source->source.get() : m_clip.source.get());
   if (m_rootMotion && !m_timed.empty())
     for (int c = 0; c < 3; ++c) m_timed[std::size_t(m_rootMotion->joint) * 3 + std::size_t(c)].reset();
+  // An additive clip's deltas, composed with the base, are not the source between frames.
+  m_between = m_base ? betweenSource(m_clip, *m_base, m_st.varying) : BetweenSource{};
 }
 
 void CompressRun::applyTolerances() {
@@ -294,9 +321,24 @@ void CompressRun::applyTolerances() {
 TrackEncoding CompressRun::encodeWith(std::size_t i, const std::vector<Sample>& samples,
                                       std::uint32_t segmentLength) const {
   const SubTrack& t = m_st.tracks[i];
-  const TrackTarget target{Channel(i % 3), samples, m_rest[i], t.tolerance};
+  TrackTarget target{Channel(i % 3), samples, m_rest[i], t.tolerance};
   if (i < m_timed.size() && m_timed[i] && &samples == &m_targets[i])
-    if (auto timed = encodeTimedTrack(i, target)) return std::move(*timed);
+    if (auto timed = encodeTimedTrack(i, target, *m_timed[i])) return std::move(*timed);
+  // An additive track whose frames, interpolated, miss the exact delta between them by a good part
+  // of its budget may keep the exact delta there as timed keys; past the whole budget it must.
+  const double miss = exactDeltaMiss(i, samples);
+  std::optional<TrackEncoding> exact;
+  if (miss > 0 && (t.raw || miss >= kExactDeltaShare * t.tolerance))
+    exact = encodeTimedTrack(i, target, *m_between.sources[i]);
+  if (exact && (t.raw || miss >= t.tolerance)) return std::move(*exact);
+  target.tolerance -= std::max(miss, 0.0);  // what the frames miss between them is spent first
+  TrackEncoding frames = encodeFrames(i, target, segmentLength);
+  if (exact && exact->bytes < frames.bytes) return std::move(*exact);
+  return frames;
+}
+
+TrackEncoding CompressRun::encodeFrames(std::size_t i, const TrackTarget& target, std::uint32_t segmentLength) const {
+  const SubTrack& t = m_st.tracks[i];
   if (t.raw) return encodeRaw(target);
   if (!t.forceAnimated || m_frames < 2)
     if (auto s = encodeStatic(target, m_settings.rotationFormat)) return std::move(*s);
@@ -307,9 +349,14 @@ TrackEncoding CompressRun::encodeWith(std::size_t i, const std::vector<Sample>& 
   return std::move(*best);
 }
 
-std::optional<TrackEncoding> CompressRun::encodeTimedTrack(std::size_t i, const TrackTarget& target) const {
+double CompressRun::exactDeltaMiss(std::size_t i, const std::vector<Sample>& samples) const {
+  if (m_between.empty() || !m_between.sources[i] || &samples != &m_targets[i] || m_pinned[i / 3]) return -1;
+  return m_between.trackMismatch(i);
+}
+
+std::optional<TrackEncoding> CompressRun::encodeTimedTrack(std::size_t i, const TrackTarget& target,
+                                                           const TimedSource& source) const {
   const SubTrack& t = m_st.tracks[i];
-  const TimedSource& source = *m_timed[i];
   if (!t.forceAnimated) {
     std::vector<Sample> all(target.samples.begin(), target.samples.end());
     all.insert(all.end(), source.values.begin(), source.values.end());
@@ -405,6 +452,10 @@ std::vector<std::uint8_t> CompressRun::write() const {
   std::vector<TrackEncoding> encodings;
   encodings.reserve(m_subCount);
   for (const SubTrack& t : m_st.tracks) encodings.push_back(t.encoding);
+  return write(encodings);
+}
+
+std::vector<std::uint8_t> CompressRun::write(const std::vector<TrackEncoding>& encodings) const {
   const ClipLayout layout{m_frames,
                           static_cast<float>(m_clip.sampleRate),
                           m_loop,
@@ -419,7 +470,8 @@ std::vector<std::uint8_t> CompressRun::write() const {
   return block;
 }
 
-std::pair<std::size_t, double> CompressRun::worstContributor(std::uint32_t j, std::uint32_t f) const {
+std::pair<std::size_t, double> CompressRun::worstContributor(std::uint32_t j, std::uint32_t f,
+                                                             std::int64_t interval) const {
   const double shell = double(m_shells[j]) / m_unitToCm;
   double bestContribution = 0;
   std::size_t best = m_subCount;
@@ -427,8 +479,14 @@ std::pair<std::size_t, double> CompressRun::worstContributor(std::uint32_t j, st
     for (int c = 0; c < 3; ++c) {
       const std::size_t i = a * 3 + std::size_t(c);
       if (m_st.tracks[i].atLimit) continue;
-      const double e =
+      double e =
           sampleDistance(Channel(c), sampleOf(m_decoded[std::size_t(f) * m_joints + a], Channel(c)), m_targets[i][f]);
+      // Between frames an additive track also misses the exact delta: by what its frames miss
+      // there, or, kept as timed keys, by up to the tolerance its keys were thinned to.
+      if (interval >= 0 && !m_between.empty())
+        e += m_st.tracks[i].encoding.kind == TrackKind::Timed && m_between.sources[i]
+                 ? m_st.tracks[i].tolerance
+                 : m_between.intervalMismatch(i, std::uint32_t(interval));
       const double factor = c == 0   ? lever + shell
                             : c == 1 ? m_st.levers.parentScale[a]
                                      : (lever + shell) / m_st.levers.localScale[a];
@@ -461,7 +519,7 @@ bool CompressRun::writeAndMeasure() {
   m_tightenings.clear();
   bool violation = false;
   const std::uint32_t segments = std::max<std::uint32_t>(1, runtime::uniformSegmentCount(m_frames, m_st.segmentLength));
-  auto ask = [&](std::uint32_t j, std::initializer_list<std::uint32_t> at) {
+  auto ask = [&](std::uint32_t j, std::initializer_list<std::uint32_t> at, std::int64_t interval = -1) {
     violation = true;
     std::pair<std::size_t, double> best{m_subCount, 0.0};
     std::uint32_t bestFrame = 0;
@@ -471,7 +529,8 @@ bool CompressRun::writeAndMeasure() {
     for (std::uint32_t f : at)
       for (const std::int64_t k : {std::int64_t(j), std::int64_t(parent)})
         if (k >= 0)
-          if (const auto c = worstContributor(std::uint32_t(k), f); c.first != m_subCount && c.second > best.second) {
+          if (const auto c = worstContributor(std::uint32_t(k), f, interval);
+              c.first != m_subCount && c.second > best.second) {
             best = c;
             bestFrame = f;
           }
@@ -485,8 +544,10 @@ bool CompressRun::writeAndMeasure() {
   for (std::size_t s = 0; s < samples.size(); ++s)
     for (std::uint32_t j = 0; j < m_joints; ++j)
       if (m_errors.between[s * m_joints + j] > m_precision[j] && !m_unreachable[j])
-        ask(j, {samples[s].frame,
-                samples[s].frame + 1 < m_frames ? samples[s].frame + 1 : 0});  // a wrap interval ends at frame 0
+        ask(j,
+            {samples[s].frame,
+             samples[s].frame + 1 < m_frames ? samples[s].frame + 1 : 0},  // a wrap interval ends at frame 0
+            samples[s].frame);
   if (!violation && m_settings.verifySkin) violation = checkSkin(*view);
   return violation && !m_tightenings.empty() && m_pass + 1 < kMaxPasses;
 }
@@ -580,9 +641,56 @@ void CompressRun::fillJointReports(CompressionStats& s, const ErrorSummary& summ
   if (!floorNeeded) return;
   // What float32 samples of every track would give: the best any storage can do.
   // With root motion the float samples before extraction: folding back gives them again.
-  const ErrorSummary floor =
-      m_st.metric->summarize(m_st.metric->measureFloor(m_rootMotion ? *m_source : m_clip, m_base));
+  const ErrorSummary floor = measureFloor();
   for (std::uint32_t j = 0; j < m_joints; ++j) s.joints[j].floorCm = floor.jointMaxCm[j];
+  s.floorReason = floorReason(s);
+}
+
+std::string CompressRun::floorReason(const CompressionStats& s) const {
+  std::int64_t worst = -1;
+  for (std::uint32_t j = 0; j < m_joints; ++j) {
+    const JointReport& r = s.joints[j];
+    if (!r.withinPrecision && r.floorCm >= 0.999f * r.precisionCm &&
+        (worst < 0 ||
+         r.floorCm / r.precisionCm > s.joints[std::size_t(worst)].floorCm / s.joints[std::size_t(worst)].precisionCm))
+      worst = j;
+  }
+  if (worst < 0) return {};
+  auto text = [](double v) {
+    char b[32];
+    v = std::round(v * 1e6) / 1e6;  // a key time a rounding off a whole second reads as that second
+    std::snprintf(b, sizeof(b), "%.5g", v == 0 ? 0.0 : v);
+    return std::string(b);
+  };
+  const SourceClip* source = (m_rootMotion ? *m_source : m_clip).source.get();
+  if (const auto jump = source ? source->firstJumpFrame() : std::nullopt)
+    return "the source jumps at " + text(m_clip.startTime + *jump / m_clip.sampleRate) +
+           " s (two keys at one time with different values): interpolating frames cannot follow a jump, and the file "
+           "does not say which value that time takes";
+  std::uint32_t depth = 0;
+  for (std::int32_t k = std::int32_t(worst); k >= 0; k = m_skeleton.parents[std::size_t(k)]) ++depth;
+  const JointReport& r = s.joints[std::size_t(worst)];
+  return "float32 samples of every track reach only " + text(r.floorCm) + " cm at joint '" +
+         m_skeleton.names[std::size_t(worst)] + "' (a " + text(r.shellCm) + " cm shell, " + std::to_string(depth) +
+         " joints deep): its precision of " + text(r.precisionCm) + " cm is finer than float32 rounding there";
+}
+
+ErrorSummary CompressRun::measureFloor() const {
+  const ErrorMetric& metric = *m_st.metric;
+  if (m_between.empty()) return metric.summarize(metric.measureFloor(m_rootMotion ? *m_source : m_clip, m_base));
+  std::vector<TrackEncoding> encodings;
+  encodings.reserve(m_subCount);
+  for (std::size_t i = 0; i < m_subCount; ++i) {
+    const TrackTarget target{Channel(i % 3), m_targets[i], m_rest[i], 0.0};
+    std::optional<TrackEncoding> e;
+    if (m_between.sources[i] && !m_pinned[i / 3]) e = encodeTimed(target, *m_between.sources[i]);
+    encodings.push_back(e ? std::move(*e) : encodeRaw(target));
+  }
+  const std::vector<std::uint8_t> block = write(encodings);
+  auto view = runtime::ClipView::open(block, std::span(m_skeleton.restLocal));
+  ANIMPACK_ASSERT(view.hasValue(), view ? "" : view.message().c_str());
+  runtime::Player player;
+  return metric.summarize(metric.measureDecoded(*view, player, nullptr, m_base));
 }
 
 /// Drift of each m_pinned joint with and without pinning (the original track at the same tolerance).

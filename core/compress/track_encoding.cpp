@@ -443,14 +443,13 @@ std::optional<TrackEncoding> encodeKeyed(const TrackTarget& target, std::uint32_
   return e;
 }
 
-namespace {
-
-/// A decoded key value as the runtime computes it between two keys.
 Sample timedValue(Channel channel, const Sample& a, const Sample& b, float u) {
   if (channel == Channel::Rotation) return fromQuat(runtime::timedBetween(toQuat(a), toQuat(b), u));
   const runtime::Vec3 v = runtime::timedBetween(runtime::Vec3{a[0], a[1], a[2]}, runtime::Vec3{b[0], b[1], b[2]}, u);
   return {v.x, v.y, v.z, 0.f};
 }
+
+namespace {
 
 /// Keys kept so the line between kept keys passes every dropped key within `tolerance`
 /// (Douglas-Peucker on the key times).

@@ -103,6 +103,9 @@ struct TimedSource {
   std::vector<Sample> values;
 };
 
+/// A timed track's value between two keys `a` and `b` at fraction `u`, as the runtime computes it.
+Sample timedValue(Channel channel, const Sample& a, const Sample& b, float u);
+
 /// Timed encoding (format version 7): the source's keys at their own times, linear between them,
 /// fewer where the line between the kept keys stays within `target.tolerance` of the dropped ones,
 /// with quantized or float32 values, whichever is smaller (0 keeps every key, as float32: the

@@ -353,6 +353,32 @@ GltfScene layeredRig(int frames, float rate) {
   return s;
 }
 
+GltfScene longChainRig(int links, float lengthM, int frames, float rate) {
+  GltfScene s;
+  s.nodes.push_back({"Root", -1, {}});
+  for (int k = 1; k <= links; ++k)
+    s.nodes.push_back(
+        {"Link" + std::to_string(k), k - 1, makeTransform(core::Vec3{0, lengthM / static_cast<float>(links), 0})});
+  GltfAnimation idle{"Idle", {}}, swing{"Swing", {}};
+  for (int node = 0; node <= links; ++node) {
+    GltfChannel slow{node, 0, {}, {}}, fast{node, 0, {}, {}};
+    for (int f = 0; f < frames; ++f) {
+      const float t = static_cast<float>(f), n = static_cast<float>(node);
+      const core::Quat sway = axisAngle(0, 0, 1, 0.08f * std::sin(0.15f * t + n));
+      const core::Quat turn = axisAngle(1, 0, 0, 0.5f * std::sin(0.45f * t + 0.7f * n));
+      const core::Quat q = sway * turn;
+      slow.times.push_back(t / rate);
+      slow.values.push_back({sway.x, sway.y, sway.z, sway.w});
+      fast.times.push_back(t / rate);
+      fast.values.push_back({q.x, q.y, q.z, q.w});
+    }
+    idle.channels.push_back(slow);
+    swing.channels.push_back(fast);
+  }
+  s.animations = {idle, swing};
+  return s;
+}
+
 GltfScene scaledRig(GltfScene s, float size) {
   for (GltfNode& n : s.nodes) n.rest.translation = n.rest.translation * size;
   for (GltfAnimation& a : s.animations)

@@ -55,6 +55,10 @@ core::Transform armatureRigKey(const GltfScene& scene, int node, int frame);
 /// (Idle plus a wave of Spine and Head: the legs and hips move exactly as in Idle) and the Walk/Wave
 /// clips renamed "Walk"/"Wave", for additive clips (docs/SETTINGS.md `additive_base`).
 GltfScene layeredRig(int frames = 25, float rate = 25.f);
+/// A chain of `links` joints `lengthM` metres long in all, from "Root" to "Link<links>", no mesh: clip
+/// "Idle" sways every link slowly, "Swing" adds a fast swing about another axis on top of it (for
+/// tight precisions on long levers, absolute and additive on Idle).
+GltfScene longChainRig(int links = 5, float lengthM = 2.f, int frames = 48, float rate = 30.f);
 /// armatureRig(1, 25) whose Body mesh has four morph targets: "Smile" (2 cm at weight 1), "Blink" (1 cm),
 /// an unnamed one (0.5 cm, default weight 0.25) and a second "Smile" (3 cm); its "Walk" clip animates
 /// all four weights at every frame (morphRigWeight), "Wave" none.
