@@ -224,7 +224,11 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
       if (index.column() == MaxError && report)
         return QString("%1 of %2%3")
             .arg(formatCm(report->maxErrorCm), formatCm(report->precisionCm),
-                 report->withinPrecision ? "" : " — the storage formats cannot reach this precision");
+                 report->withinPrecision
+                     ? QString()
+                     : QString(" — the storage formats cannot reach this precision (float32 samples of every track "
+                               "reach %1)")
+                           .arg(formatCm(report->floorCm)));
       return {};
     case Qt::TextAlignmentRole:
       return index.column() == Name || index.column() == Storage ? QVariant()

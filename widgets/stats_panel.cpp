@@ -148,6 +148,9 @@ void StatsPanel::refresh() {
                 .arg(formatBytes(m.bytes), formatCm(m.maxMorphErrorCm),
                      m.withinPrecision ? "<span style='color:#1e8232'>every target within precision</span>"
                                        : "<span style='color:#c8281e'>some targets over precision</span>");
+  if (!s.floorReason.empty())
+    text += QString("<span style='color:#c8281e'>no storage reaches it: %1</span><br>")
+                .arg(QString::fromStdString(s.floorReason).toHtmlEscaped());
   text += QString("compressed in %1 ms (%2 verification passes)").arg(s.compressMs, 0, 'f', 1).arg(s.iterations);
   for (const core::PinnedReport& p : s.pinned)
     text += QString("<br>pinned %1: drift %2 (unpinned %3)")

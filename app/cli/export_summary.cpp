@@ -41,6 +41,7 @@ int exportSummary(const core::ExportResult& exported, bool quiet, std::optional<
                   std::filesystem::path(r.file).filename().c_str(), r.clip.c_str(), r.frames,
                   humanBytes(r.rawBytes).c_str(), humanBytes(r.compressedBytes).c_str(), r.ratio(), r.maxErrorCm,
                   r.p99ErrorCm, r.compressMs, r.withinPrecision ? "" : "  OVER PRECISION");
+    if (!quiet && !r.floorReason.empty()) std::printf("    no storage reaches it: %s\n", r.floorReason.c_str());
   }
   int overBudget = 0;
   for (const core::WrittenPack& p : result->packs) {

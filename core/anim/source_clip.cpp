@@ -158,6 +158,30 @@ std::vector<double> SourceClip::keyFramePositions() const {
   return out;
 }
 
+std::optional<double> SourceClip::firstJumpFrame() const {
+  std::optional<double> first;
+  const double close = 1e-6 * m_ticksPerFrame;
+  auto differ = [](const auto& a, const auto& b) {
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (std::fabs(a[i] - b[i]) > 1e-9) return true;
+    return false;
+  };
+  for (const SourceNode& n : m_nodes)
+    for (int c = 0; c < 3 && n.animated; ++c)
+      for (std::size_t k = 1; k < n.times[std::size_t(c)].size(); ++k) {
+        const auto& t = n.times[std::size_t(c)];
+        if (t[k] - t[k - 1] > close) continue;
+        const auto& q = n.rotations;  // q and -q are one rotation
+        const bool jump = c == 0   ? std::fabs(q[k][0] * q[k - 1][0] + q[k][1] * q[k - 1][1] + q[k][2] * q[k - 1][2] +
+                                               q[k][3] * q[k - 1][3]) < 1 - 1e-9
+                          : c == 1 ? differ(n.positions[k], n.positions[k - 1])
+                                   : differ(n.scales[k], n.scales[k - 1]);
+        if (jump) first = std::min(first.value_or(t[k]), t[k]);
+      }
+  if (!first) return std::nullopt;
+  return (*first - m_startTicks) / m_ticksPerFrame;
+}
+
 SourceClip sourceFromFrames(const RawClip& clip) {
   std::vector<SourceNode> nodes(clip.jointCount);
   std::vector<std::vector<std::uint32_t>> chains(clip.jointCount);

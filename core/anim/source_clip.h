@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -58,6 +59,10 @@ class SourceClip {
   void localMatrices(double frame, std::span<Mat34d> out) const;
   /// Frame positions of every source key (fractional where a key is not on a frame).
   std::vector<double> keyFramePositions() const;
+  /// The frame position of the first jump: two keys of one channel at one time (within a
+  /// millionth of a frame) with different values. No interpolation of frames follows a jump, and
+  /// the file does not say which of the two values the time itself takes.
+  std::optional<double> firstJumpFrame() const;
   /// Object-space matrices (parents first) at frame position `frame`.
   void objectMatrices(std::span<const std::int32_t> parents, double frame, std::span<Mat34d> out) const;
 

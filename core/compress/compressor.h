@@ -77,6 +77,10 @@ struct CompressionStats {
   std::uint32_t iterations = 0;  ///< verification passes
   /// With `root_motion: extract`: the cycle's motion and ten cycles' drift (core/compress/root_motion.h).
   RootMotionReport rootMotion;
+  /// Why no storage brings the clip within precision, when the floor (what float32 samples of every
+  /// track reach) is itself over it: the source jumps, or float32 cannot hold the precision on the
+  /// worst joint's lever; empty otherwise.
+  std::string floorReason;
   /// The morph curves (format version 6): their kinds, bytes and errors; empty without curves.
   CurveReport curves;
   bool withinPrecision = true;

@@ -49,6 +49,7 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
       if (jr.wide[std::size_t(c)]) r.wideTracks.push_back(skeleton.names[j] + "." + channelName(c));
     if (!jr.withinPrecision) r.overPrecision.push_back({skeleton.names[j], jr.maxErrorCm, jr.precisionCm, jr.floorCm});
   }
+  r.floorReason = s.floorReason;
   r.compressMs = s.compressMs;
   r.withinPrecision = s.withinPrecision;
   r.maxVertexErrorCm = s.maxVertexErrorCm;
@@ -147,6 +148,7 @@ nlohmann::ordered_json toJson(const ClipReport& r) {
           {"within_precision", r.withinPrecision},
           {"wide_tracks", r.wideTracks},
           {"over_precision", over},
+          {"floor_reason", r.floorReason.empty() ? ordered_json(nullptr) : ordered_json(r.floorReason)},
           {"max_vertex_error_cm", vertexErrorJson(r.maxVertexErrorCm)},
           {"skin_bound_cm", vertexErrorJson(r.skinBoundCm)},
           {"limited_by", r.limitedBy},
@@ -209,6 +211,7 @@ Expected<ClipReport> clipReportFromJson(const std::string& text) {
     for (const auto& o : j.at("over_precision"))
       r.overPrecision.push_back({o.at("joint").get<std::string>(), o.at("max_error_cm").get<float>(),
                                  o.at("precision_cm").get<float>(), o.at("floor_cm").get<float>()});
+    if (const auto v = j.find("floor_reason"); v != j.end() && v->is_string()) r.floorReason = v->get<std::string>();
     if (const auto v = j.find("max_vertex_error_cm"); v != j.end() && v->is_number())
       r.maxVertexErrorCm = v->get<float>();
     if (const auto v = j.find("skin_bound_cm"); v != j.end() && v->is_number()) r.skinBoundCm = v->get<float>();
@@ -339,7 +342,7 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
        "by,seam_error_cm,"
        "root_motion_joint,root_motion_distance_cm,root_motion_turn_deg,root_motion_drift_10_cycles_cm,"
        "root_motion_source_drift_10_cycles_cm,additive_base,error,curves_default,curves_constant,curves_fitted,"
-       "curves_uniform,curves_raw,curve_bytes,max_morph_error_cm\n";
+       "curves_uniform,curves_raw,curve_bytes,max_morph_error_cm,floor_reason\n";
   for (const ClipReport& r : rows) {
     o << quote(r.file) << ',' << quote(r.clip) << ',' << quote(r.sourceClip) << ',' << r.clipIndex << ',' << r.joints
       << ',' << r.frames << ',' << r.sampleRate << ',' << r.rawBytes << ',' << r.compressedBytes << ','
@@ -363,6 +366,8 @@ std::string reportCsv(const std::vector<ClipReport>& rows) {
     o << ',' << quote(r.error) << ',' << r.defaultCurves << ',' << r.constantCurves << ',' << r.fittedCurves << ','
       << r.uniformCurves << ',' << r.rawCurves << ',' << r.curveBytes << ',';
     if (r.error.empty() && r.maxMorphErrorCm >= 0) o << r.maxMorphErrorCm;  // empty: no curves
+    o << ',';
+    if (!r.floorReason.empty()) o << quote(r.floorReason);  // empty: within precision, or storage could reach it
     o << '\n';
   }
   return o.str();

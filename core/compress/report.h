@@ -45,6 +45,7 @@ struct ClipReport {
     float floorCm = 0;  ///< what float32 samples reach: no storage does better
   };
   std::vector<Over> overPrecision;  ///< joints the storage formats could not bring within precision
+  std::string floorReason;  ///< why no storage reaches the precision (CompressionStats::floorReason); empty: none
   double compressMs = 0;
   bool withinPrecision = true;
   float maxVertexErrorCm = -1;  ///< cm, largest skinned-vertex displacement; -1: the file has no skinned mesh

@@ -232,9 +232,9 @@ class TestBatch : public QObject {
     bool emptyForBare = false;
     while (std::getline(csv, row))
       if (row.find("batch_bare.gltf") != std::string::npos)
-        emptyForBare = row.ends_with(
-            ",true,,,joints,,,,,,,,\"\",0,0,0,0,0,0,");  // no skin (limited by the joints), no loop, no root
-                                                         // motion, absolute; no curves (format version 6)
+        // No skin (limited by the joints), no loop, no root motion, absolute; no curves (format version
+        // 6); no floor reason.
+        emptyForBare = row.ends_with(",true,,,joints,,,,,,,,\"\",0,0,0,0,0,0,,");
     QVERIFY(emptyForBare);
   }
 

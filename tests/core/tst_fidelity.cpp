@@ -22,10 +22,13 @@ struct Compressed {
   runtime::ClipView view;
 };
 
-Compressed compressClip(const ImportedAsset& a, std::uint32_t c, double precisionCm) {
+/// `meshShells`: shells from the file's meshes, as the CLI's defaults (else 3 cm).
+Compressed compressClip(const ImportedAsset& a, std::uint32_t c, double precisionCm, bool meshShells = false) {
   CompressionSettings s;
   s.precisionCm = static_cast<float>(precisionCm);
-  auto out = makeCompressJob(a, a.clips[c], resolve(s, a.skeleton, a.clips[c].name)).run();
+  const EffectiveSettings e = meshShells ? resolve(s, a.skeleton, a.clips[c].name, a.meshes, a.unitToCm)
+                                         : resolve(s, a.skeleton, a.clips[c].name);
+  auto out = makeCompressJob(a, a.clips[c], e).run();
   if (!out) qFatal("%s", out.message().c_str());
   Compressed r{std::move(out.value()), {}};
   auto view = runtime::ClipView::open(r.clip.data, a.skeleton.restLocal);
@@ -107,6 +110,24 @@ class TestFidelity : public QObject {
     const Compressed c = compressClip(*a, 0, 0.01);
     QVERIFY(!c.clip.stats.withinPrecision);
     QVERIFY(c.clip.stats.maxErrorBetweenFramesCm > 0.1f);
+    // The report says why no storage gets there (docs/COMPRESSION.md): the jump, at its source time.
+    QVERIFY2(c.clip.stats.floorReason.starts_with("the source jumps at 0 s"), c.clip.stats.floorReason.c_str());
+  }
+
+  // 64 boxes turning alike, each up to 120 m from its joint: float32 samples of every track reach
+  // 0.19 cm at the last one, so the report names float32 and that joint rather than the storage.
+  void belowFloat32IsReportedWithItsReason() {
+    const auto a = importAsset(test::model("Collada/anims_with_full_rotations_between_keys.DAE"));
+    QVERIFY(a);
+    const Compressed c = compressClip(*a, 0, 0.01, true);
+    QVERIFY(!c.clip.stats.withinPrecision);
+    const std::string& why = c.clip.stats.floorReason;
+    QVERIFY2(why.find("float32") != std::string::npos && why.find("'Box064'") != std::string::npos &&
+                 why.find("64 joints deep") != std::string::npos,
+             why.c_str());
+    // A clip within precision has no reason, and one over precision whose floor is below it neither.
+    const Compressed loose = compressClip(*a, 0, 1.0, true);
+    QVERIFY(loose.clip.stats.withinPrecision && loose.clip.stats.floorReason.empty());
   }
 
   void generatedRigsWithinPrecision_data() {
