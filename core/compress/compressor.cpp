@@ -1,9 +1,9 @@
 #include "core/compress/compressor.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
@@ -207,7 +207,7 @@ class CompressRun {
   std::uint32_t m_snapshotFrames = 1, m_maxGap = 2;
   std::vector<std::vector<Sample>> m_targets;
   std::vector<std::optional<TimedSource>> m_timed;  // sub-tracks keyed between frames: their keys
-  BetweenSource m_between;                          // the exact values between frames, and what the frames miss there
+  BetweenSource m_between;  // additive: the exact deltas between frames, and what the frames miss there
   std::vector<Sample> m_rest;
   std::vector<std::uint8_t> m_blob;
   std::vector<Transform> m_decoded;  // frame-major m_decoded m_frames of the last m_pass
