@@ -246,6 +246,37 @@ GltfScene armatureRig(float armatureScale, int frames, float rate) {
   return s;
 }
 
+namespace {
+
+/// `scene` with every node index `n` replaced by `n + shift` (parents, channels, meshes, skins).
+void shiftNodes(GltfScene& scene, int shift) {
+  for (GltfNode& n : scene.nodes)
+    if (n.parent >= 0) n.parent += shift;
+  for (GltfAnimation& a : scene.animations)
+    for (GltfChannel& c : a.channels) c.node += shift;
+  for (GltfSkinnedMesh& m : scene.meshes) {
+    m.node += shift;
+    for (int& j : m.skinJoints) j += shift;
+  }
+}
+
+}  // namespace
+
+GltfScene unrootedRig(GltfScene scene) {
+  scene.nodes.erase(scene.nodes.begin());
+  shiftNodes(scene, -1);
+  return scene;
+}
+
+GltfScene wrappedRig(GltfScene scene, float scale) {
+  shiftNodes(scene, 1);
+  for (GltfNode& n : scene.nodes)
+    if (n.parent < 0) n.parent = 0;
+  scene.nodes.insert(scene.nodes.begin(),
+                     GltfNode{"SceneRoot", -1, makeTransform({0, 0, 0}, {}, {scale, scale, scale})});
+  return scene;
+}
+
 GltfScene armatureSpaceRig(float armatureScale) {
   GltfScene s = armatureRig(armatureScale);
   GltfSkinnedMesh& mesh = s.meshes[0];
