@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
 
 #include "core/compress/clip_sizes.h"
@@ -25,6 +24,7 @@
 #include "core/runtime/hash.h"
 #include "core/runtime/pack.h"
 #include "core/runtime/pack_format.h"
+#include "tests/support/collada_units.h"
 #include "tests/support/test_rigs.h"
 
 using namespace animpack;
@@ -314,15 +314,9 @@ class TestSceneScale : public QObject {
   /// COLLADA: Assimp multiplies the root by <unit meter>, which unit_to_cm already holds; the
   /// scene scale leaves it out, so lengths count the unit once.
   void theColladaUnitCountsOnce() {
-    std::ifstream in(test::model("Collada/box_nested_animation.dae"), std::ios::binary);
-    std::string text{std::istreambuf_iterator<char>(in), {}};
-    const std::string metre = "<unit name=\"meter\" meter=\"1\"/>";
-    const std::size_t at = text.find(metre);
-    QVERIFY(at != std::string::npos);
     const ImportedAsset metres = test::importOrFail(test::model("Collada/box_nested_animation.dae"));
-    text.replace(at, metre.size(), "<unit name=\"centimeter\" meter=\"0.01\"/>");
-    const auto path = test::scratchDir() / "box_cm.dae";
-    std::ofstream(path, std::ios::binary) << text;
+    const auto path = test::colladaInCentimetres("box_cm.dae");
+    QVERIFY(!path.empty());
     const ImportedAsset cm = test::importOrFail(path);
     QCOMPARE(metres.unitToCm, 100.0);
     QVERIFY(std::fabs(cm.unitToCm - 1.0) < 1e-9);

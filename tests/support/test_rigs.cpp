@@ -1,9 +1,13 @@
 #include "tests/support/test_rigs.h"
 
+#include "tests/support/collada_units.h"
+
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 #include <QtGlobal>
@@ -261,6 +265,18 @@ void shiftNodes(GltfScene& scene, int shift) {
 }
 
 }  // namespace
+
+std::filesystem::path colladaInCentimetres(const std::string& name) {
+  std::ifstream in(model("Collada/box_nested_animation.dae"), std::ios::binary);
+  std::string text{std::istreambuf_iterator<char>(in), {}};
+  const std::string metre = "<unit name=\"meter\" meter=\"1\"/>";
+  const std::size_t at = text.find(metre);
+  if (at == std::string::npos) return {};
+  text.replace(at, metre.size(), "<unit name=\"centimeter\" meter=\"0.01\"/>");
+  const auto path = scratchDir() / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
 
 GltfScene unrootedRig(GltfScene scene) {
   scene.nodes.erase(scene.nodes.begin());

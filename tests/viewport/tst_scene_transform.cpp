@@ -3,9 +3,8 @@
 // unit Assimp folds into the root counted once. No GL.
 #include <QtTest>
 
-#include <fstream>
-
 #include "core/io/asset_importer.h"
+#include "tests/support/collada_units.h"
 #include "tests/support/test_rigs.h"
 #include "viewport/scene_transform.h"
 
@@ -37,14 +36,8 @@ class TestSceneTransform : public QObject {
   /// A COLLADA file in centimetres: Assimp scales its root by 0.01 and unit_to_cm is 1; a file unit
   /// is drawn 1 cm long, not 0.01 cm.
   void theColladaUnitIsDrawnOnce() {
-    std::ifstream in(test::model("Collada/box_nested_animation.dae"), std::ios::binary);
-    std::string text{std::istreambuf_iterator<char>(in), {}};
-    const std::string metre = "<unit name=\"meter\" meter=\"1\"/>";
-    const std::size_t at = text.find(metre);
-    QVERIFY(at != std::string::npos);
-    text.replace(at, metre.size(), "<unit name=\"centimeter\" meter=\"0.01\"/>");
-    const auto path = test::scratchDir() / "box_cm_view.dae";
-    std::ofstream(path, std::ios::binary) << text;
+    const auto path = test::colladaInCentimetres("box_cm_view.dae");
+    QVERIFY(!path.empty());
     const core::ImportedAsset cm = test::importOrFail(path);
     QVERIFY2(std::fabs(displayedLength(cm) - 1.0) < 1e-4, qPrintable(QString::number(displayedLength(cm))));
     const core::ImportedAsset metres = test::importOrFail(test::model("Collada/box_nested_animation.dae"));
