@@ -5,6 +5,7 @@
 #include <QMatrix4x4>
 #include <array>
 
+#include "core/anim/imported_asset.h"
 #include "core/anim/up_axis.h"
 #include "core/math/transform.h"
 
@@ -19,5 +20,8 @@ QMatrix4x4 toQMatrix(const std::array<float, 16>& columnMajor);
 /// Display transform: `upAxis` turned to +Y, times the scene-root transform, times `unitToCm`
 /// (the viewport works in centimetres so every asset appears at its real size).
 QMatrix4x4 displayTransform(const std::array<float, 16>& sceneRoot, UpAxis upAxis, double unitToCm);
+/// The display transform of `asset`: in the scene's centimetres (file units x unitToCm x sceneScale,
+/// docs/IMPORT.md "Scene scale"), the scene root drawn, the unit Assimp folded into it counted once.
+QMatrix4x4 displayTransform(const core::ImportedAsset& asset, UpAxis upAxis);
 
 }  // namespace animpack::viewport

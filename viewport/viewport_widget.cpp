@@ -197,7 +197,7 @@ void ViewportWidget::updateVertexErrors() {
   for (std::size_t k = 0; k < m_displacements.size(); ++k)
     m_maxVertexErrorCm =
         std::max(m_maxVertexErrorCm, vertexDisplacementsCm(original[k]->positions(), compressed[k]->positions(),
-                                                           m_asset->unitToCm, m_displacements[k]));
+                                                           m_asset->lengthToCm(), m_displacements[k]));
   m_autoScaleCm = std::max(m_autoScaleCm, niceCeiling(m_maxVertexErrorCm));
   if (m_options.vertexErrorColoring) updateVertexColors();
 }
@@ -324,8 +324,7 @@ int ViewportWidget::rootTrajectorySegments() const {
 }
 
 void ViewportWidget::updateTrajectory() {
-  const QMatrix4x4 display =
-      m_asset ? displayTransform(m_asset->sceneRootTransform, m_upAxis, m_asset->unitToCm) : QMatrix4x4();
+  const QMatrix4x4 display = m_asset ? displayTransform(*m_asset, m_upAxis) : QMatrix4x4();
   m_trajectory->layout(m_asset ? std::span<const core::Vec3>(m_trajectoryPoints) : std::span<const core::Vec3>(),
                        display, m_groundY);
   m_trajectory->setEnabled(m_options.showRootTrajectory && m_trajectory->segmentCount() > 0);
@@ -397,7 +396,7 @@ void ViewportWidget::updateMaterials() {
 
 void ViewportWidget::updatePlacements() {
   if (!m_asset) return;
-  const QMatrix4x4 display = displayTransform(m_asset->sceneRootTransform, m_upAxis, m_asset->unitToCm);
+  const QMatrix4x4 display = displayTransform(*m_asset, m_upAxis);
   // Figure footprint at the current pose, measured without offsets: the larger horizontal extent,
   // so two figures never overlap whichever way the camera turns.
   m_figures[Original]->setPlacement(display);

@@ -224,8 +224,9 @@ void CurveView::rebuild() {
       source[f] = raw.at(std::uint32_t(joint), f);
       if (decoded) decodedFrames[f] = decoded->frame(f)[std::size_t(joint)];
     }
-    const auto original = core::jointCurve(curve, source, asset.unitToCm);
-    auto compressed = core::jointCurve(curve, decodedFrames, asset.unitToCm, source);
+    // Translations in the scene's centimetres, as the viewport draws them.
+    const auto original = core::jointCurve(curve, source, asset.lengthToCm());
+    auto compressed = core::jointCurve(curve, decodedFrames, asset.lengthToCm(), source);
     compressed.resize(raw.frameCount);
     const std::vector<int> kept = decoded ? decoded->keptFrames(joint, channel) : std::vector<int>{};
     for (int c = 0; c < components; ++c) {

@@ -29,9 +29,12 @@ void DiagnosticsPanel::refresh() {
       addItem(new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxCritical), prefix + problem));
     if (!file.asset) continue;
     const core::ImportedAsset& asset = *file.asset;
-    addItem(new QListWidgetItem(
-        style()->standardIcon(QStyle::SP_MessageBoxInformation),
-        prefix + QString("1 unit = %1 cm (%2)").arg(asset.unitToCm).arg(QString::fromStdString(asset.unitSource))));
+    addItem(new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxInformation),
+                                prefix + QString("1 unit = %1 cm (%2), scene scale x%3 (%4)")
+                                             .arg(asset.unitToCm)
+                                             .arg(QString::fromStdString(asset.unitSource))
+                                             .arg(asset.sceneScale)
+                                             .arg(QString::fromStdString(asset.sceneScaleSource))));
     for (const core::Diagnostic& d : asset.diagnostics) {
       const auto icon = d.severity == core::Diagnostic::Severity::Error     ? QStyle::SP_MessageBoxCritical
                         : d.severity == core::Diagnostic::Severity::Warning ? QStyle::SP_MessageBoxWarning

@@ -191,9 +191,12 @@ void FileActions::askUnit() {
       m_window, "File unit",
       QString(
           "Centimetres per file unit. The file says %1 (%2).\nPrecision is measured in centimetres, so a wrong unit "
-          "makes every tolerance wrong.")
+          "makes every tolerance wrong.\nLengths are in the scene's centimetres: file units x this x the scene "
+          "scale, x%3 (%4).")
           .arg(asset.unitToCm)
-          .arg(QString::fromStdString(asset.unitSource)),
+          .arg(QString::fromStdString(asset.unitSource))
+          .arg(asset.sceneScale)
+          .arg(QString::fromStdString(asset.sceneScaleSource)),
       asset.unitToCm, 1e-4, 1e5, 4, &ok);
   if (ok && cm != asset.unitToCm) m_document->setUnitToCm(cm);
 }

@@ -29,13 +29,14 @@ StatusLine::StatusLine(QStatusBar* bar, ClipDocument* document, Recompressor* re
     const auto& asset = *m_document->packAsset();
     const QString files = m_document->fileCount() == 1 ? QFileInfo(m_document->sourcePath()).fileName()
                                                        : QString("%1 files").arg(m_document->fileCount());
-    m_readyText = QString("%1: %2 joints, %3 clips, %4 meshes, 1 unit = %5 cm (%6)")
+    m_readyText = QString("%1: %2 joints, %3 clips, %4 meshes, 1 unit = %5 cm (%6), scene scale x%7")
                       .arg(files)
                       .arg(asset.skeleton.jointCount())
                       .arg(m_document->clipCount())
                       .arg(asset.meshes.size())
                       .arg(asset.unitToCm)
-                      .arg(QString::fromStdString(asset.unitSource));
+                      .arg(QString::fromStdString(asset.unitSource))
+                      .arg(asset.sceneScale);
     showMessage(m_readyText);
   });
   // An export owns the bar while it runs; compression shows only when no export does.

@@ -48,6 +48,7 @@ std::string dumpJson(const runtime::Pack& pack, const std::string& path) {
          {"start_time", c.startTime()},
          {"duration", c.view.duration()},
          {"loop", c.loop()},
+         {"scene_scale", c.sceneScale()},
          {"bytes", c.ownBytes()},
          {"curve_bytes", c.view.curveBytes()}});
   ordered_json curves = ordered_json::array();
@@ -94,7 +95,7 @@ int dumpCommand(int argc, char** argv, int first) {
     std::printf("  %3u %-32s parent %3d\n", j, std::string(sk.name(j)).c_str(), sk.parents()[j]);
   if (sk.curveCount() > 0) std::printf("curves:    %u morph targets\n", sk.curveCount());
   for (std::uint32_t i = 0; i < sk.curveCount(); ++i)
-    std::printf("  %3u %-40s %g cm at weight 1, rest %g\n", i, std::string(sk.curveName(i)).c_str(),
+    std::printf("  %3u %-40s %g cm at weight 1 (object space), rest %g\n", i, std::string(sk.curveName(i)).c_str(),
                 double(sk.curveDisplacementCm(i)), double(sk.restWeights()[i]));
   std::printf("clips:     %zu\n", pack->clips().size());
   for (const runtime::PackClip& c : pack->clips()) {
@@ -102,9 +103,10 @@ int dumpCommand(int argc, char** argv, int first) {
     std::map<runtime::TrackKind, int> kinds;
     for (std::uint32_t j = 0; j < v.jointCount(); ++j)
       for (int ch = 0; ch < 3; ++ch) ++kinds[v.kind(j, runtime::Channel(ch))];
-    std::printf("  '%s' from %s [%u]: %u frames at %g Hz (%.3f s)%s, start %g s, %u bytes\n",
+    std::printf("  '%s' from %s [%u]: %u frames at %g Hz (%.3f s)%s, start %g s, %u bytes, scene scale x%g\n",
                 std::string(c.name()).c_str(), std::string(c.sourceFile()).c_str(), c.clipIndex(), c.frameCount(),
-                double(c.sampleRate()), double(v.duration()), c.loop() ? ", loops" : "", c.startTime(), c.ownBytes());
+                double(c.sampleRate()), double(v.duration()), c.loop() ? ", loops" : "", c.startTime(), c.ownBytes(),
+                double(c.sceneScale()));
     const auto& s = v.sections();
     std::printf(
         "    sections: header %u, kinds %u, constants %u, keyed params %u, uniform params %u, keys %u (%u keys),\n"

@@ -55,10 +55,13 @@ int sampleCommand(int argc, char** argv, int first) {
       {"clip", "NAME|#N",
        "the clip: its pack name, its animation name, a wildcard matching one clip, or #N (clip_index N, from 0)"},
       {"rate", "HZ", "write frames at start_time + k / HZ instead of the clip's own frames"},
+      {"scene-units", "",
+       "write unit_to_cm x scene_scale as unit_to_cm and scene_scale 1: the scene's cm per file unit, for tools "
+       "that know only unit_to_cm (the peer benchmarks)"},
       {"output", "RAW.json", "where to write the JSON ('-' for stdout)", false, 'o'}};
   for (Option& o : settingsOptions()) options.push_back(std::move(o));
   for (Option& o : importOptions()) options.push_back(std::move(o));
-  Args args("sample", "FILE --clip NAME|#N [--rate HZ] -o RAW.json [settings options]",
+  Args args("sample", "FILE --clip NAME|#N [--rate HZ] [--scene-units] -o RAW.json [settings options]",
             "Imports FILE and writes one clip, uncompressed, in the JSON that 'animpack decode' writes (the\n"
             "README's 'decode' schema: local transforms in file units): the input other compressors and\n"
             "peer benchmarks start from. Each joint's precision_cm and shell_cm are the ones 'compress'\n"
@@ -94,7 +97,7 @@ int sampleCommand(int argc, char** argv, int first) {
   const core::RawClip* found = &asset->clips[*index];
   const core::EffectiveSettings effective =
       core::resolve(core::settingsForPackName(settings, packName), asset->skeleton, packName.name, asset->meshes,
-                    asset->unitToCm, asset->curves);
+                    asset->unitToCm, asset->curves, asset->sceneScale);
   // A clip override of the sample rate or unit needs the file imported with it, as compress does.
   if ((effective.sampleRate && *effective.sampleRate != found->sampleRate) ||
       (effective.unitToCm && *effective.unitToCm != asset->unitToCm)) {
@@ -111,17 +114,23 @@ int sampleCommand(int argc, char** argv, int first) {
                               clip.sampleRate,
                               clip.frameCount,
                               asset->unitToCm,
+                              effective.sceneScale,
                               asset->skeleton.names,
                               asset->skeleton.parents,
                               {},
                               std::filesystem::path(file).filename().string(),
                               clip.name,
                               {}};
+  if (args.has("scene-units")) {
+    header.unitToCm *= header.sceneScale;
+    header.sceneScale = 1;
+  }
   for (const core::EffectiveJoint& j : effective.joints) header.tolerances.push_back({j.precisionCm, j.shellCm});
   for (std::size_t i = 0; i < asset->curves.size(); ++i) {
     const core::MorphCurve& c = asset->curves[i];
     const float precision = i < effective.curves.size() ? effective.curves[i].precisionCm : core::kDefaultPrecisionCm;
-    header.curves.push_back({c.name, c.node, c.target, c.targetIndex, precision, static_cast<float>(c.displacementCm)});
+    header.curves.push_back({c.name, c.node, c.target, c.targetIndex, precision,
+                             static_cast<float>(c.displacementCm * effective.sceneScale / asset->sceneScale)});
   }
   if (rate) {
     // A relative slack so a duration that is a whole number of steps keeps its last frame.

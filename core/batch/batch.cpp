@@ -131,7 +131,7 @@ void compressClip(const BatchOptions& options, const CompressionSettings& settin
                   const ImportedAsset& asset, const RawClip& source, const std::filesystem::path& path, BatchClip& out,
                   const std::atomic<bool>* cancel, AdditiveSetup additive) {
   const EffectiveSettings effective =
-      resolve(settings, asset.skeleton, out.name, asset.meshes, asset.unitToCm, asset.curves);
+      resolve(settings, asset.skeleton, out.name, asset.meshes, asset.unitToCm, asset.curves, asset.sceneScale);
   // A clip override of the sample rate or unit needs the file imported with it.
   std::optional<ImportedAsset> reimported;
   const ImportedAsset* file = &asset;
@@ -156,7 +156,7 @@ void compressClip(const BatchOptions& options, const CompressionSettings& settin
     out.error = compressed.message();
     return;
   }
-  if (absolute) measureSkin(*file, *raw, file->unitToCm, *compressed);
+  if (absolute) measureSkin(*file, *raw, file->unitToCm * effective.sceneScale, *compressed);
   compressed->name = out.name;
   const AdditiveRef ref = out.meta.additive;
   out.meta = clipRecord(*compressed, path.filename().string(), asset.sourceHash);
@@ -300,7 +300,7 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
       file.error = asset.message();
       return;
     }
-    file.skeleton = skeletonRecord(asset->skeleton, asset->unitToCm, asset->curves);
+    file.skeleton = skeletonRecord(asset->skeleton, asset->unitToCm, asset->curves, asset->sceneScale);
     file.clipsInFile = static_cast<std::uint32_t>(asset->clips.size());
     for (const RawClip& clip : asset->clips) {
       BatchClip c;

@@ -17,9 +17,13 @@ CompressJob makeCompressJob(const ImportedAsset& asset, const RawClip& clip, Eff
                             AdditiveSetup additive) {
   // Settings resolved without the file's curves give each the default precision.
   if (settings.curves.size() != asset.curves.size()) settings.curves.resize(asset.curves.size());
-  CompressJob job(asset.skeleton, clip, asset.unitToCm, std::move(settings));
+  // Lengths in the scene's centimetres; the file's curves carry the file's scene scale, which the
+  // settings may override.
+  const double sceneScale = settings.sceneScale;
+  CompressJob job(asset.skeleton, clip, asset.unitToCm * sceneScale, std::move(settings));
   job.m_meshes = asset.meshes;
-  job.m_curves = asset.curves;
+  job.m_curves.assign(asset.curves.begin(), asset.curves.end());
+  for (MorphCurve& c : job.m_curves) c.displacementCm *= sceneScale / asset.sceneScale;
   job.m_upAxis = objectUpAxis(asset.sceneRootTransform, UpAxis::AsImported);
   job.m_setupError = std::move(additive.error);
   if (additive.ref.additive() && job.m_setupError.empty()) {

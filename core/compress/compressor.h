@@ -163,7 +163,7 @@ class CompressJob {
   double m_unitToCm;
   EffectiveSettings m_settings;
   std::span<const SkinnedMesh> m_meshes;
-  std::span<const MorphCurve> m_curves;  ///< the file's morph curves (the clip's keys are RawClip::curves)
+  std::vector<MorphCurve> m_curves;  ///< the file's morph curves at the job's scene scale (keys: RawClip::curves)
   std::uint8_t m_upAxis = 1;
   std::optional<AdditiveBase> m_base;
   AdditiveRef m_additive;

@@ -21,6 +21,7 @@ constexpr Range kPrecisionRange{kMinPrecisionCm, kMaxPrecisionCm, false};
 constexpr Range kShellRange{kMinShellCm, kMaxShellCm, false};
 constexpr Range kSnapshotRange{0.05, 3600.0, false};
 constexpr Range kUnitRange{0.0, 1e6, true};
+constexpr Range kSceneScaleRange{kMinSceneScale, kMaxSceneScale, false};
 constexpr Range kRateRange{0.0, 10000.0, true};
 
 std::string describe(const Range& r, const char* unit) {
@@ -209,6 +210,7 @@ class Parser {
                    if (k == "rotation_format") return format(v, sub, c.rotationFormat);
                    if (k == "snapshot_interval_s") return number(v, sub, c.snapshotIntervalS);
                    if (k == "unit_to_cm") return number(v, sub, c.unitToCm);
+                   if (k == "scene_scale") return number(v, sub, c.sceneScale);
                    if (k == "sample_rate") return number(v, sub, c.sampleRate);
                    if (k == "loop") return loop(v, sub, c.loop);
                    if (k == "root_motion") return rootMotion(v, sub, c.rootMotion);
@@ -216,10 +218,10 @@ class Parser {
                    if (k == "additive_base") return additiveBase(v, sub, c.additiveBase);
                    if (k == "joints") return jointRules(v, sub, c.joints);
                    if (k == "morphs") return morphRules(v, sub, c.morphs);
-                   return error(unknownKey(
-                       key + ".", k,
-                       {"name", "precision_cm", "shell_cm", "rotation_format", "snapshot_interval_s", "unit_to_cm",
-                        "sample_rate", "loop", "root_motion", "root_joint", "additive_base", "joints", "morphs"}));
+                   return error(unknownKey(key + ".", k,
+                                           {"name", "precision_cm", "shell_cm", "rotation_format",
+                                            "snapshot_interval_s", "unit_to_cm", "scene_scale", "sample_rate", "loop",
+                                            "root_motion", "root_joint", "additive_base", "joints", "morphs"}));
                  });
   }
 
@@ -233,6 +235,7 @@ class Parser {
       else if (k == "rotation_format") st = format(v, k, s.rotationFormat);
       else if (k == "snapshot_interval_s") st = number(v, k, s.snapshotIntervalS);
       else if (k == "unit_to_cm") st = number(v, k, s.unitToCm);
+      else if (k == "scene_scale") st = number(v, k, s.sceneScale);
       else if (k == "sample_rate") st = number(v, k, s.sampleRate);
       else if (k == "loop") st = loop(v, k, s.loop);
       else if (k == "root_motion") st = rootMotion(v, k, s.rootMotion);
@@ -245,10 +248,11 @@ class Parser {
         if (!v.is_string()) return error("key 'description': expected a string");
         s.description = v.get<std::string>();
       } else {
-        return error(unknownKey("", k,
-                                {"precision_cm", "shell_cm", "shell_fallback_cm", "rotation_format",
-                                 "snapshot_interval_s", "unit_to_cm", "sample_rate", "loop", "root_motion",
-                                 "root_joint", "additive_base", "joints", "morphs", "clips", "description"}));
+        return error(
+            unknownKey("", k,
+                       {"precision_cm", "shell_cm", "shell_fallback_cm", "rotation_format", "snapshot_interval_s",
+                        "unit_to_cm", "scene_scale", "sample_rate", "loop", "root_motion", "root_joint",
+                        "additive_base", "joints", "morphs", "clips", "description"}));
       }
       if (!st) return st;
     }
@@ -398,6 +402,7 @@ Status CompressionSettings::validate() const {
   if (auto st = checkRange(widen(shellFallbackCm), kShellRange, "shell_fallback_cm", "cm"); !st) return st;
   if (auto st = checkRange(widen(snapshotIntervalS), kSnapshotRange, "snapshot_interval_s", "s"); !st) return st;
   if (auto st = checkRange(unitToCm, kUnitRange, "unit_to_cm", "cm per unit"); !st) return st;
+  if (auto st = checkRange(sceneScale, kSceneScaleRange, "scene_scale", "(a scale factor)"); !st) return st;
   if (auto st = checkRange(sampleRate, kRateRange, "sample_rate", "Hz"); !st) return st;
   if (auto st = validateJointRules(joints, "joints"); !st) return st;
   if (auto st = validateMorphRules(morphs, "morphs"); !st) return st;
@@ -412,6 +417,7 @@ Status CompressionSettings::validate() const {
     if (auto st = checkRange(widen(c.snapshotIntervalS), kSnapshotRange, key + ".snapshot_interval_s", "s"); !st)
       return st;
     if (auto st = checkRange(c.unitToCm, kUnitRange, key + ".unit_to_cm", "cm per unit"); !st) return st;
+    if (auto st = checkRange(c.sceneScale, kSceneScaleRange, key + ".scene_scale", "(a scale factor)"); !st) return st;
     if (auto st = checkRange(c.sampleRate, kRateRange, key + ".sample_rate", "Hz"); !st) return st;
     if (auto st = validateJointRules(c.joints, key + ".joints"); !st) return st;
     if (auto st = validateMorphRules(c.morphs, key + ".morphs"); !st) return st;
@@ -452,6 +458,7 @@ std::string CompressionSettings::toJson() const {
   if (rotationFormat) j["rotation_format"] = rotationFormatName(*rotationFormat);
   if (snapshotIntervalS) j["snapshot_interval_s"] = *snapshotIntervalS;
   if (unitToCm) j["unit_to_cm"] = *unitToCm;
+  if (sceneScale) j["scene_scale"] = *sceneScale;
   if (sampleRate) j["sample_rate"] = *sampleRate;
   if (loop) j["loop"] = loopJson(*loop);
   if (rootMotion) j["root_motion"] = rootMotionModeName(*rootMotion);
@@ -469,6 +476,7 @@ std::string CompressionSettings::toJson() const {
       if (o.rotationFormat) r["rotation_format"] = rotationFormatName(*o.rotationFormat);
       if (o.snapshotIntervalS) r["snapshot_interval_s"] = *o.snapshotIntervalS;
       if (o.unitToCm) r["unit_to_cm"] = *o.unitToCm;
+      if (o.sceneScale) r["scene_scale"] = *o.sceneScale;
       if (o.sampleRate) r["sample_rate"] = *o.sampleRate;
       if (o.loop) r["loop"] = loopJson(*o.loop);
       if (o.rootMotion) r["root_motion"] = rootMotionModeName(*o.rootMotion);
@@ -490,6 +498,7 @@ void CompressionSettings::merge(const CompressionSettings& over) {
   if (over.rotationFormat) rotationFormat = over.rotationFormat;
   if (over.snapshotIntervalS) snapshotIntervalS = over.snapshotIntervalS;
   if (over.unitToCm) unitToCm = over.unitToCm;
+  if (over.sceneScale) sceneScale = over.sceneScale;
   if (over.sampleRate) sampleRate = over.sampleRate;
   if (over.loop) loop = over.loop;
   if (over.rootMotion) rootMotion = over.rootMotion;
@@ -510,6 +519,7 @@ void CompressionSettings::merge(const CompressionSettings& over) {
     if (o.rotationFormat) c.rotationFormat = o.rotationFormat;
     if (o.snapshotIntervalS) c.snapshotIntervalS = o.snapshotIntervalS;
     if (o.unitToCm) c.unitToCm = o.unitToCm;
+    if (o.sceneScale) c.sceneScale = o.sceneScale;
     if (o.sampleRate) c.sampleRate = o.sampleRate;
     if (o.loop) c.loop = o.loop;
     if (o.rootMotion) c.rootMotion = o.rootMotion;
@@ -541,6 +551,9 @@ std::uint64_t EffectiveSettings::hash() const {
   if (rootMotion != RootMotionMode::Keep)
     h = runtime::fnv1a64(rootJoint, fnv1a64Value(static_cast<std::uint8_t>(rootMotion), h));
   if (!additiveBase.empty()) h = runtime::fnv1a64(additiveBase, fnv1a64Value(std::uint8_t(0xad), h));
+  // Only where lengths are measured at another scale than the skeleton's: approvals of files at
+  // scene scale 1 stay valid, the others were judged in other units and go back to review.
+  if (sceneScale != 1.0) h = fnv1a64Value(sceneScale, fnv1a64Value(std::uint8_t(0x5c), h));
   // Likewise only for files with morph curves.
   if (!curves.empty()) {
     h = fnv1a64Value(static_cast<std::uint32_t>(curves.size()), fnv1a64Value(std::uint8_t(0xc7), h));
@@ -581,7 +594,8 @@ std::string additiveBaseSetting(const CompressionSettings& settings, std::string
 }
 
 EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
-                          std::span<const SkinnedMesh> meshes, double unitToCm, std::span<const MorphCurve> curves) {
+                          std::span<const SkinnedMesh> meshes, double unitToCm, std::span<const MorphCurve> curves,
+                          double sceneScale) {
   const ClipOverride* clip = clipRule(settings, clipName);
   static const std::vector<std::pair<std::string, JointOverride>> kNoRules;
   const auto& clipRules = clip ? clip->joints : kNoRules;
@@ -593,6 +607,7 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
                             ? *clip->snapshotIntervalS
                             : settings.snapshotIntervalS.value_or(kDefaultSnapshotIntervalS);
   e.unitToCm = clip && clip->unitToCm ? clip->unitToCm : settings.unitToCm;
+  e.sceneScale = clip && clip->sceneScale ? *clip->sceneScale : settings.sceneScale.value_or(sceneScale);
   e.sampleRate = clip && clip->sampleRate ? clip->sampleRate : settings.sampleRate;
   e.loop = clip && clip->loop ? *clip->loop : settings.loop.value_or(LoopPolicy::Auto);
   e.rootMotion = clip && clip->rootMotion ? *clip->rootMotion : settings.rootMotion.value_or(RootMotionMode::Keep);
@@ -608,7 +623,7 @@ EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& s
   // here and in cm below through the clip's unit, which may override the file's.
   const std::vector<double> meshShell =
       topMesh || usesMeshShells(settings) ? farthestInfluencedVertex(skeleton, meshes, 1.0) : std::vector<double>{};
-  const double cmPerUnit = e.unitToCm.value_or(unitToCm);
+  const double cmPerUnit = e.unitToCm.value_or(unitToCm) * e.sceneScale;
   // Whether a vertex follows the joint or a joint below it (children come after their parents).
   std::vector<bool> carriesSkin(skeleton.jointCount(), false);
   for (std::size_t j = skeleton.jointCount(); j-- > 0;) {

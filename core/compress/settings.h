@@ -56,7 +56,8 @@ inline constexpr float kMeshShellFloorCm = 1.f;
 /// every skinned vertex within it, at and between frames (docs/SETTINGS.md "Shells").
 inline constexpr float kSkinBoundFactor = 1.5f;
 inline constexpr float kMinPrecisionCm = 1e-6f, kMaxPrecisionCm = 1000.f, kMinShellCm = 1e-4f,
-                       kMaxShellCm = 1e5f;  ///< cm, what validate() accepts
+                       kMaxShellCm = 1e5f;                            ///< cm, what validate() accepts
+inline constexpr double kMinSceneScale = 1e-6, kMaxSceneScale = 1e6;  ///< what validate() accepts of scene_scale
 
 /// One entry of "joints": values that apply to the joints a name or wildcard matches.
 struct JointOverride {
@@ -90,6 +91,7 @@ struct ClipOverride {
   std::optional<std::string>
       rootJoint;  ///< the root-motion joint; unset (null): the first animated joint that translates
   std::optional<std::string> additiveBase;  ///< see CompressionSettings::additiveBase
+  std::optional<double> sceneScale;         ///< see CompressionSettings::sceneScale
   bool operator==(const ClipOverride&) const = default;
 };
 
@@ -101,9 +103,12 @@ struct CompressionSettings {
   /// cm, default 3: the shell of joints a mesh gives no distance (no mesh follows the skeleton, or
   /// no vertex follows the joint or anything below it).
   std::optional<float> shellFallbackCm;
-  std::optional<RotationFormat> rotationFormat;               ///< default q48
-  std::optional<float> snapshotIntervalS;                     ///< s, default 1: seek snapshot spacing
-  std::optional<double> unitToCm;                             ///< cm per file unit; default: what the file declares
+  std::optional<RotationFormat> rotationFormat;  ///< default q48
+  std::optional<float> snapshotIntervalS;        ///< s, default 1: seek snapshot spacing
+  std::optional<double> unitToCm;                ///< cm per file unit; default: what the file declares
+  /// x, the scale of the transforms above the skeleton (ImportedAsset::sceneScale), for an engine
+  /// that drops or rescales the scene root; default: what the file's scene root gives.
+  std::optional<double> sceneScale;
   std::optional<double> sampleRate;                           ///< Hz; default: the clip's key grid
   std::vector<std::pair<std::string, JointOverride>> joints;  ///< name or wildcard -> override, file order
   std::vector<std::pair<std::string, MorphOverride>> morphs;  ///< curve name or wildcard -> override, file order
@@ -161,6 +166,9 @@ struct EffectiveSettings {
   RootMotionMode rootMotion = RootMotionMode::Keep;
   std::string rootJoint;     ///< empty: the first animated joint that translates
   std::string additiveBase;  ///< empty: not additive; else "rest", "CLIP" or "CLIP@FRAME" as the settings spell it
+  /// x, default 1: the scene scale the clip's lengths are measured at (the settings' scene_scale,
+  /// else the file's): centimetres are file units x unit_to_cm x sceneScale.
+  double sceneScale = 1;
 
   /// Covers every effective value; without curves, the hash of settings from before curves existed.
   std::uint64_t hash() const;
@@ -171,15 +179,16 @@ struct EffectiveSettings {
 /// then its own values), the exact joint name, the longest matching wildcard, the parent joint's
 /// effective value, the defaults. `pinned` is never inherited. Without a shell anywhere in the
 /// settings, shells are "mesh" when `meshes` has a vertex that follows a joint. A "mesh" shell takes
-/// the distance of the farthest vertex of `meshes` the joint influences (cm through `unitToCm`, or
-/// the clip's unit_to_cm override), at least kMeshShellFloorCm; a joint that influences none takes
-/// its parent's shell when a joint below it moves a vertex (a root: the top-level number or
+/// the distance of the farthest vertex of `meshes` the joint influences (scene cm through `unitToCm`,
+/// or the clip's unit_to_cm override, times the scene scale: the settings' scene_scale, else
+/// `sceneScale`, the file's; EffectiveSettings::sceneScale says which), at least kMeshShellFloorCm; a joint that
+/// influences none takes its parent's shell when a joint below it moves a vertex (a root: the top-level number or
 /// shell_fallback_cm), else shell_fallback_cm (3 cm by default). Each of `curves` gets its precision
 /// from the clip's morph rule, the clip's own value, the top-level morph rule (exact, then longest
 /// wildcard), the top-level value, the default; curves inherit nothing.
 EffectiveSettings resolve(const CompressionSettings& settings, const Skeleton& skeleton, std::string_view clipName,
                           std::span<const SkinnedMesh> meshes = {}, double unitToCm = 1.0,
-                          std::span<const MorphCurve> curves = {});
+                          std::span<const MorphCurve> curves = {}, double sceneScale = 1.0);
 
 /// The `clips` rule that applies to a clip: an exact name, else the longest matching wildcard; nullptr if none.
 const ClipOverride* clipRule(const CompressionSettings& settings, std::string_view clipName);

@@ -34,8 +34,9 @@ MorphRules* morphRulesFor(CompressionSettings& s, EditScope scope, const std::st
 bool empty(const JointOverride& o) { return !o.precisionCm && !o.shellCm && !o.pinned; }
 bool empty(const MorphOverride& o) { return !o.precisionCm; }
 bool empty(const ClipOverride& o) {
-  return !o.precisionCm && !o.shellCm && !o.rotationFormat && !o.snapshotIntervalS && !o.unitToCm && !o.sampleRate &&
-         o.joints.empty() && o.morphs.empty() && !o.name && !o.loop && !o.rootMotion && !o.rootJoint && !o.additiveBase;
+  return !o.precisionCm && !o.shellCm && !o.rotationFormat && !o.snapshotIntervalS && !o.unitToCm && !o.sceneScale &&
+         !o.sampleRate && o.joints.empty() && o.morphs.empty() && !o.name && !o.loop && !o.rootMotion && !o.rootJoint &&
+         !o.additiveBase;
 }
 
 void setField(JointOverride& o, JointField field, float value) {
@@ -192,6 +193,7 @@ CompressionSettings withShells(const CompressionSettings& settings, EditScope sc
 CompressionSettings withPreset(const CompressionSettings& current, const CompressionSettings& preset) {
   CompressionSettings s = preset;
   if (!s.unitToCm) s.unitToCm = current.unitToCm;
+  if (!s.sceneScale) s.sceneScale = current.sceneScale;
   if (!s.sampleRate) s.sampleRate = current.sampleRate;
   return s;
 }

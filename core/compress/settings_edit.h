@@ -55,8 +55,8 @@ CompressionSettings withSubtreeValues(const CompressionSettings& settings, EditS
 CompressionSettings withShells(const CompressionSettings& settings, EditScope scope, const std::string& clip,
                                const Skeleton& skeleton, const std::vector<double>& shellCm,
                                const std::vector<std::int32_t>& joints);
-/// `preset` in place of `current`, keeping the file unit and sample rate of `current` where the
-/// preset sets none: they describe the file, not the quality target.
+/// `preset` in place of `current`, keeping the file unit, scene scale and sample rate of `current` where
+/// the preset sets none: they describe the file, not the quality target.
 CompressionSettings withPreset(const CompressionSettings& current, const CompressionSettings& preset);
 /// `settings` where every joint of `clip` resolves to `factor` times its precision now (at most
 /// kMaxPrecisionCm), with its shell and pin unchanged: the clip's own precision scaled, and

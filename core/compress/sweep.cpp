@@ -20,9 +20,11 @@ std::vector<SweepPoint> precisionSweep(const ImportedAsset& asset, const RawClip
     if (cancel && cancel->load()) break;
     CompressionSettings s = base;
     s.precisionCm = precision;
-    auto c = makeCompressJob(asset, raw, resolve(s, asset.skeleton, name, asset.meshes, asset.unitToCm, asset.curves),
-                             additive)
-                 .run(nullptr, cancel);
+    auto c =
+        makeCompressJob(asset, raw,
+                        resolve(s, asset.skeleton, name, asset.meshes, asset.unitToCm, asset.curves, asset.sceneScale),
+                        additive)
+            .run(nullptr, cancel);
     if (c) points.push_back({double(precision), packedClipBytes(*c), double(c->stats.maxErrorCm)});
   }
   return points;

@@ -402,6 +402,7 @@ class Importer {
   std::optional<SkinnedMesh> readGeometry(unsigned meshIndex);
   int bindWeights(const aiMesh* mesh, int rigid, SkinnedMesh& out);
   void detectUnit();
+  void detectSceneScale();
 
   std::filesystem::path m_path;
   ImportOptions m_options;
@@ -413,6 +414,7 @@ class Importer {
   std::vector<int> m_jointNode;                                     // joint -> node
   std::vector<Mat34d> m_nodeObject;                                 // node rest transform in object space
   bool m_rootIsJoint = false;
+  double m_unitInRoot = 1;  // the file unit Assimp folded into the root (COLLADA <unit meter>), else 1
   std::optional<MorphReader> m_morphs;
 };
 
@@ -989,7 +991,7 @@ void Importer::readMorphTargets() {
     const aiNode* node = m_nodes[n].node;
     nodes.push_back({node->mName.C_Str(), {node->mMeshes, node->mMeshes + node->mNumMeshes}, m_nodeObject[n]});
   }
-  m_morphs.emplace(*m_scene, std::move(nodes), m_asset.format, m_asset.unitToCm, m_asset.diagnostics);
+  m_morphs.emplace(*m_scene, std::move(nodes), m_asset.format, m_asset.lengthToCm(), m_asset.diagnostics);
 }
 
 void Importer::importMeshes() {
@@ -1034,6 +1036,12 @@ void Importer::importMeshes() {
 
 void Importer::detectUnit() {
   const std::string& ext = m_asset.format;
+  if (ext == "dae") {
+    const auto meter = colladaMeter(m_path);
+    // Assimp multiplies the root's transform by the unit (AI_CONFIG_IMPORT_COLLADA_IGNORE_UNIT_SIZE
+    // is left off), whether or not the unit is overridden here.
+    m_unitInRoot = meter ? *meter : 1.0;
+  }
   if (m_options.unitToCm) {
     m_asset.unitToCm = *m_options.unitToCm;
     m_asset.unitSource = "settings override";
@@ -1045,12 +1053,34 @@ void Importer::detectUnit() {
     m_asset.unitToCm = factor && *factor > 0 ? *factor : 1.0;
     m_asset.unitSource = "FBX UnitScaleFactor=" + std::to_string(m_asset.unitToCm);
   } else if (ext == "dae") {
-    const auto meter = colladaMeter(m_path);
-    m_asset.unitToCm = (meter ? *meter : 1.0) * 100.0;
-    m_asset.unitSource = "COLLADA <unit meter=" + std::to_string(meter ? *meter : 1.0) + ">";
+    m_asset.unitToCm = m_unitInRoot * 100.0;
+    m_asset.unitSource = "COLLADA <unit meter=" + std::to_string(m_unitInRoot) + ">";
   } else {
     m_asset.unitToCm = 1;
     m_asset.unitSource = "assumed centimetres (the format carries no unit)";
+  }
+}
+
+void Importer::detectSceneScale() {
+  // Joints, meshes and morph targets are in the skeleton's root space: only the scene root lies
+  // above it, and nothing does when the root is joint 0. The unit Assimp folded into the root is
+  // already in unitToCm, so it counts once.
+  const aiMatrix4x4& r = m_scene->mRootNode->mTransformation;
+  double largest = 1;
+  if (!m_rootIsJoint) {
+    largest = 0;
+    for (int c = 0; c < 3; ++c)
+      largest = std::max(largest,
+                         std::sqrt(double(r[0][c]) * r[0][c] + double(r[1][c]) * r[1][c] + double(r[2][c]) * r[2][c]));
+  }
+  m_asset.sceneScale = largest / m_unitInRoot;
+  m_asset.sceneScaleSource = m_rootIsJoint ? "the scene root is joint 0"
+                                           : "scene root '" + std::string(m_scene->mRootNode->mName.C_Str()) + "'";
+  if (m_unitInRoot != 1) m_asset.sceneScaleSource += ", without the COLLADA unit Assimp folds into it";
+  if (!(m_asset.sceneScale > 0) || !std::isfinite(m_asset.sceneScale)) {
+    note(Diagnostic::Severity::Warning,
+         "the scene root's scale is " + std::to_string(m_asset.sceneScale) + "; lengths are measured at scene scale 1");
+    m_asset.sceneScale = 1;
   }
 }
 
@@ -1091,6 +1121,7 @@ Expected<ImportedAsset> Importer::run() {
     note(Diagnostic::Severity::Info, "the scene root '" + std::string(m_scene->mRootNode->mName.C_Str()) +
                                          "' is itself a bone or animated, so it is joint 0");
   }
+  detectSceneScale();
   readMorphTargets();
   for (unsigned a = 0; a < m_scene->mNumAnimations; ++a)
     if (auto st = importClip(a); !st) return Error{st.message()};

@@ -9,6 +9,7 @@ std::string inspectJson(const ImportedAsset& asset) {
   json j;
   j["file"] = asset.file;
   j["unit_to_cm"] = asset.unitToCm;
+  j["scene_scale"] = asset.sceneScale;
   j["scene_root_transform"] = asset.sceneRootTransform;
   json joints = json::array();
   for (std::size_t i = 0; i < asset.skeleton.jointCount(); ++i)
@@ -69,6 +70,8 @@ std::string inspectText(const ImportedAsset& asset) {
   const Skeleton& sk = asset.skeleton;
   o << "file:      " << asset.file << " (" << asset.format << ")\n";
   o << "unit:      1 unit = " << asset.unitToCm << " cm (" << asset.unitSource << ")\n";
+  o << "scene:     scale x" << asset.sceneScale << " (" << asset.sceneScaleSource
+    << "): lengths below are in the scene's cm\n";
   o << "scene root transform (rows):\n";
   for (int r = 0; r < 4; ++r) {
     o << "           ";

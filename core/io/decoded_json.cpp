@@ -56,7 +56,8 @@ std::string clipJson(const ClipJsonHeader& header, const ClipJsonFrame& frame, c
       ",\"source_clip\":" + (header.sourceClip ? json(*header.sourceClip) : json(nullptr)).dump() +
       ",\"clip_index\":" + std::to_string(header.clipIndex) + ",\"start_time\":" + json(header.startTime).dump() +
       ",\"sample_rate\":" + json(header.sampleRate).dump() + ",\"frame_count\":" + std::to_string(header.frameCount) +
-      ",\"unit_to_cm\":" + json(header.unitToCm).dump() + ",\"joints\":" + joints.dump() + ",\"frames\":[";
+      ",\"unit_to_cm\":" + json(header.unitToCm).dump() + ",\"scene_scale\":" + json(header.sceneScale).dump() +
+      ",\"joints\":" + joints.dump() + ",\"frames\":[";
   // Frames are written by hand: a mocap clip has millions of numbers.
   std::vector<runtime::Transform> pose(header.names.size());
   char buf[32];
@@ -101,6 +102,7 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
                         rateHz ? *rateHz : double(clip.sampleRate()),
                         count,
                         double(sk.unitToCm()),
+                        double(clip.sceneScale()),
                         sk.names(),
                         {sk.parents().begin(), sk.parents().end()},
                         clip.tolerances(),
@@ -109,7 +111,8 @@ std::string decodedClipJson(const runtime::Pack& pack, const runtime::PackClip& 
                         {}};
   for (std::uint32_t i = 0; i < sk.curveCount(); ++i)
     header.curves.push_back({std::string(sk.curveName(i)), std::string(sk.curveNode(i)), std::string(sk.curveTarget(i)),
-                             sk.curveTargetIndex(i), clip.curvePrecisionCm(i), sk.curveDisplacementCm(i)});
+                             sk.curveTargetIndex(i), clip.curvePrecisionCm(i),
+                             sk.curveDisplacementCm(i) * clip.sceneScale()});
   runtime::Player player, basePlayer;
   runtime::RootMotionScratch rootScratch;
   const bool apply = clip.view.additive() && !additiveDeltas;

@@ -21,7 +21,8 @@ struct ClipJsonHeader {
   double startTime = 0;    ///< s, source time of frame 0
   double sampleRate = 30;  ///< Hz: frame f is at startTime + f / sampleRate
   std::uint32_t frameCount = 0;
-  double unitToCm = 1;  ///< cm per file unit
+  double unitToCm = 1;    ///< cm per file unit
+  double sceneScale = 1;  ///< x: scene cm are file units x unitToCm x sceneScale (tolerances and displacements are)
   std::vector<std::string> names;
   std::vector<std::int32_t> parents;
   std::vector<runtime::JointTolerance> tolerances;  ///< one per joint
@@ -42,7 +43,7 @@ using ClipJsonCurveFrame = std::function<void(std::uint32_t frame, std::span<flo
 /// Fills `pose` (one transform per joint) with frame `frame`'s local transforms.
 using ClipJsonFrame = std::function<void(std::uint32_t frame, std::span<runtime::Transform> pose)>;
 
-/// {"clip","source","source_clip","clip_index","start_time","sample_rate","frame_count","unit_to_cm",
+/// {"clip","source","source_clip","clip_index","start_time","sample_rate","frame_count","unit_to_cm","scene_scale",
 ///  "joints":[{"name","parent","precision_cm","shell_cm"}],
 ///  "frames":[[[tx,ty,tz,qx,qy,qz,qw,sx,sy,sz] per joint] per frame],
 ///  "curves":[{"name","kind":"morph","node","target","target_index","precision_cm","displacement_cm"}],

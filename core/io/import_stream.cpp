@@ -191,6 +191,8 @@ void writeAsset(Writer& w, const ImportedAsset& a) {
   }
   w.pod(a.unitToCm);
   w.string(a.unitSource);
+  w.pod(a.sceneScale);
+  w.string(a.sceneScaleSource);
   w.pod(a.sceneRootTransform);
   w.pod(a.sourceHash);
   w.pod(std::uint64_t(a.diagnostics.size()));
@@ -256,6 +258,8 @@ ImportedAsset readAsset(Reader& r) {
   }
   a.unitToCm = r.pod<double>("unit");
   a.unitSource = r.string("unit source");
+  a.sceneScale = r.pod<double>("scene scale");
+  a.sceneScaleSource = r.string("scene scale source");
   a.sceneRootTransform = r.pod<std::array<float, 16>>("scene root transform");
   a.sourceHash = r.pod<std::uint64_t>("source hash");
   a.diagnostics.resize(r.count(9, "diagnostics"));
@@ -310,6 +314,7 @@ Status validateAsset(const ImportedAsset& a) {
       if (t.curve >= a.curves.size()) return Error{"mesh '" + m.name + "' has a morph target of no curve"};
   }
   if (!(a.unitToCm > 0) || !std::isfinite(a.unitToCm)) return Error{"unit_to_cm is not a positive number"};
+  if (!(a.sceneScale > 0) || !std::isfinite(a.sceneScale)) return Error{"scene_scale is not a positive number"};
   for (float v : a.sceneRootTransform)
     if (!std::isfinite(v)) return Error{"the scene-root transform is not finite"};
   return Status::ok();

@@ -20,7 +20,8 @@
 
 namespace animpack::core {
 
-inline constexpr std::uint32_t kImportStreamVersion = 5;  ///< 4: morph curves and their keys; 5: mesh morph targets
+inline constexpr std::uint32_t kImportStreamVersion =
+    6;  ///< 4: morph curves and their keys; 5: mesh morph targets; 6: scene scale
 inline constexpr std::size_t kImportStreamHeaderBytes = 32;
 
 /// Serialises an import result: the asset, or the import's error message.

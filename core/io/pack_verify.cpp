@@ -92,7 +92,7 @@ void verifyCurves(const runtime::Pack& pack, const runtime::PackClip& clip, cons
     }
     for (std::uint32_t c = 0; c < n; ++c) {
       const double e = std::fabs(double(weights[c]) - sourceWeight(raw, c, sk.restWeights()[c], seconds)) *
-                       double(sk.curveDisplacementCm(c));
+                       double(sk.curveDisplacementCm(c)) * double(clip.sceneScale());
       worst[c] = std::max(worst[c], e);
     }
   }
@@ -144,7 +144,9 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
       const float cycle = clip.view.cycleFrames() / clip.view.sampleRate();
       runtime::moveJoint(skeleton.parents, rm->joint, runtime::characterMotion(clip.view, 0.f, cycle), cycleEnd);
     }
-    const ErrorMetric metric(skeleton, *raw, sk.unitToCm(), shells, 1,
+    // Lengths in the scene's centimetres, at the scene scale the clip was compressed at.
+    const double lengthToCm = double(sk.unitToCm()) * double(clip.sceneScale());
+    const ErrorMetric metric(skeleton, *raw, lengthToCm, shells, 1,
                              LoopLayout{clip.view.wraps(), clip.view.droppedLastFrame()}, cycleEnd);
     runtime::Player player;
     // An additive clip is judged as what it shows: its deltas applied to its decoded base.
@@ -174,7 +176,7 @@ std::vector<ClipVerification> verifyPack(const runtime::Pack& pack, const Source
     const std::int32_t a = sources.assetOf.empty() ? -1 : sources.assetOf[i];
     if (a >= 0 && !s.jointMaxCm.empty() && !clip.view.rootMotion()) {
       const ImportedAsset& asset = sources.assets[std::size_t(a)];
-      const VertexErrorMetric skin(asset.skeleton, asset.meshes, sk.unitToCm(), restWeights(asset.curves));
+      const VertexErrorMetric skin(asset.skeleton, asset.meshes, lengthToCm, restWeights(asset.curves));
       if (!skin.empty()) {
         v.maxVertexErrorCm = measureVertexError(skin, asset.skeleton, *raw, clip.view, base ? &base->value() : nullptr);
         v.skinBoundCm = kSkinBoundFactor * strictest;

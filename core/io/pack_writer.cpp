@@ -18,7 +18,7 @@ using runtime::storeLE;
 /// A clip's tolerance table: u16 unique count, u8 index width, u8 zero, unique entries
 /// (f32 precision, f32 shell, u8 pinned), then one index per joint.
 std::vector<std::uint8_t> toleranceTable(const std::vector<runtime::JointTolerance>& tolerances,
-                                         const std::vector<float>& curvePrecisions) {
+                                         const std::vector<float>& curvePrecisions, float sceneScale) {
   std::vector<runtime::JointTolerance> unique;
   std::vector<std::uint16_t> index;
   for (const auto& tol : tolerances) {
@@ -45,14 +45,14 @@ std::vector<std::uint8_t> toleranceTable(const std::vector<runtime::JointToleran
     if (width == 1) indices[j] = static_cast<std::uint8_t>(index[j]);
     else storeLE(indices + 2 * j, index[j]);
   }
-  // Version 6: the curves' precisions end the table, 4-byte aligned.
-  if (!curvePrecisions.empty()) {
-    t.resize((t.size() + 3) & ~std::size_t(3), 0);
-    for (float precision : curvePrecisions) {
-      t.resize(t.size() + 4);
-      storeLE(t.data() + t.size() - 4, precision);
-    }
+  // Version 6: the curves' precisions follow, 4-byte aligned; version 8: the scene scale ends it.
+  t.resize((t.size() + 3) & ~std::size_t(3), 0);
+  for (float precision : curvePrecisions) {
+    t.resize(t.size() + 4);
+    storeLE(t.data() + t.size() - 4, precision);
   }
+  t.resize(t.size() + 4);
+  storeLE(t.data() + t.size() - 4, sceneScale);
   return t;
 }
 
@@ -74,10 +74,13 @@ void put(std::vector<std::uint8_t>& b, std::size_t at, T v) {
 
 }  // namespace
 
-PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm, std::span<const MorphCurve> curves) {
+PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm, std::span<const MorphCurve> curves,
+                                  double sceneScale) {
   PackSkeletonRecord r{skeleton.names, skeleton.parents, skeleton.restLocal, static_cast<float>(unitToCm), {}};
+  // The curve table holds object-space displacements; each clip records its scene scale.
   for (const MorphCurve& c : curves)
-    r.curves.push_back({c.name, c.node, c.target, c.targetIndex, static_cast<float>(c.displacementCm), c.restWeight});
+    r.curves.push_back(
+        {c.name, c.node, c.target, c.targetIndex, static_cast<float>(c.displacementCm / sceneScale), c.restWeight});
   return r;
 }
 
@@ -108,6 +111,7 @@ PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceF
   r.sourceHash = sourceHash;
   for (const EffectiveJoint& j : clip.settings.joints) r.tolerances.push_back({j.precisionCm, j.shellCm, j.pinned});
   for (const EffectiveCurve& c : clip.settings.curves) r.curvePrecisions.push_back(c.precisionCm);
+  r.sceneScale = static_cast<float>(clip.settings.sceneScale);
   r.data = clip.data;
   r.additive = clip.additive;
   return r;
@@ -127,6 +131,7 @@ PackClipRecord clipRecord(const runtime::PackClip& clip) {
   r.sourceHash = clip.sourceHash();
   r.tolerances = clip.tolerances();
   for (std::uint32_t i = 0; i < clip.view.curveCount(); ++i) r.curvePrecisions.push_back(clip.curvePrecisionCm(i));
+  r.sceneScale = clip.sceneScale();
   r.data = clip.view.bytes();  // the current layout, also for a clip of an older pack
   return r;
 }
@@ -250,7 +255,7 @@ void writeToleranceTables(std::vector<std::uint8_t>& b, std::span<const PackClip
   std::vector<std::pair<std::vector<std::uint8_t>, std::uint32_t>> written;
   for (const PackClipRecord& clip : clips) {
     ANIMPACK_ASSERT(clip.tolerances.size() == joints, "one tolerance per joint");
-    std::vector<std::uint8_t> table = toleranceTable(clip.tolerances, clip.curvePrecisions);
+    std::vector<std::uint8_t> table = toleranceTable(clip.tolerances, clip.curvePrecisions, clip.sceneScale);
     sizes.push_back(static_cast<std::uint32_t>(table.size()));
     const auto same = std::find_if(written.begin(), written.end(), [&](const auto& w) { return w.first == table; });
     if (same != written.end()) {

@@ -31,8 +31,9 @@ struct PackClipRecord {
   std::uint64_t sourceHash = 0;
   std::vector<runtime::JointTolerance> tolerances;  ///< per joint
   std::vector<float> curvePrecisions;               ///< per curve of the pack (format version 6), cm
-  std::span<const std::uint8_t> data;               ///< the clip block
-  AdditiveRef additive;                             ///< an additive clip's base: a clip of the same pack, by pack name
+  float sceneScale = 1.f;              ///< x (format version 8): the scene scale the clip's lengths were measured at
+  std::span<const std::uint8_t> data;  ///< the clip block
+  AdditiveRef additive;                ///< an additive clip's base: a clip of the same pack, by pack name
 };
 
 /// One curve of the pack (format version 6): a morph target's weight.
@@ -54,7 +55,10 @@ struct PackSkeletonRecord {
   std::vector<PackCurveRecord> curves;
 };
 
-PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm, std::span<const MorphCurve> curves = {});
+/// The skeleton block of `skeleton`; `curves` carry displacements in the scene's cm at `sceneScale`
+/// (ImportedAsset::sceneScale), which the block stores in object space (FORMAT.md).
+PackSkeletonRecord skeletonRecord(const Skeleton& skeleton, double unitToCm, std::span<const MorphCurve> curves = {},
+                                  double sceneScale = 1.0);
 PackSkeletonRecord skeletonRecord(const runtime::PackSkeleton& skeleton);
 PackClipRecord clipRecord(const CompressedClip& clip, const std::string& sourceFile, std::uint64_t sourceHash);
 /// A clip of an opened pack, its block in the current layout (ClipView::bytes), to be written again.

@@ -1,5 +1,6 @@
 #include "core/project/project_build.h"
 
+#include <cstdio>
 #include <map>
 
 #include "core/runtime/pack.h"
@@ -36,7 +37,8 @@ Expected<std::vector<BuiltClip>> builtClips(const ExportResult& result, const st
     if (r.error.empty()) rows[r.clip] = &r;
   std::vector<BuiltClip> clips;
   for (const runtime::PackClip& c : pack->clips()) {
-    BuiltClip b{std::string(c.name()), "", std::string(c.sourceFile()), c.settingsHash(), c.sourceHash(), 0};
+    BuiltClip b{std::string(c.name()), "", std::string(c.sourceFile()), c.settingsHash(), c.sourceHash(), 0,
+                c.sceneScale()};
     if (const auto it = rows.find(std::string(c.name())); it != rows.end()) {
       b.sourceClip = it->second->sourceClip;
       b.file = it->second->file;
@@ -47,11 +49,25 @@ Expected<std::vector<BuiltClip>> builtClips(const ExportResult& result, const st
   return clips;
 }
 
+namespace {
+
+std::string scaleText(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+}  // namespace
+
 std::vector<std::string> unapprovedClips(const Project& project, const std::vector<BuiltClip>& clips) {
   std::vector<std::string> out;
   for (const BuiltClip& c : clips) {
     const ClipApprovalRecord* a = project.approval(c.name, c.sourceClip);
-    const std::string why = a ? approvalMismatch(*a, c.settingsHash, c.sourceHash, c.maxErrorCm) : "not approved";
+    std::string why = a ? approvalMismatch(*a, c.settingsHash, c.sourceHash, c.maxErrorCm) : "not approved";
+    // The settings hash covers the scene scale where it is not 1: say so.
+    if (c.sceneScale != 1 && why.rfind("its settings changed", 0) == 0)
+      why += " (the clip is measured at scene scale x" + scaleText(c.sceneScale) +
+             "; an approval given before lengths were in the scene's centimetres does not cover that)";
     if (!why.empty()) out.push_back(c.name + ": " + why);
   }
   return out;

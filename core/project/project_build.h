@@ -26,6 +26,7 @@ struct BuiltClip {
   std::uint64_t settingsHash = 0;
   std::uint64_t sourceHash = 0;
   float maxErrorCm = 0;
+  double sceneScale = 1;  ///< the scene scale the clip was measured at (docs/IMPORT.md "Scene scale")
 };
 /// The clips of an export written to `pack`, with their rows' measured errors.
 Expected<std::vector<BuiltClip>> builtClips(const ExportResult& result, const std::filesystem::path& pack);

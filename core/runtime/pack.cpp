@@ -149,9 +149,16 @@ JointTolerance PackClip::tolerance(std::uint32_t joint) const {
 float PackClip::curvePrecisionCm(std::uint32_t curve) const {
   const std::uint8_t* table = m_file + loadLE<std::uint32_t>(entry() + ClipEntryLayout::tolerancesOffset);
   const std::uint32_t size = loadLE<std::uint32_t>(entry() + ClipEntryLayout::tolerancesSize);
-  // The curve precisions end the table: f32 per curve.
+  // The curve precisions end the table (f32 per curve), before the version-8 scene scale.
   const std::uint32_t count = view.curveCount();
-  return loadLE<float>(table + size - 4 * std::size_t(count) + 4 * std::size_t(curve));
+  const std::size_t scale = loadLE<std::uint32_t>(m_file + PackHeaderLayout::version) >= 8 ? 4 : 0;
+  return loadLE<float>(table + size - scale - 4 * std::size_t(count) + 4 * std::size_t(curve));
+}
+
+float PackClip::sceneScale() const {
+  if (loadLE<std::uint32_t>(m_file + PackHeaderLayout::version) < 8) return 1.f;
+  const std::uint8_t* table = m_file + loadLE<std::uint32_t>(entry() + ClipEntryLayout::tolerancesOffset);
+  return loadLE<float>(table + loadLE<std::uint32_t>(entry() + ClipEntryLayout::tolerancesSize) - 4);
 }
 
 std::vector<JointTolerance> PackClip::tolerances() const {
@@ -357,16 +364,24 @@ Status PackReader::tolerances(const std::uint8_t* e, const std::string& which) c
     return fail(which + " tolerances out of bounds");
   const std::uint32_t unique = loadLE<std::uint16_t>(m_data + tolOffset);
   const std::uint32_t indexWidth = m_data[tolOffset + 2];
-  // Version 6: the curves' precisions end the table (4-byte aligned, f32 each).
+  // Version 6: the curves' precisions follow the joints (4-byte aligned, f32 each); version 8: the
+  // scene scale ends the table (4-byte aligned, f32).
   const std::uint32_t curves = m_pack.m_skeleton.curveCount();
+  const std::uint64_t scale = m_pack.m_version >= 8 ? 4 : 0;
   const std::uint64_t jointPart =
       kToleranceHeaderSize + std::uint64_t(unique) * kToleranceEntrySize + std::uint64_t(indexWidth) * jointCount;
-  const std::uint64_t expected = curves ? ((jointPart + 3) & ~std::uint64_t(3)) + 4ull * curves : jointPart;
+  const std::uint64_t expected =
+      curves || scale ? ((jointPart + 3) & ~std::uint64_t(3)) + 4ull * curves + scale : jointPart;
   if ((jointCount > 0 ? unique == 0 || unique > jointCount : unique != 0) || (indexWidth != 1 && indexWidth != 2) ||
       m_data[tolOffset + 3] != 0 || (indexWidth == 1 && unique > 256) || tolSize != expected)
     return fail(which + " tolerance table size is wrong");
+  if (scale) {
+    const float sceneScale = loadLE<float>(m_data + tolOffset + tolSize - 4);
+    if (!(sceneScale > 0.f) || !std::isfinite(sceneScale))
+      return fail(which + " has a scene scale that is not a positive number (" + std::to_string(sceneScale) + ")");
+  }
   for (std::uint32_t c = 0; c < curves; ++c) {
-    const float precision = loadLE<float>(m_data + tolOffset + tolSize - 4ull * (curves - c));
+    const float precision = loadLE<float>(m_data + tolOffset + tolSize - scale - 4ull * (curves - c));
     if (!(precision > 0.f) || !std::isfinite(precision)) return fail(which + " has an invalid curve precision");
   }
   for (std::uint32_t u = 0; u < unique; ++u) {

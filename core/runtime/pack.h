@@ -92,6 +92,9 @@ class PackClip {
   std::vector<JointTolerance> tolerances() const;
   /// The precision curve i was compressed with (cm at the target's largest displacement; version 6).
   float curvePrecisionCm(std::uint32_t curve) const;
+  /// x, the scene scale the clip's lengths were measured at (format version 8; 1 in older packs):
+  /// scene centimetres are skeleton units x Skeleton::unitToCm() x sceneScale() (FORMAT.md).
+  float sceneScale() const;
   /// The clip's compressed size (FORMAT.md "Compressed size"): its table entry and data block in the file.
   std::uint32_t ownBytes() const;
   std::uint32_t additiveBase() const;  ///< version 3: kAdditiveNone, kAdditiveRest or the base clip's index

@@ -8,7 +8,7 @@ namespace animpack::runtime {
 
 inline constexpr std::uint8_t kPackMagic[8] = {'A', 'N', 'P', 'K', '\r', '\n', 0x1a, '\n'};
 /// The newest format this reader understands. Append-only: a new version only adds.
-inline constexpr std::uint32_t kPackVersion = 7;
+inline constexpr std::uint32_t kPackVersion = 8;
 inline constexpr std::uint32_t kPackHeaderSize = 64;
 inline constexpr std::uint32_t kPackChecksumStart = 32;  // the checksum covers [32, fileSize)
 inline constexpr std::uint32_t kSkeletonHeaderSize = 16;

@@ -179,6 +179,20 @@ class TestCli : public QObject {
     const QJsonObject d = QJsonDocument::fromJson(decoded.out).object();
     QCOMPARE(d["joints"].toArray().size(), 0);
     QCOMPARE(d["curves"].toArray().size(), 2);
+    // The pack records the scene scale (the cube's root is scaled 100); sample writes it too, and
+    // folds it into unit_to_cm for the peer benchmarks.
+    QCOMPARE(d["scene_scale"].toDouble(), 100.0);
+    QVERIFY(d["curves"].toArray()[0].toObject()["displacement_cm"].toDouble() > 189);
+    const Run sampled = runCli({"sample", cube, "--clip", "#0", "-o", "-"});
+    QCOMPARE(sampled.code, 0);
+    const QJsonObject raw = QJsonDocument::fromJson(sampled.out).object();
+    QCOMPARE(raw["scene_scale"].toDouble(), 100.0);
+    QCOMPARE(raw["unit_to_cm"].toDouble(), 100.0);
+    const Run folded = runCli({"sample", cube, "--clip", "#0", "--scene-units", "-o", "-"});
+    QCOMPARE(folded.code, 0);
+    const QJsonObject peers = QJsonDocument::fromJson(folded.out).object();
+    QCOMPARE(peers["scene_scale"].toDouble(), 1.0);
+    QCOMPARE(peers["unit_to_cm"].toDouble(), 10000.0);
     // dump --tracks: each keyed curve with its keys, adding up to the clip's curve keys.
     const Run dumped = runCli({"dump", pack, "--tracks"});
     QCOMPARE(dumped.code, 0);
@@ -191,7 +205,10 @@ class TestCli : public QObject {
       keys += it.next().captured(1).toInt();
       ++keyed;
     }
-    QCOMPARE(keyed, 2);
+    // At 0.01 cm of the cube's 189-199 cm displacements (its root is scaled 100) one curve is keyed,
+    // the other a quantized value per frame (docs/PERFORMANCE.md "Scene scale").
+    QCOMPARE(keyed, 1);
+    QVERIFY2(text.contains(QRegularExpression(R"(AnimatedMorphCube/\d +uniform)")), dumped.out.constData());
     QCOMPARE(keys, total.captured(1).toInt());
   }
 

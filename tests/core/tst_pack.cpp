@@ -351,6 +351,7 @@ class TestPack : public QObject {
         << 5;  // keys track by track, uniform tracks by group, no snapshots: decoded from the pack's bytes
     QTest::newRow("v6") << 6;  // morph curves: the curve table, curve precisions and curve sections
     QTest::newRow("v7") << 7;  // timed tracks: keys at their own times between frames
+    QTest::newRow("v8") << 8;  // the scene scale each clip was measured at
   }
   void goldenPacksStillReadBitExactly() {
     // tests/data/golden_vN.anpk were written by tests/data/make_golden.cpp from the generated x100
@@ -376,6 +377,8 @@ class TestPack : public QObject {
     QCOMPARE(pack->skeleton().curveCount(), std::uint32_t(version >= 6 ? 4 : 0));
     if (version >= 6) QVERIFY(pack->clips()[0].view.curveKeyedCount() + pack->clips()[0].view.curveUniformCount() > 0);
     QCOMPARE(pack->clips()[0].view.wraps(), version >= 3);
+    QCOMPARE(pack->clips()[0].sceneScale(), 1.f);
+    QCOMPARE(pack->clips()[1].sceneScale(), version >= 8 ? 10.f : 1.f);
     QCOMPARE(std::string(pack->clips()[0].sourceClip()), version >= 4 ? std::string("Walk") : std::string());
     std::ifstream in(std::filesystem::path(ANIMPACK_SOURCE_DIR) / (stem + ".hash"));
     std::string expected;

@@ -209,7 +209,7 @@ class TestSettings : public QObject {
     // A clip override is strongest: its joint rules, then its own values, over the file's rules.
     settings.clips = {
         {"Run*",
-         {0.05f, {}, RotationFormat::Q32, {}, {}, {}, {{"LeftHand", {0.03f, {}, {}}}}, {}, {}, {}, {}, {}, {}}}};
+         {0.05f, {}, RotationFormat::Q32, {}, {}, {}, {{"LeftHand", {0.03f, {}, {}}}}, {}, {}, {}, {}, {}, {}, {}}}};
     const EffectiveSettings run = resolve(settings, s, "Run_Fast");
     QCOMPARE(run.joints[2].precisionCm, 0.03f);
     QCOMPARE(run.joints[3].precisionCm, 0.05f);  // clip value beats the exact file rule

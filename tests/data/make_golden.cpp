@@ -4,7 +4,7 @@
 // between them. Version 2's pack holds a clip compressed beyond what quantized tracks reach, so it
 // carries raw tracks; version 5's a third clip whose animated tracks are all keyed; version 6's rig
 // (test::morphRig) has four morph targets, so the pack carries curves; version 7's a fourth clip
-// whose animated tracks are timed.
+// whose animated tracks are timed; version 8's second clip is measured at scene scale 10.
 #include <cstdio>
 #include <fstream>
 #include <list>
@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
   for (const core::RawClip& raw : asset->clips) {
     core::CompressionSettings settings;
     if (raw.clipIndex == 1) settings.precisionCm = 1e-8f;
-    if (raw.clipIndex == 0) settings.loop = core::LoopPolicy::On;  // version 3: a clip that wraps
+    if (raw.clipIndex == 1 && runtime::kPackVersion >= 8) settings.sceneScale = 10.0;  // version 8
+    if (raw.clipIndex == 0) settings.loop = core::LoopPolicy::On;                      // version 3: a clip that wraps
     auto c = core::makeCompressJob(*asset, raw, core::resolve(settings, asset->skeleton, raw.name)).run();
     if (!c) return std::fprintf(stderr, "%s\n", c.message().c_str()), 1;
     clips.push_back(std::move(c.value()));

@@ -1,9 +1,13 @@
 #include "tests/support/test_rigs.h"
 
+#include "tests/support/collada_units.h"
+
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 #include <QtGlobal>
@@ -244,6 +248,49 @@ GltfScene armatureRig(float armatureScale, int frames, float rate) {
   }
   s.meshes.push_back(mesh);
   return s;
+}
+
+namespace {
+
+/// `scene` with every node index `n` replaced by `n + shift` (parents, channels, meshes, skins).
+void shiftNodes(GltfScene& scene, int shift) {
+  for (GltfNode& n : scene.nodes)
+    if (n.parent >= 0) n.parent += shift;
+  for (GltfAnimation& a : scene.animations)
+    for (GltfChannel& c : a.channels) c.node += shift;
+  for (GltfSkinnedMesh& m : scene.meshes) {
+    m.node += shift;
+    for (int& j : m.skinJoints) j += shift;
+  }
+}
+
+}  // namespace
+
+std::filesystem::path colladaInCentimetres(const std::string& name) {
+  std::ifstream in(model("Collada/box_nested_animation.dae"), std::ios::binary);
+  std::string text{std::istreambuf_iterator<char>(in), {}};
+  const std::string metre = "<unit name=\"meter\" meter=\"1\"/>";
+  const std::size_t at = text.find(metre);
+  if (at == std::string::npos) return {};
+  text.replace(at, metre.size(), "<unit name=\"centimeter\" meter=\"0.01\"/>");
+  const auto path = scratchDir() / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+GltfScene unrootedRig(GltfScene scene) {
+  scene.nodes.erase(scene.nodes.begin());
+  shiftNodes(scene, -1);
+  return scene;
+}
+
+GltfScene wrappedRig(GltfScene scene, float scale) {
+  shiftNodes(scene, 1);
+  for (GltfNode& n : scene.nodes)
+    if (n.parent < 0) n.parent = 0;
+  scene.nodes.insert(scene.nodes.begin(),
+                     GltfNode{"SceneRoot", -1, makeTransform({0, 0, 0}, {}, {scale, scale, scale})});
+  return scene;
 }
 
 GltfScene armatureSpaceRig(float armatureScale) {

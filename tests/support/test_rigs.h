@@ -35,6 +35,13 @@ GltfScene armatureSpaceRig(float armatureScale);
 /// armatureRig(1, frames) with only its "Walk" clip, named `clipName`: a file of one take as DCC
 /// tools export them (every file's clip carrying the same name, such as "Take 001").
 GltfScene singleTakeRig(int frames, const std::string& clipName = "Take 001");
+/// `scene` without its first node, an identity root: its children become roots of their own, so
+/// the file has several roots (Assimp then adds a root of its own). unrootedRig(armatureRig(1)) has
+/// the roots Armature and Body.
+GltfScene unrootedRig(GltfScene scene);
+/// `scene` under one new root node "SceneRoot" scaled `scale` on every axis (glTF: the scene's
+/// only root): Assimp's scene root, which stays out of the skeleton (docs/IMPORT.md "Scene scale").
+GltfScene wrappedRig(GltfScene scene, float scale);
 /// Writes `scene` to `path`, creating its folders; false on I/O failure.
 bool writeSceneAt(const GltfScene& scene, const std::filesystem::path& path);
 

@@ -216,6 +216,26 @@ class TstItemModels : public QObject {
     QVERIFY(doc.approvalResetReason(0).isEmpty());
   }
 
+  void anApprovalAtSceneScaleOneSaysLengthsAreNowInTheScenesCentimetres() {
+    ClipDocument doc;
+    const auto path = test::writeScene(test::wrappedRig(test::unrootedRig(test::armatureRig(1.f)), 10.f), "x10.gltf");
+    QVERIFY(doc.open(QString::fromStdString(path.string())));
+    QCOMPARE(doc.effectiveSettings(0).sceneScale, 10.0);
+    // An approval given when lengths were measured in the skeleton's root space (scale 1).
+    core::ClipApprovalRecord a = doc.approvalNow(0, core::ApprovalState::Approved);
+    core::EffectiveSettings before = doc.effectiveSettings(0);
+    before.sceneScale = 1.0;
+    a.settingsHash = before.hash();
+    doc.restore({{doc.clipName(0), a}}, doc.upAxis());
+    QCOMPARE(doc.approval(0), core::ApprovalState::NeedsReview);
+    QVERIFY2(doc.approvalResetReason(0).startsWith(
+                 "lengths are now measured in the scene's centimetres, at scene scale x10"),
+             qPrintable(doc.approvalResetReason(0)));
+    a.settingsHash ^= 1;
+    doc.restore({{doc.clipName(0), a}}, doc.upAxis());
+    QCOMPARE(doc.approvalResetReason(0), QString("the settings changed since it was given"));
+  }
+
   void clipListRowsAndApproval() {
     ClipDocument doc;
     Recompressor rc(&doc);

@@ -132,7 +132,8 @@ void ClipDocument::layout() {
   std::vector<core::PackCandidate> candidates;
   for (const SourceFile& file : m_files) {
     if (file.asset)
-      skeletons.push_back(core::skeletonRecord(file.asset->skeleton, file.asset->unitToCm, file.asset->curves));
+      skeletons.push_back(
+          core::skeletonRecord(file.asset->skeleton, file.asset->unitToCm, file.asset->curves, file.asset->sceneScale));
     candidates.push_back({file.path().toStdString(), file.asset ? &skeletons.back() : nullptr});
   }
   const std::vector<std::string> leftOut = core::filesLeftOut(candidates);
@@ -332,7 +333,7 @@ core::EffectiveSettings ClipDocument::effectiveSettings(int clip) const {
   if (clip < 0 || clip >= clipCount()) return {};
   const core::ImportedAsset& asset = *assetOf(clip);
   return core::resolve(clipSettings(clip), asset.skeleton, m_packNames[std::size_t(clip)].name, asset.meshes,
-                       asset.unitToCm, asset.curves);
+                       asset.unitToCm, asset.curves, asset.sceneScale);
 }
 
 std::uint64_t ClipDocument::effectiveHash(int clip) const {
@@ -375,6 +376,17 @@ QString ClipDocument::approvalResetReason(int clip) const {
   if (a.state == core::ApprovalState::NeedsReview || approval(clip) != core::ApprovalState::NeedsReview) return {};
   const core::ImportedAsset& asset = *assetOf(clip);
   if (a.sourceHash != asset.sourceHash) return "the source file changed since it was given";
+  // The same settings measured at scene scale 1: lengths were in the skeleton's root space then.
+  core::EffectiveSettings unscaled = effectiveSettings(clip);
+  if (unscaled.sceneScale != 1.0) {
+    const double scale = unscaled.sceneScale;
+    unscaled.sceneScale = 1.0;
+    if (unscaled.hash() == a.settingsHash)
+      return QString(
+                 "lengths are now measured in the scene's centimetres, at scene scale x%1 (docs/IMPORT.md, "
+                 "\"Scene scale\")")
+          .arg(scale, 0, 'g', 4);
+  }
   // The settings as they resolved before shells followed the skin by default: 3 cm where none is set,
   // and no morph curves (hashes of that time did not cover them).
   core::CompressionSettings before =
@@ -521,7 +533,9 @@ void ClipDocument::applyToSubtree(EditScope scope, const std::vector<int>& roots
 void ClipDocument::deriveShellsFromMesh(EditScope scope, const std::vector<int>& joints) {
   const auto current = asset();
   if (!current || joints.empty()) return;
-  std::vector<double> shellCm = core::farthestInfluencedVertex(current->skeleton, current->meshes, current->unitToCm);
+  // In the scene's centimetres, at the scene scale the current clip is measured at.
+  std::vector<double> shellCm = core::farthestInfluencedVertex(
+      current->skeleton, current->meshes, current->unitToCm * effectiveSettings(m_currentClip).sceneScale);
   pushSettings("Derive shell distance from the mesh",
                core::withShells(m_settings, scope, currentClipName(), current->skeleton, shellCm, joints));
 }

@@ -5,7 +5,7 @@
 namespace animpack::widgets {
 
 core::EffectiveSettings ClipJob::resolve(const core::CompressionSettings& s) const {
-  return core::resolve(s, asset->skeleton, name, asset->meshes, asset->unitToCm, asset->curves);
+  return core::resolve(s, asset->skeleton, name, asset->meshes, asset->unitToCm, asset->curves, asset->sceneScale);
 }
 
 core::AdditiveSetup ClipJob::additive(const std::atomic<bool>* cancel) const {

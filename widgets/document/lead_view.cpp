@@ -58,7 +58,9 @@ PackTotals packTotals(const ClipDocument& document, const Recompressor& recompre
   accumulate(t, document, recompressor, clips, &records);
   // The pack as `animpack build` would write it (skeleton block, names and tolerance tables included).
   const auto pack = document.packAsset();
-  t.packBytes = core::buildPack(core::skeletonRecord(pack->skeleton, pack->unitToCm, pack->curves), records).size();
+  t.packBytes =
+      core::buildPack(core::skeletonRecord(pack->skeleton, pack->unitToCm, pack->curves, pack->sceneScale), records)
+          .size();
   t.residentBytes = core::residentPackBytes(t.packBytes, pack->skeleton.jointCount(), records.size());
   return t;
 }
