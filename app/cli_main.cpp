@@ -20,6 +20,7 @@ const Command kCommands[] = {
     {"inspect", animpack::cli::inspectCommand, "show a file's skeleton, clips, meshes, unit and diagnostics"},
     {"compress", animpack::cli::compressCommand, "compress animation files into a pack, verified against the source"},
     {"merge", animpack::cli::mergeCommand, "merge packs of one skeleton built separately into one"},
+    {"upgrade", animpack::cli::upgradeCommand, "rewrite a pack of an older format version in the current one"},
     {"decode", animpack::cli::decodeCommand, "write a clip of a pack as per-frame JSON"},
     {"sample", animpack::cli::sampleCommand, "write a file's uncompressed clip in the decode JSON"},
     {"dump", animpack::cli::dumpCommand, "show a pack's header, skeleton, clips, section sizes and track kinds"},

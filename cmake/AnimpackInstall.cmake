@@ -3,12 +3,10 @@
 # animpack_add_pack (cmake/AnimpackPack.cmake).
 include(CMakePackageConfigHelpers)
 
-install(TARGETS animpack_runtime EXPORT animpackTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/animpack)
-file(GLOB ANIMPACK_RUNTIME_HEADERS ${PROJECT_SOURCE_DIR}/core/runtime/*.h)
-install(FILES ${ANIMPACK_RUNTIME_HEADERS} ${PROJECT_SOURCE_DIR}/core/runtime/FORMAT.md
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/animpack/core/runtime)
+# The runtime's public headers alone (animpack/*.h); its own headers stay in the source tree.
+install(TARGETS animpack_runtime EXPORT animpackTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/runtime/include/animpack DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/core/runtime/FORMAT.md DESTINATION ${CMAKE_INSTALL_DATADIR}/animpack)
 install(TARGETS animpack RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET animpack-studio)
   install(TARGETS animpack-studio RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -16,7 +14,8 @@ endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/presets DESTINATION ${CMAKE_INSTALL_DATADIR}/animpack)
 
 install(EXPORT animpackTargets NAMESPACE animpack:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/animpack)
-configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/animpackConfig.cmake.in
+set(ANIMPACK_WITH_CLI ON)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/core/runtime/animpackConfig.cmake.in
   ${PROJECT_BINARY_DIR}/animpackConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/animpack
   PATH_VARS CMAKE_INSTALL_BINDIR)

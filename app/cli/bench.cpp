@@ -11,6 +11,7 @@
 #include "app/cli/bench_scenario.h"
 #include "app/cli/commands.h"
 #include "app/cli/import_options.h"
+#include "core/io/legacy.h"
 #include "core/anim/raw_sampler.h"
 #include "core/batch/clip_names.h"
 #include "core/io/pack_verify.h"
@@ -68,7 +69,7 @@ struct MemoryFigures {
 Expected<runtime::Pack> openCounted(std::vector<std::uint8_t> bytes, MemoryFigures& m) {
   std::vector<std::vector<runtime::Transform>> poses;  // outside the count: the caller's poses
   AllocationCount::start();
-  auto pack = runtime::Pack::open(std::move(bytes));
+  auto pack = runtime::Pack::open(std::move(bytes), runtime::anyVersion());
   std::int64_t counted = AllocationCount::stop();
   if (!pack) return pack;
   for (const runtime::PackClip& c : pack->clips()) poses.emplace_back(c.view.jointCount());

@@ -11,6 +11,7 @@
 #include "app/cli/alloc_count.h"
 #include "app/cli/args.h"
 #include "app/cli/bench_scenario.h"
+#include "core/io/legacy.h"
 #include "core/runtime/pack.h"
 #include "core/runtime/player.h"
 
@@ -34,7 +35,7 @@ int benchScenario(const std::vector<std::string>& paths, unsigned characters, do
     std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     fileBytes += bytes.size();
     AllocationCount::start();
-    auto pack = runtime::Pack::open(std::move(bytes));
+    auto pack = runtime::Pack::open(std::move(bytes), runtime::anyVersion());
     derivedBytes += std::uint64_t(AllocationCount::stop()) + sizeof(runtime::Pack);
     if (!pack) return failure("'" + path + "': " + pack.message());
     if (pack->clips().empty()) continue;

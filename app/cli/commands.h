@@ -11,6 +11,7 @@ int dumpCommand(int argc, char** argv, int first);
 int verifyCommand(int argc, char** argv, int first);
 int benchCommand(int argc, char** argv, int first);
 int mergeCommand(int argc, char** argv, int first);
+int upgradeCommand(int argc, char** argv, int first);
 int projectCommand(int argc, char** argv, int first);
 int approveCommand(int argc, char** argv, int first);
 int buildCommand(int argc, char** argv, int first);

@@ -8,6 +8,7 @@
 #include "app/cli/import_options.h"
 #include "app/cli/progress.h"
 #include "app/cli/settings_options.h"
+#include "core/runtime/pack_format.h"
 #include "core/batch/export.h"
 
 namespace animpack::cli {
@@ -78,6 +79,24 @@ int mergeCommand(int argc, char** argv, int first) {
   auto bytes = core::mergePacks(packs, *output);
   if (!bytes) return failure(bytes.message());
   std::printf("merged %zu pack(s) into %s (%s)\n", packs.size(), output->c_str(), humanBytes(*bytes).c_str());
+  return kExitOk;
+}
+
+int upgradeCommand(int argc, char** argv, int first) {
+  Args args("upgrade", "OLD.anpk -o NEW.anpk",
+            "Rewrites a pack of an older format version in the current one, clip for clip and every value as\n"
+            "stored, so each pose decodes bit-exactly as before. The runtime a game links reads only the\n"
+            "versions this tool writes now (core/runtime/FORMAT.md \"Versioning\"); the tool reads them all.",
+            {{"output", "NEW.anpk", "the pack to write", false, 'o'}});
+  if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
+  const auto output = args.value("output");
+  if (!output) return usageError("upgrade", "missing -o NEW.anpk");
+  if (args.positional().size() != 1) return usageError("upgrade", "expected exactly one OLD.anpk");
+  const std::filesystem::path input = args.positional()[0];
+  auto upgraded = core::upgradePack(input, *output);
+  if (!upgraded) return failure(upgraded.message());
+  std::printf("upgraded %s (format version %u) to %s (format version %u, %s)\n", input.string().c_str(),
+              upgraded->fromVersion, output->c_str(), runtime::kPackVersion, humanBytes(upgraded->bytes).c_str());
   return kExitOk;
 }
 

@@ -2,6 +2,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "core/io/legacy.h"
 #include "core/batch/clip_names.h"
 #include "core/io/decoded_json.h"
 #include "core/runtime/pack.h"
@@ -36,7 +37,7 @@ int decodeCommand(int argc, char** argv, int first) {
   std::string error;
   if (!args.number("rate", rate, error)) return usageError("decode", error);
   if (rate && !(*rate > 0 && *rate <= 10000)) return usageError("decode", "--rate must be in (0, 10000] Hz");
-  auto pack = runtime::Pack::load(args.positional()[0]);
+  auto pack = runtime::Pack::load(args.positional()[0], runtime::anyVersion());
   if (!pack) return failure(pack.message());
   std::vector<core::ClipChoice> choices;
   for (const runtime::PackClip& c : pack->clips())

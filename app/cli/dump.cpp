@@ -5,6 +5,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "core/io/legacy.h"
 #include "core/runtime/curves.h"
 #include "core/runtime/pack.h"
 #include "core/runtime/pack_format.h"
@@ -80,7 +81,7 @@ int dumpCommand(int argc, char** argv, int first) {
              {"json", "", "print JSON instead of text"}});
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.positional().size() != 1) return usageError("dump", "expected exactly one PACK");
-  auto pack = runtime::Pack::load(args.positional()[0]);
+  auto pack = runtime::Pack::load(args.positional()[0], runtime::anyVersion());
   if (!pack) return failure(pack.message());
   if (args.has("json")) {
     std::fputs(dumpJson(*pack, args.positional()[0]).c_str(), stdout);

@@ -3,6 +3,7 @@
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
 #include "app/cli/import_options.h"
+#include "core/io/legacy.h"
 #include "core/io/pack_verify.h"
 
 namespace animpack::cli {
@@ -24,7 +25,7 @@ int verifyCommand(int argc, char** argv, int first) {
   if (args.positional().size() != 1) return usageError("verify", "expected exactly one PACK");
   core::ImportFunction importer;
   if (auto exit = readImporter(args, "verify", importer)) return *exit;
-  auto pack = runtime::Pack::load(args.positional()[0]);
+  auto pack = runtime::Pack::load(args.positional()[0], runtime::anyVersion());
   if (!pack) return failure(pack.message());
   std::printf("%s: valid pack, format version %u, %zu clips, %zu joints, %zu bytes\n", args.positional()[0].c_str(),
               pack->version(), pack->clips().size(), std::size_t(pack->skeleton().jointCount()), pack->fileSize());

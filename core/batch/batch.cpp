@@ -1,3 +1,4 @@
+#include "core/io/legacy.h"
 #include "core/batch/batch.h"
 
 #include <algorithm>
@@ -61,7 +62,7 @@ std::string cacheKey(std::uint64_t sourceHash, const CompressionSettings& settin
 
 /// A cached file: its clips as a pack and their reports as JSON.
 bool loadCached(const std::filesystem::path& dir, const std::string& key, BatchFile& file) {
-  auto pack = runtime::Pack::load(dir / (key + ".anpk"));
+  auto pack = runtime::Pack::load(dir / (key + ".anpk"), runtime::anyVersion());
   std::ifstream in(dir / (key + ".json"));
   if (!pack || !in) return false;
   nlohmann::json reports;

@@ -1,3 +1,4 @@
+#include "core/io/legacy.h"
 #include "core/batch/export.h"
 
 #include <algorithm>
@@ -29,7 +30,7 @@ Expected<WrittenPack> writePack(const PackSkeletonRecord& skeleton, const std::v
   for (const BatchClip* c : clips) records.push_back(c->record());
   dropClipsWithoutBase(records, rows);
   const auto bytes = buildPack(skeleton, records);
-  auto opened = runtime::Pack::open(bytes);
+  auto opened = runtime::Pack::open(bytes, runtime::anyVersion());
   if (!opened) return Error{"internal error: the pack just built does not open: " + opened.message()};
   for (std::size_t i = 0; i < rows.size(); ++i) {
     rows[i]->compressedBytes = opened->clips()[i].ownBytes();
@@ -244,7 +245,7 @@ Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& pat
   if (paths.empty()) return Error{"no packs to merge"};
   std::vector<runtime::Pack> packs;
   for (const auto& path : paths) {
-    auto pack = runtime::Pack::load(path);
+    auto pack = runtime::Pack::load(path, runtime::anyVersion());
     if (!pack) return Error{pack.message()};
     packs.push_back(std::move(pack.value()));
   }
@@ -290,6 +291,19 @@ Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& pat
   const auto bytes = buildPack(skeleton, records);
   if (auto st = writeFileAtomic(output, bytes); !st) return Error{st.message()};
   return std::uint64_t(bytes.size());
+}
+
+Expected<UpgradedPack> upgradePack(const std::filesystem::path& input, const std::filesystem::path& output) {
+  auto pack = runtime::Pack::load(input, runtime::anyVersion());
+  if (!pack) return Error{pack.message()};
+  std::vector<PackClipRecord> records;
+  for (const runtime::PackClip& clip : pack->clips()) {
+    records.push_back(clipRecord(clip));
+    records.back().additive = additiveRef(*pack, clip);
+  }
+  const auto bytes = buildPack(skeletonRecord(pack->skeleton()), records);
+  if (auto st = writeFileAtomic(output, bytes); !st) return Error{st.message()};
+  return UpgradedPack{pack->version(), std::uint64_t(bytes.size())};
 }
 
 }  // namespace animpack::core

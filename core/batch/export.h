@@ -68,4 +68,13 @@ std::vector<std::string> filesLeftOut(const std::vector<PackCandidate>& files);
 Expected<std::uint64_t> mergePacks(const std::vector<std::filesystem::path>& packs,
                                    const std::filesystem::path& output);
 
+/// `animpack upgrade`: rewrites a pack of any format version the tool reads in the current one,
+/// clip for clip with every stored value carried over (each pose decodes bit-exactly as before),
+/// writing `output` atomically.
+struct UpgradedPack {
+  std::uint32_t fromVersion = 0;
+  std::uint64_t bytes = 0;
+};
+Expected<UpgradedPack> upgradePack(const std::filesystem::path& input, const std::filesystem::path& output);
+
 }  // namespace animpack::core

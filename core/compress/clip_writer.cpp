@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "core/base/assert.h"
-#include "core/runtime/clip_builder.h"
+#include "core/io/clip_builder.h"
 #include "core/runtime/quantize.h"
 
 namespace animpack::core {

@@ -1,6 +1,6 @@
 #pragma once
 // Assembles one clip's bytes in the layout of core/runtime/FORMAT.md from its sub-track encodings
-// (core/runtime/clip_builder.h writes the block).
+// (core/io/clip_builder.h writes the block).
 
 #include <cstdint>
 #include <span>

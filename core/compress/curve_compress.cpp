@@ -7,6 +7,7 @@
 
 #include "core/base/assert.h"
 #include "core/runtime/clip_view.h"
+#include "core/io/curve_builder.h"
 #include "core/runtime/curves.h"
 
 namespace animpack::core {

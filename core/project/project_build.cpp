@@ -1,3 +1,4 @@
+#include "core/io/legacy.h"
 #include "core/project/project_build.h"
 
 #include <cstdio>
@@ -30,7 +31,7 @@ std::vector<std::filesystem::path> projectFiles(const Project& project) {
 }
 
 Expected<std::vector<BuiltClip>> builtClips(const ExportResult& result, const std::filesystem::path& packPath) {
-  auto pack = runtime::Pack::load(packPath);
+  auto pack = runtime::Pack::load(packPath, runtime::anyVersion());
   if (!pack) return Error{pack.message()};
   std::map<std::string, const ClipReport*> rows;
   for (const ClipReport& r : result.rows)

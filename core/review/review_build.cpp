@@ -1,3 +1,4 @@
+#include "core/io/legacy.h"
 #include "core/review/review_build.h"
 
 #include <map>
@@ -135,7 +136,7 @@ Expected<ReviewPacket> buildReviewPacket(const Project& project, const std::file
     return Error{"nothing was compressed"};
   }
   const std::vector<std::uint8_t> bytes = buildPack(*skeleton, records);
-  auto opened = runtime::Pack::open(bytes);
+  auto opened = runtime::Pack::open(bytes, runtime::anyVersion());
   if (!opened) return Error{"internal error: the pack just built does not open: " + opened.message()};
   packet.packBytes = bytes.size();
   packet.residentBytes = bytes.size() + opened->derivedBytes();

@@ -35,7 +35,7 @@ inline std::int32_t readSignedBits(const std::uint8_t* data, std::uint64_t posit
 
 namespace animpack::runtime {
 
-/// Little-endian bit packing, the writer side of readBits (core/runtime/clip_builder.cpp writes
+/// Little-endian bit packing, the writer side of readBits (core/io/clip_builder.cpp writes
 /// boundary rows and residuals with it).
 class BitWriter {
  public:

@@ -98,49 +98,51 @@ struct BlendLanes {
     F x, y, z, w;
   };
 
-  static F dot3(const V3& a, const V3& b) {
+  [[gnu::always_inline]] static F dot3(const V3& a, const V3& b) {
     return L::add(L::add(L::mul(a.x, b.x), L::mul(a.y, b.y)), L::mul(a.z, b.z));
   }
-  static F dot4(const Q& a, const Q& b) {
+  [[gnu::always_inline]] static F dot4(const Q& a, const Q& b) {
     return L::add(L::add(L::add(L::mul(a.x, b.x), L::mul(a.y, b.y)), L::mul(a.z, b.z)), L::mul(a.w, b.w));
   }
-  static V3 scale3(const V3& a, F s) { return {L::mul(a.x, s), L::mul(a.y, s), L::mul(a.z, s)}; }
-  static V3 add3(const V3& a, const V3& b) { return {L::add(a.x, b.x), L::add(a.y, b.y), L::add(a.z, b.z)}; }
-  static V3 cross3(const V3& a, const V3& b) {
+  [[gnu::always_inline]] static V3 scale3(const V3& a, F s) { return {L::mul(a.x, s), L::mul(a.y, s), L::mul(a.z, s)}; }
+  [[gnu::always_inline]] static V3 add3(const V3& a, const V3& b) {
+    return {L::add(a.x, b.x), L::add(a.y, b.y), L::add(a.z, b.z)};
+  }
+  [[gnu::always_inline]] static V3 cross3(const V3& a, const V3& b) {
     return {L::sub(L::mul(a.y, b.z), L::mul(a.z, b.y)), L::sub(L::mul(a.z, b.x), L::mul(a.x, b.z)),
             L::sub(L::mul(a.x, b.y), L::mul(a.y, b.x))};
   }
-  static F lerp1(F a, F b, F t) { return L::add(a, L::mul(L::sub(b, a), t)); }
-  static V3 lerp3(const V3& a, const V3& b, F t) {
+  [[gnu::always_inline]] static F lerp1(F a, F b, F t) { return L::add(a, L::mul(L::sub(b, a), t)); }
+  [[gnu::always_inline]] static V3 lerp3(const V3& a, const V3& b, F t) {
     return {lerp1(a.x, b.x, t), lerp1(a.y, b.y, t), lerp1(a.z, b.z, t)};
   }
-  static Q normalize(const Q& q) {
+  [[gnu::always_inline]] static Q normalize(const Q& q) {
     const F n2 = dot4(q, q);
     const M positive = L::gt(n2, L::set(0.f));
     const F inv = L::div(L::set(1.f), L::sqrt(n2));
     return {L::select(positive, L::mul(q.x, inv), L::set(0.f)), L::select(positive, L::mul(q.y, inv), L::set(0.f)),
             L::select(positive, L::mul(q.z, inv), L::set(0.f)), L::select(positive, L::mul(q.w, inv), L::set(1.f))};
   }
-  static Q nlerp(const Q& a, Q b, F t) {
+  [[gnu::always_inline]] static Q nlerp(const Q& a, Q b, F t) {
     const M flip = L::lt(dot4(a, b), L::set(0.f));
     b = {L::flipSign(flip, b.x), L::flipSign(flip, b.y), L::flipSign(flip, b.z), L::flipSign(flip, b.w)};
     return normalize({lerp1(a.x, b.x, t), lerp1(a.y, b.y, t), lerp1(a.z, b.z, t), lerp1(a.w, b.w, t)});
   }
-  static Q mul(const Q& a, const Q& b) {
+  [[gnu::always_inline]] static Q mul(const Q& a, const Q& b) {
     return {L::sub(L::add(L::add(L::mul(a.w, b.x), L::mul(a.x, b.w)), L::mul(a.y, b.z)), L::mul(a.z, b.y)),
             L::add(L::add(L::sub(L::mul(a.w, b.y), L::mul(a.x, b.z)), L::mul(a.y, b.w)), L::mul(a.z, b.x)),
             L::add(L::sub(L::add(L::mul(a.w, b.z), L::mul(a.x, b.y)), L::mul(a.y, b.x)), L::mul(a.z, b.w)),
             L::sub(L::sub(L::sub(L::mul(a.w, b.w), L::mul(a.x, b.x)), L::mul(a.y, b.y)), L::mul(a.z, b.z))};
   }
-  static V3 rotate(const Q& q, const V3& v) {
+  [[gnu::always_inline]] static V3 rotate(const Q& q, const V3& v) {
     const V3 u{q.x, q.y, q.z};
     const V3 t = scale3(cross3(u, v), L::set(2.f));
     return add3(add3(v, scale3(t, q.w)), cross3(u, t));
   }
   /// decompose(): revolution (identity for a zero offset), stretch and spin; `opposite` marks lanes
   /// whose offset points against the axis (rotationBetween's special case).
-  static void decompose(const V3& translation, const Q& rotation, const V3& axis, Q& revolution, F& stretch, Q& spin,
-                        M& opposite) {
+  [[gnu::always_inline]] static void decompose(const V3& translation, const Q& rotation, const V3& axis, Q& revolution,
+                                               F& stretch, Q& spin, M& opposite) {
     stretch = L::sqrt(dot3(translation, translation));
     const M offset = L::gt(stretch, L::set(1e-12f));
     const V3 dir = scale3(translation, L::div(L::set(1.f), stretch));
@@ -154,7 +156,8 @@ struct BlendLanes {
   }
 
   /// Loads `joints` of `pose` as ten components of N lanes; lanes from joints.count on repeat the last joint.
-  static void load(const Transform* pose, const JointBlock& joints, const std::size_t (&j)[N], F out[10]) {
+  [[gnu::always_inline]] static void load(const Transform* pose, const JointBlock& joints, const std::size_t (&j)[N],
+                                          F out[10]) {
     if constexpr (requires(const float* p) { L::loadBlock10(p, out); })
       if (!joints.list && joints.count == N) {
         L::loadBlock10(reinterpret_cast<const float*>(pose + joints.first), out);
@@ -165,7 +168,8 @@ struct BlendLanes {
     L::gatherRecords10(records, out);
   }
   /// load()'s inverse for the first joints.count lanes.
-  static void store(const F in[10], Transform* pose, const JointBlock& joints, const std::size_t (&j)[N]) {
+  [[gnu::always_inline]] static void store(const F in[10], Transform* pose, const JointBlock& joints,
+                                           const std::size_t (&j)[N]) {
     if constexpr (requires(float* p) { L::storeBlock10(in, p); })
       if (!joints.list && joints.count == N) {
         L::storeBlock10(in, reinterpret_cast<float*>(pose + joints.first));
@@ -184,8 +188,8 @@ struct BlendLanes {
 
   /// Blends `joints` (1..N of them); a joint the same in both poses, bit for bit, keeps its
   /// transform. Every joint is read before any is written, so `out` may alias `a` or `b`.
-  static void run(const Transform* a, const Transform* b, const JointBlock& joints, float weight, BlendMode mode,
-                  std::span<const Transform> restPose, Transform* out) {
+  [[gnu::always_inline]] static void run(const Transform* a, const Transform* b, const JointBlock& joints, float weight,
+                                         BlendMode mode, std::span<const Transform> restPose, Transform* out) {
     static_assert(sizeof(Transform) == 10 * sizeof(float) && offsetof(Transform, rotation) == 0 &&
                       offsetof(Transform, translation) == 16 && offsetof(Transform, scale) == 28,
                   "load() reads a Transform as rotation, translation, scale");

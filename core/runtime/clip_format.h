@@ -20,10 +20,10 @@ enum class TrackKind : std::uint8_t {
   Constant = 1,       ///< one value: rotation 48-bit smallest-three, vector 3 x float32
   ConstantQ32 = 2,    ///< one rotation, 32-bit smallest-three
   ConstantFloat = 3,  ///< one rotation, 4 x float32 (precision beyond 48 bits)
-  Keyed = 4,          ///< Catmull-Rom keys in the need-sorted key stream
-  Uniform = 5,        ///< every frame: spline through regular boundaries plus per-frame residuals
-  Raw = 6,            ///< every frame as float32 (format version 2): the precision floor
-  Timed = 7,          ///< keys at their own times, linear between them (format version 7): off-grid sources
+  Keyed = 4,    ///< Catmull-Rom keys, stored track after track in time order (version 5; a need-sorted stream before)
+  Uniform = 5,  ///< every frame: spline through regular boundaries plus per-frame residuals
+  Raw = 6,      ///< every frame as float32 (format version 2): the precision floor
+  Timed = 7,    ///< keys at their own times, linear between them (format version 7): off-grid sources
 };
 inline constexpr std::uint8_t kTrackKindCount = 8;
 
@@ -46,7 +46,7 @@ inline std::uint32_t timedParamSize(Channel channel, std::uint8_t format) {
 inline std::uint32_t timedKeySize(Channel channel, std::uint8_t format) {
   return format == kTimedFloat ? (channel == Channel::Rotation ? 20 : 16) : kTimedKeySize;
 }
-/// Format versions 1 to 4 (read through core/runtime/legacy.cpp): a key of the need-sorted stream is
+/// Format versions 1 to 4 (read through core/io/legacy.cpp): a key of the need-sorted stream is
 /// u16 frame, u16 joint (14 bits) | channel (2 bits), u16 payload[3]; keyed parameters carry no key
 /// count; seek snapshots follow the stream.
 inline constexpr std::uint32_t kLegacyKeySize = 10;
@@ -151,6 +151,28 @@ inline void storeLE(std::uint8_t* p, T v) {
 /// Packs joint and channel into a key's second field: low 14 bits joint, top 2 bits channel.
 inline std::uint16_t packJointChannel(std::uint32_t joint, Channel channel) {
   return static_cast<std::uint16_t>((joint & 0x3fffu) | (std::uint32_t(channel) << 14));
+}
+
+/// The uniform group of a track's parameters (FORMAT.md "Uniform tracks": groups are stored in this
+/// order): rotations as x, y, z; the same relative to a reference; rotations as x, y, z, w; vectors.
+enum class UniformGroup : std::uint8_t { Rotation = 0, RotationReference = 1, Rotation4 = 2, Vector = 3 };
+inline constexpr unsigned kUniformGroupCount = 4;
+inline UniformGroup uniformGroup(Channel channel, std::uint8_t uniformFlags) {
+  if (channel != Channel::Rotation) return UniformGroup::Vector;
+  if (uniformFlags & kUniformFlagFourComponents) return UniformGroup::Rotation4;
+  return (uniformFlags & kUniformFlagReference) ? UniformGroup::RotationReference : UniformGroup::Rotation;
+}
+/// Bytes of one uniform parameter record of a group.
+inline std::uint32_t uniformParamSize(UniformGroup group) {
+  switch (group) {
+    case UniformGroup::RotationReference: return kUniformParamSize + kUniformRefSize;
+    case UniformGroup::Rotation4: return kUniformParamSize + 4;
+    default: return kUniformParamSize;
+  }
+}
+/// Bytes of one keyed parameter record.
+inline std::uint32_t keyedParamSize(Channel channel) {
+  return channel == Channel::Rotation ? kKeyedRotationParamSize : kKeyedVectorParamSize;
 }
 
 }  // namespace animpack::runtime

@@ -48,7 +48,7 @@ Vec3 decodeVectorKey(const std::uint8_t* payload, const float minValue[3], const
 }
 
 /// Reads and validates one clip block section by section, in the order of FORMAT.md "Clip data
-/// block" (core/runtime/clip_builder.cpp writes them in the same order). It keeps nothing but the
+/// block" (core/io/clip_builder.cpp writes them in the same order). It keeps nothing but the
 /// view's counts and offsets.
 class ClipViewReader {
  public:

@@ -11,7 +11,7 @@
 #include <optional>
 #include <span>
 
-#include "core/runtime/clip_builder.h"
+#include "core/runtime/clip_format.h"
 #include "core/runtime/clip_format.h"
 #include "core/runtime/math.h"
 #include "core/runtime/status.h"

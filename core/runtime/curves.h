@@ -46,23 +46,6 @@ inline float curveSegmentValue(float a, float va, float slope, float x) { return
 /// Linear interpolation as every curve is interpolated (frames, blends).
 inline float curveLerp(float a, float b, float t) { return a + (b - a) * t; }
 
-/// One curve as the section builder reads it (spans into storage the caller keeps alive).
-struct BlockCurve {
-  TrackKind kind = TrackKind::Default;  ///< Default, Constant, Keyed, Uniform or Raw
-  float constant = 0;                   ///< Constant
-  float minValue = 0, step = 0;         ///< Keyed and Uniform: value = minValue + q x step
-  std::uint8_t width = 0;               ///< Keyed and Uniform: bits per value
-  std::span<const std::uint16_t> keyFrames;
-  std::span<const std::uint32_t> keyValues;
-  std::span<const std::uint32_t> values;  ///< Uniform: the quantized value per frame
-  std::span<const float> raw;             ///< Raw: per frame
-};
-
-/// The curve section of a clip of `frames` frames (FORMAT.md "Curves").
-std::vector<std::uint8_t> buildCurveSection(std::uint32_t frames, std::span<const BlockCurve> curves);
-/// Appends a curve section to a clip block (after its last section), setting kClipFlagCurves and the size.
-void appendCurveSection(std::vector<std::uint8_t>& block, std::span<const std::uint8_t> section);
-
 /// A keyed curve's current key segment, as a player keeps it: frames a < b, their values, the key
 /// at a and where the curve's keys start in the key bits.
 struct CurveSegment {

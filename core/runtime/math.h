@@ -1,27 +1,14 @@
 #pragma once
 // Plain math types shared by the runtime and the rest of core: vectors, quaternions, TRS transforms
-// and column-major affine matrices. Standard library only.
+// and column-major affine matrices. Standard library only. The types are the public ones
+// (animpack/pose.h); the operations are the runtime's own.
 
 #include <cmath>
 #include <cstdint>
 
+#include "animpack/pose.h"
+
 namespace animpack::runtime {
-
-struct Vec3 {
-  float x = 0, y = 0, z = 0;
-};
-
-/// Unit quaternion (x, y, z, w); identity by default.
-struct Quat {
-  float x = 0, y = 0, z = 0, w = 1;
-};
-
-/// A local joint transform: scale first, then rotation, then translation.
-struct Transform {
-  Quat rotation;
-  Vec3 translation;
-  Vec3 scale{1, 1, 1};
-};
 
 inline Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
 inline Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
@@ -92,9 +79,32 @@ inline float slerpWeight(float u, const float terms[6], float cosMinusOne) {
   return u * acc;
 }
 
+/// acos(x) for x in [0, 1] from + - * / and sqrt alone, so that every target rounds it alike (the
+/// libm acosf of glibc x86-64, glibc aarch64 and mingw-w64 differ in the last bits, measured):
+/// sqrt(1 - x) times a degree-7 polynomial (Abramowitz and Stegun 4.4.46, error at most 2e-8 rad).
+inline float portableAcos(float x) {
+  float p = -0.0012624911f;
+  for (const float c :
+       {0.0066700901f, -0.0170881256f, 0.0308918810f, -0.0501743046f, 0.0889789874f, -0.2145988016f, 1.5707963050f})
+    p = p * x + c;
+  return std::sqrt(1.f - x) * p;
+}
+
+/// sin(x) the same way, for x in [-pi, pi]: folded into [-pi/2, pi/2] (sin(pi - x) = sin x), then its
+/// series to x^13 (truncation below 7e-10 there, under float rounding).
+inline float portableSin(float x) {
+  constexpr float kPi = 3.14159265358979f, kHalfPi = 1.57079632679490f;
+  if (x > kHalfPi) x = kPi - x;
+  if (x < -kHalfPi) x = -kPi - x;
+  const float x2 = x * x;
+  float s = 1.f / 6227020800.f;
+  for (const float c : {-1.f / 39916800.f, 1.f / 362880.f, -1.f / 5040.f, 1.f / 120.f, -1.f / 6.f, 1.f}) s = s * x2 + c;
+  return x * s;
+}
+
 /// Spherical linear interpolation along the shortest path (the interpolation the importer and the
 /// decoder use between frames) by the fraction `s.t`. Polynomial weights for steps up to 60 degrees,
-/// sines beyond.
+/// sines beyond (portableAcos, portableSin: bit-identical on every target).
 inline Quat slerp(Quat a, Quat b, const SlerpTerms& s) {
   const float t = s.t;
   float d = dot(a, b);
@@ -107,10 +117,10 @@ inline Quat slerp(Quat a, Quat b, const SlerpTerms& s) {
     wa = slerpWeight(1.f - t, s.nearTerms, d - 1.f);
     wb = slerpWeight(t, s.farTerms, d - 1.f);
   } else {
-    const float theta = std::acos(d < 1.f ? d : 1.f);
-    const float r = 1.f / std::sin(theta);
-    wa = std::sin((1.f - t) * theta) * r;
-    wb = std::sin(t * theta) * r;
+    const float theta = portableAcos(d < 1.f ? d : 1.f);
+    const float r = 1.f / portableSin(theta);
+    wa = portableSin((1.f - t) * theta) * r;
+    wb = portableSin(t * theta) * r;
   }
   return {a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb};
 }

@@ -7,7 +7,6 @@
 
 #include "core/runtime/curves.h"
 #include "core/runtime/hash.h"
-#include "core/runtime/legacy.h"
 #include "core/runtime/pack_format.h"
 
 namespace animpack::runtime {
@@ -186,14 +185,14 @@ std::size_t Pack::derivedBytes() const {
          m_clips.capacity() * sizeof(PackClip) + m_upgraded.capacity();
 }
 
-Expected<Pack> Pack::load(const std::filesystem::path& path) {
+Expected<Pack> Pack::load(const std::filesystem::path& path, const OpenOptions& options) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return Error{"'" + path.string() + "' is a directory, not a pack"};
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{"cannot open '" + path.string() + "': no such file or not readable"};
   std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) return Error{"cannot read '" + path.string() + "'"};
-  auto pack = open(std::move(bytes));
+  auto pack = open(std::move(bytes), options);
   if (!pack) return Error{"'" + path.string() + "': " + pack.message()};
   return pack;
 }
@@ -202,8 +201,8 @@ Expected<Pack> Pack::load(const std::filesystem::path& path) {
 /// (core/io/pack_writer.cpp) builds the same sections in the same order.
 class PackReader {
  public:
-  PackReader(const std::vector<std::uint8_t>& bytes, Pack& pack)
-      : m_data(bytes.data()), m_size(bytes.size()), m_pack(pack) {}
+  PackReader(std::span<const std::uint8_t> bytes, Pack& pack, Pack::ClipUpgrader upgrader)
+      : m_data(bytes.data()), m_size(bytes.size()), m_pack(pack), m_upgrader(upgrader) {}
 
   Status header();
   Status strings();
@@ -221,6 +220,7 @@ class PackReader {
   const std::uint8_t* m_data;
   std::size_t m_size;
   Pack& m_pack;
+  Pack::ClipUpgrader m_upgrader;
   std::uint64_t m_stringsOffset = 0, m_stringsSize = 0;
 };
 
@@ -246,6 +246,10 @@ Status PackReader::header() {
     return fail("checksum mismatch: the file is corrupt");
   if (loadLE<std::uint32_t>(m_data + H::headerSize) != kPackHeaderSize) return fail("unexpected header size");
   if (version < 4 && loadLE<std::uint32_t>(m_data + H::reserved) != 0) return fail("reserved header field is not 0");
+  if (version < kPackOldestDirectVersion && m_upgrader == nullptr)
+    return Error{"format version " + std::to_string(version) + " is older than the runtime reads (versions " +
+                 std::to_string(kPackOldestDirectVersion) + " to " + std::to_string(kPackVersion) +
+                 "); rewrite it with `animpack upgrade OLD.anpk -o NEW.anpk`"};
   m_pack.m_version = version;
   return Status::ok();
 }
@@ -403,7 +407,7 @@ Status PackReader::tolerances(const std::uint8_t* e, const std::string& which) c
 Status PackReader::upgrade(std::vector<std::span<const std::uint8_t>>& blocks) {
   std::vector<std::size_t> starts;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
-    auto block = upgradeClip(blocks[i], m_pack.m_skeleton.jointCount());
+    auto block = m_upgrader(blocks[i], m_pack.m_skeleton.jointCount());
     if (!block) return fail("clip " + std::to_string(i) + ": " + block.message());
     m_pack.m_upgraded.resize((m_pack.m_upgraded.size() + 7) & ~std::size_t(7));
     starts.push_back(m_pack.m_upgraded.size());
@@ -506,13 +510,23 @@ Status PackReader::trailing() const {
   return Status::ok();
 }
 
-Expected<Pack> Pack::open(std::vector<std::uint8_t> bytes) {
-  Pack pack;
-  PackReader reader(bytes, pack);
+Pack::Pack(std::pmr::memory_resource* memory) : m_upgraded(memory), m_skeleton(memory), m_clips(memory) {}
+
+Expected<Pack> Pack::open(std::span<const std::uint8_t> bytes, const OpenOptions& options) {
+  Pack pack(options.memory ? options.memory : std::pmr::get_default_resource());
+  PackReader reader(bytes, pack, options.upgrade);
   for (auto stage : {&PackReader::header, &PackReader::strings, &PackReader::skeleton, &PackReader::clips})
     if (auto st = (reader.*stage)(); !st) return Error{st.message()};
   if (auto st = reader.trailing(); !st) return Error{st.message()};
-  pack.m_bytes = std::move(bytes);
+  pack.m_bytes = bytes;
+  return pack;
+}
+
+Expected<Pack> Pack::open(std::vector<std::uint8_t> bytes, const OpenOptions& options) {
+  // The vector's buffer moves with it, so the views opened over it stay valid.
+  const std::span<const std::uint8_t> view(bytes);
+  auto pack = open(view, options);
+  if (pack) pack->m_owned = std::move(bytes);
   return pack;
 }
 

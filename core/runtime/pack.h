@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,8 @@ struct JointTolerance {
 /// The pack's skeleton: parents and rest pose decoded once, names read from the pack's bytes.
 class PackSkeleton {
  public:
+  explicit PackSkeleton(std::pmr::memory_resource* memory = std::pmr::get_default_resource())
+      : m_parents(memory), m_restPose(memory), m_restWeights(memory) {}
   std::uint32_t jointCount() const { return static_cast<std::uint32_t>(m_parents.size()); }
   /// Joint j's name (a view into the pack's bytes).
   std::string_view name(std::uint32_t j) const;
@@ -64,9 +67,9 @@ class PackSkeleton {
   std::uint32_t m_strings = 0;           // the string table's offset
   float m_unitToCm = 1.f;
   std::uint64_t m_hash = 0;
-  std::vector<std::int32_t> m_parents;
-  std::vector<Transform> m_restPose;
-  std::vector<float> m_restWeights;
+  std::pmr::vector<std::int32_t> m_parents;
+  std::pmr::vector<Transform> m_restPose;
+  std::pmr::vector<float> m_restWeights;
   std::uint32_t m_curveTable = 0;  // offset of the curve table (version 6), 0: none
   std::uint64_t m_curveHash = 0;
 };
@@ -109,13 +112,27 @@ class PackClip {
   std::uint32_t m_index = 0;
 };
 
+/// Rewrites a clip block of format versions 1 to 4 into the current layout (the tool's
+/// core/io/legacy.h); `joints` is the skeleton's joint count.
+using PackClipUpgrader = Expected<std::vector<std::uint8_t>> (*)(std::span<const std::uint8_t> block,
+                                                                 std::uint32_t joints);
+struct PackOpenOptions {
+  /// Without one, a pack of format versions 1 to 4 is refused, naming `animpack upgrade`.
+  PackClipUpgrader upgrade = nullptr;
+  /// What the pack derives (skeleton, clip views, rewritten clips) comes from here.
+  std::pmr::memory_resource* memory = std::pmr::get_default_resource();
+};
+
 class Pack {
  public:
-  /// Validates and takes ownership of a pack's bytes. A pack of format version 1 to 4 has its clips
-  /// rewritten into the current layout (core/runtime/legacy.h), kept beside the file's bytes.
-  static Expected<Pack> open(std::vector<std::uint8_t> bytes);
+  using ClipUpgrader = PackClipUpgrader;
+  using OpenOptions = PackOpenOptions;
+  /// Validates a pack's bytes and reads them in place: `bytes` must outlive the Pack and stay unchanged.
+  static Expected<Pack> open(std::span<const std::uint8_t> bytes, const OpenOptions& options);
+  /// Validates and takes ownership of a pack's bytes.
+  static Expected<Pack> open(std::vector<std::uint8_t> bytes, const OpenOptions& options = {});
   /// Reads and opens a pack file; errors name the file.
-  static Expected<Pack> load(const std::filesystem::path& path);
+  static Expected<Pack> load(const std::filesystem::path& path, const OpenOptions& options = {});
 
   Pack(Pack&&) noexcept = default;
   Pack& operator=(Pack&&) noexcept = default;
@@ -125,6 +142,7 @@ class Pack {
   /// The file's format version.
   std::uint32_t version() const { return m_version; }
   std::size_t fileSize() const { return m_bytes.size(); }
+  /// The file's bytes (the caller's, or the pack's own copy).
   std::span<const std::uint8_t> bytes() const { return m_bytes; }
   const PackSkeleton& skeleton() const { return m_skeleton; }
   std::span<const PackClip> clips() const { return m_clips; }
@@ -147,13 +165,14 @@ class Pack {
 
  private:
   friend class PackReader;
-  Pack() = default;
-  std::vector<std::uint8_t> m_bytes;
-  std::vector<std::uint8_t> m_upgraded;  // clip blocks of a version 1-4 pack in the current layout
+  explicit Pack(std::pmr::memory_resource* memory);
+  std::span<const std::uint8_t> m_bytes;  // the file's bytes: the caller's, or m_owned's
+  std::vector<std::uint8_t> m_owned;
+  std::pmr::vector<std::uint8_t> m_upgraded;  // clip blocks of a version 1-4 pack in the current layout
   std::uint32_t m_version = 0;
   std::size_t m_skeletonBytes = 0;
   PackSkeleton m_skeleton;
-  std::vector<PackClip> m_clips;
+  std::pmr::vector<PackClip> m_clips;
 };
 
 /// Skeleton hash as stored in packs: FNV-1a over joint count, parents and names.

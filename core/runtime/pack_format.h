@@ -9,6 +9,9 @@ namespace animpack::runtime {
 inline constexpr std::uint8_t kPackMagic[8] = {'A', 'N', 'P', 'K', '\r', '\n', 0x1a, '\n'};
 /// The newest format this reader understands. Append-only: a new version only adds.
 inline constexpr std::uint32_t kPackVersion = 8;
+/// The oldest version the runtime reads as it is; older packs open only in the tool (core/io/legacy.h)
+/// or after `animpack upgrade`.
+inline constexpr std::uint32_t kPackOldestDirectVersion = 5;
 inline constexpr std::uint32_t kPackHeaderSize = 64;
 inline constexpr std::uint32_t kPackChecksumStart = 32;  // the checksum covers [32, fileSize)
 inline constexpr std::uint32_t kSkeletonHeaderSize = 16;

@@ -492,6 +492,7 @@ void Player::sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView&
 }
 
 void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out) {
+  assert(out.size() >= clip.jointCount());
   // The frame cache while the player stays within its budget (kStateBytesPerJoint).
   const std::size_t cache = align16(cacheBytes(clip));
   const bool cached = sizeof(*this) + cache <= kStateBytesPerJoint * clip.jointCount() && reserve(cache);
@@ -526,6 +527,7 @@ void Player::sample(const ClipView& clip, float seconds, std::span<Transform> ou
 }
 
 void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform> out) {
+  assert(out.size() >= clip.jointCount());
   const std::size_t cache = align16(cacheBytes(clip));
   const bool cached = sizeof(*this) + cache <= kStateBytesPerJoint * clip.jointCount() && reserve(cache);
   forgetOverwritten(cached ? cache : 0);
@@ -536,8 +538,11 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
                    BlendMode mode, std::span<Transform> out) {
   // Storage: clip A's cache, clip B's cache, then the second pose; caches while the whole stays
   // within kBlendStateBytesPerJoint.
-  const std::size_t budget = kBlendStateBytesPerJoint * clipA.jointCount();
-  const std::size_t pose = align16(out.size() * sizeof(Transform));
+  assert(out.size() >= clipA.jointCount() && clipA.jointCount() == clipB.jointCount());
+  const std::size_t joints = clipA.jointCount();
+  out = out.first(joints);
+  const std::size_t budget = kBlendStateBytesPerJoint * joints;
+  const std::size_t pose = align16(joints * sizeof(Transform));
   std::size_t cacheA = align16(cacheBytes(clipA)), cacheB = align16(cacheBytes(clipB));
   if (sizeof(*this) + pose + cacheA + cacheB > budget) cacheB = 0;
   if (sizeof(*this) + pose + cacheA + cacheB > budget) cacheA = 0;
@@ -551,7 +556,7 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
   // A cache this call does not use is overwritten (by the other cache or the second pose).
   if (cacheA == 0) m_cursor[0] = Cursor{};
   if (cacheB == 0) m_cursor[1] = Cursor{};
-  const std::span<Transform> second(reinterpret_cast<Transform*>(m_data + cacheA + cacheB), out.size());
+  const std::span<Transform> second(reinterpret_cast<Transform*>(m_data + cacheA + cacheB), joints);
   sampleWith(cacheA ? &m_cursor[0] : nullptr, 0, clipA, secondsA, out);
   // The second clip keeps its own cursor, so both stay on their frames.
   sampleWith(cacheB ? &m_cursor[1] : nullptr, cacheA, clipB, secondsB, second);

@@ -55,6 +55,8 @@ class Player {
   Player(const Player&) = delete;
   Player& operator=(const Player&) = delete;
 
+  /// The engine-facing API (animpack/player.h) checks every argument before it calls these; here
+  /// `out` (and `weights`) must hold the clip's joints (curves): asserted in debug builds.
   /// Samples `clip` at `seconds` from its first frame into `out` (jointCount transforms). Looping
   /// clips wrap seamlessly (every ClipView::cycleFrames()); others clamp to their first and last frame.
   void sample(const ClipView& clip, float seconds, std::span<Transform> out);
@@ -73,6 +75,9 @@ class Player {
              std::span<Transform> out);
 
   DecodePath path() const { return m_path; }
+  /// False when the storage is the caller's (it never grows).
+  bool ownsStorage() const { return m_memory != nullptr; }
+  std::size_t capacity() const { return m_capacity; }
 
   /// Bytes this player holds: the object and its storage (owned or the caller's).
   std::size_t stateBytes() const { return sizeof(*this) + m_capacity + m_curveBytes; }

@@ -1,6 +1,7 @@
 #include "core/runtime/root_motion.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -33,17 +34,54 @@ VecD rotate(const QuatD& q, const VecD& p) {
 QuatD widen(const Quat& q) { return {q.x, q.y, q.z, q.w}; }
 VecD widen(const Vec3& v) { return {{v.x, v.y, v.z}}; }
 
+/// sin and cos of an angle from + - * / alone, so that every target rounds them alike (libm's differ
+/// between glibc and mingw-w64): reduced to [-pi, pi] by whole turns, folded into [-pi/2, pi/2],
+/// then the series to x^21 and x^22 (truncation below 2e-18 there).
+constexpr double kTwoPi = 6.283185307179586, kPi = 3.141592653589793, kHalfPi = 1.5707963267948966;
+double reduced(double x) { return x - kTwoPi * std::nearbyint(x / kTwoPi); }
+/// The series' coefficients, (-1)^k / (2k + 1)! and (-1)^k / (2k)!, worked out at compile time.
+template <int Count, int Offset>
+constexpr std::array<double, Count> seriesTerms() {
+  std::array<double, Count> terms{};
+  double term = 1;
+  for (int k = 0; k < Count; ++k) {
+    terms[std::size_t(k)] = term;
+    term = -term / double((2 * k + 1 + Offset) * (2 * k + 2 + Offset));
+  }
+  return terms;
+}
+constexpr auto kSinTerms = seriesTerms<11, 1>();
+constexpr auto kCosTerms = seriesTerms<12, 0>();
+template <std::size_t Count>
+double horner(const std::array<double, Count>& terms, double x2) {
+  double s = 0;
+  for (std::size_t k = Count; k-- > 0;) s = s * x2 + terms[k];
+  return s;
+}
+double sinSeries(double x) { return x * horner(kSinTerms, x * x); }  // |x| <= pi/2
+double cosSeries(double x) { return horner(kCosTerms, x * x); }      // |x| <= pi/2
+double portableSin(double x) {
+  x = reduced(x);
+  if (x > kHalfPi) x = kPi - x;
+  if (x < -kHalfPi) x = -kPi - x;
+  return sinSeries(x);
+}
+double portableCos(double x) {
+  x = std::fabs(reduced(x));
+  return x > kHalfPi ? -cosSeries(kPi - x) : cosSeries(x);
+}
+
 /// The turn of a ground motion as a quaternion about its up axis.
 QuatD yawQuat(double yaw, std::uint8_t axis) {
-  QuatD q{0, 0, 0, std::cos(yaw / 2)};
-  (axis == 0 ? q.x : axis == 1 ? q.y : q.z) = std::sin(yaw / 2);
+  QuatD q{0, 0, 0, portableCos(yaw / 2)};
+  (axis == 0 ? q.x : axis == 1 ? q.y : q.z) = portableSin(yaw / 2);
   return q;
 }
 
 /// Rotates a ground-plane vector by `yaw` about the up axis (right-handed).
 void turn(const double in[3], double yaw, std::uint8_t axis, double out[3]) {
   const int b = (axis + 1) % 3, c = (axis + 2) % 3;
-  const double cs = std::cos(yaw), sn = std::sin(yaw);
+  const double cs = portableCos(yaw), sn = portableSin(yaw);
   const double vb = in[b], vc = in[c];
   out[axis] = in[axis];
   out[b] = cs * vb - sn * vc;

@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "core/runtime/bits.h"
-#include "core/runtime/clip_builder.h"
+#include "core/runtime/clip_format.h"
 #include "core/runtime/lanes.h"
 #include "core/runtime/math.h"
 #include "core/runtime/segment_cache.h"

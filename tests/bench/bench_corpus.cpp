@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/io/legacy.h"
 #include "core/batch/batch.h"
 #include "core/compress/compress_setup.h"
 #include "core/io/pack_writer.h"
@@ -121,7 +122,7 @@ int main(int argc, char** argv) {
     }
     if (records.empty()) continue;
     const auto bytes = core::buildPack(*f.skeleton, records);
-    auto pack = runtime::Pack::open(bytes);
+    auto pack = runtime::Pack::open(bytes, runtime::anyVersion());
     std::uint64_t packed = 0;
     for (const auto& c : pack->clips()) packed += c.ownBytes();
     totalRaw += raw;

@@ -50,12 +50,44 @@ class TestCli : public QObject {
   void helpOnEveryCommand() {
     const Run top = runCli({"--help"});
     QCOMPARE(top.code, 0);
-    for (const char* command : {"inspect", "compress", "merge", "decode", "sample", "verify", "dump", "bench"}) {
+    for (const char* command :
+         {"inspect", "compress", "merge", "upgrade", "decode", "sample", "verify", "dump", "bench"}) {
       QVERIFY(top.out.contains(command));
       const Run r = runCli({command, "--help"});
       QCOMPARE(r.code, 0);
       QVERIFY2(r.out.contains(QByteArray("usage: animpack ") + command), command);
     }
+  }
+
+  void upgradeRewritesOldPacks() {
+    // A version-1 pack: the tool reads it, `upgrade` rewrites it in the current version with the
+    // same poses (decode at 60 Hz gives the same numbers), and bad input is named.
+    const QString dir = QString::fromStdString(test::scratchDir().string());
+    const QString old = QString(ANIMPACK_SOURCE_DIR) + "/tests/data/golden_v1.anpk", fresh = dir + "/upgraded.anpk";
+    const Run u = runCli({"upgrade", old, "-o", fresh});
+    QCOMPARE(u.code, 0);
+    QVERIFY2(u.out.contains("format version 1") && u.out.contains("format version 8"), u.out.constData());
+    QVERIFY(runCli({"dump", fresh}).out.contains("version 8"));
+    const Run before = runCli({"decode", old, "--clip", "Walk", "--rate", "60", "-o", "-"});
+    const Run after = runCli({"decode", fresh, "--clip", "Walk", "--rate", "60", "-o", "-"});
+    QCOMPARE(before.code, 0);
+    QVERIFY(before.out.contains("\"frames\""));
+    QCOMPARE(after.out, before.out);
+    const Run missing = runCli({"upgrade", dir + "/no-such.anpk", "-o", dir + "/x.anpk"});
+    QCOMPARE(missing.code, 1);
+    QVERIFY(missing.err.contains("no-such.anpk"));
+    QVERIFY(!QFile::exists(dir + "/x.anpk"));
+    QCOMPARE(runCli({"upgrade", old}).code, 2);  // no -o
+    QFile future(dir + "/future.anpk");
+    QFile golden(old);
+    QVERIFY(golden.open(QIODevice::ReadOnly) && future.open(QIODevice::WriteOnly));
+    QByteArray bytes = golden.readAll();
+    bytes[8] = 42;  // the version field
+    future.write(bytes);
+    future.close();
+    const Run newer = runCli({"upgrade", dir + "/future.anpk", "-o", dir + "/y.anpk"});
+    QCOMPARE(newer.code, 1);
+    QVERIFY(newer.err.contains("format version 42 is newer"));
   }
 
   void compressDecodeVerifyDump() {

@@ -5,14 +5,21 @@
 // carries raw tracks; version 5's a third clip whose animated tracks are all keyed; version 6's rig
 // (test::morphRig) has four morph targets, so the pack carries curves; version 7's a fourth clip
 // whose animated tracks are timed; version 8's second clip is measured at scene scale 10.
+//
+// `make_golden --runtime-paths DIR` writes DIR/runtime_paths.anpk instead: the generated walker
+// (test::walkerRig, turning 45 degrees) as a looping clip with its root motion extracted and as an
+// additive clip on the rest pose, the paths the golden packs do not take. The runtime's tests hash
+// their additive layers and root motion on every target (core/runtime/tests/pose_hashes.txt).
 #include <cstdio>
 #include <fstream>
 #include <list>
 
+#include "core/io/legacy.h"
 #include "core/compress/compress_setup.h"
 #include "core/compress/compressor.h"
 #include "core/io/asset_importer.h"
 #include "core/io/pack_writer.h"
+#include "core/io/curve_builder.h"
 #include "core/runtime/curves.h"
 #include "core/runtime/hash.h"
 #include "core/runtime/pack.h"
@@ -22,9 +29,49 @@
 
 using namespace animpack;
 
+namespace {
+
+int writeRuntimePaths(const std::filesystem::path& dir) {
+  const auto source = test::writeScene(test::walkerRig(45.f, 31, 30.f), "runtime_paths.gltf");
+  auto asset = core::importAsset(source);
+  if (!asset) return std::fprintf(stderr, "%s\n", asset.message().c_str()), 1;
+  std::vector<core::CompressedClip> clips;
+  for (const char* kind : {"root_motion", "additive"}) {
+    core::CompressionSettings settings;
+    core::AdditiveRef additive;
+    if (kind == std::string("root_motion")) {
+      settings.loop = core::LoopPolicy::On;
+      settings.rootMotion = core::RootMotionMode::Extract;
+    } else {
+      additive.kind = core::AdditiveRef::Kind::Rest;
+    }
+    const core::RawClip& raw = asset->clips.front();
+    auto c = core::makeCompressJob(*asset, raw, core::resolve(settings, asset->skeleton, raw.name),
+                                   core::additiveSetup(additive, *asset, std::span<const std::uint8_t>()))
+                 .run();
+    if (!c) return std::fprintf(stderr, "%s\n", c.message().c_str()), 1;
+    clips.push_back(std::move(c.value()));
+  }
+  std::vector<core::PackClipRecord> records;
+  for (const auto& c : clips) records.push_back(core::clipRecord(c, "runtime_paths.gltf", 0));
+  records[0].name = "WalkTurn";
+  records[1].name = "WalkAdditive";
+  const auto bytes = core::buildPack(core::skeletonRecord(asset->skeleton, asset->unitToCm, asset->curves), records);
+  if (auto st = core::writeFileAtomic(dir / "runtime_paths.anpk", bytes); !st)
+    return std::fprintf(stderr, "%s\n", st.message().c_str()), 1;
+  auto pack = runtime::Pack::open(bytes);
+  if (!pack) return std::fprintf(stderr, "%s\n", pack.message().c_str()), 1;
+  std::printf("wrote runtime_paths.anpk, %zu bytes: root motion %s, additive %s\n", bytes.size(),
+              pack->clips()[0].view.rootMotion() ? "yes" : "no", pack->clips()[1].view.additive() ? "yes" : "no");
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--runtime-paths") return writeRuntimePaths(argv[2]);
   if (argc != 2) {
-    std::fprintf(stderr, "usage: make_golden OUTPUT_DIR\n");
+    std::fprintf(stderr, "usage: make_golden OUTPUT_DIR | --runtime-paths OUTPUT_DIR\n");
     return 2;
   }
   const std::filesystem::path dir = argv[1];
@@ -71,7 +118,7 @@ int main(int argc, char** argv) {
   const std::string stem = "golden_v" + std::to_string(runtime::kPackVersion);
   if (auto st = core::writeFileAtomic(dir / (stem + ".anpk"), bytes); !st)
     return std::fprintf(stderr, "%s\n", st.message().c_str()), 1;
-  auto pack = runtime::Pack::open(bytes);
+  auto pack = runtime::Pack::open(bytes, runtime::anyVersion());
   if (!pack) return std::fprintf(stderr, "%s\n", pack.message().c_str()), 1;
   std::uint64_t h = runtime::kFnvOffset;
   runtime::Player player;

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/io/legacy.h"
 #include "core/runtime/hash.h"
 #include "core/runtime/pack.h"
 #include "core/runtime/pack_format.h"
@@ -17,7 +18,7 @@ void fuzzPack(const std::uint8_t* data, std::size_t size) {
         runtime::fnv1a64(std::span(bytes.data() + runtime::kPackChecksumStart, size - runtime::kPackChecksumStart));
     std::memcpy(bytes.data() + runtime::PackHeaderLayout::checksum, &checksum, sizeof(checksum));
   }
-  auto pack = runtime::Pack::open(std::move(bytes));
+  auto pack = runtime::Pack::open(std::move(bytes), runtime::anyVersion());
   if (!pack) return;
   runtime::Player player;
   for (const runtime::PackClip& clip : pack->clips()) {

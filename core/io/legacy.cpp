@@ -1,4 +1,4 @@
-#include "core/runtime/legacy.h"
+#include "core/io/legacy.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/runtime/bits.h"
-#include "core/runtime/clip_builder.h"
+#include "core/io/clip_builder.h"
 #include "core/runtime/clip_format.h"
 #include "core/runtime/math.h"
 

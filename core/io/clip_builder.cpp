@@ -1,4 +1,4 @@
-#include "core/runtime/clip_builder.h"
+#include "core/io/clip_builder.h"
 
 #include <algorithm>
 #include <cassert>
@@ -194,20 +194,6 @@ void writeUniformData(Bytes& out, std::span<const BlockTrack> tracks, const std:
 }
 
 }  // namespace
-
-UniformGroup uniformGroup(Channel channel, std::uint8_t flags) {
-  if (channel != Channel::Rotation) return UniformGroup::Vector;
-  if (flags & kUniformFlagFourComponents) return UniformGroup::Rotation4;
-  return (flags & kUniformFlagReference) ? UniformGroup::RotationReference : UniformGroup::Rotation;
-}
-
-std::uint32_t uniformParamSize(UniformGroup group) {
-  switch (group) {
-    case UniformGroup::RotationReference: return kUniformParamSize + kUniformRefSize;
-    case UniformGroup::Rotation4: return kUniformParamSize + 4;
-    default: return kUniformParamSize;
-  }
-}
 
 std::vector<std::uint8_t> buildClip(const BlockClip& clip) {
   const std::span<const BlockTrack> tracks = clip.tracks;

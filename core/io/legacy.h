@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "core/runtime/pack.h"
 #include "core/runtime/status.h"
 
 namespace animpack::runtime {
@@ -16,5 +17,8 @@ namespace animpack::runtime {
 /// Validates a version 1-4 clip block (every rule its version had) and returns the same clip in
 /// the current layout. `joints` is the skeleton's joint count.
 Expected<std::vector<std::uint8_t>> upgradeClip(std::span<const std::uint8_t> blob, std::uint32_t joints);
+
+/// Pack::open options that read every format version the tool reads: 1 to 4 through upgradeClip.
+inline Pack::OpenOptions anyVersion() { return {&upgradeClip}; }
 
 }  // namespace animpack::runtime

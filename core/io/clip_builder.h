@@ -1,8 +1,9 @@
 #pragma once
 // Writes one clip data block in the current format (core/runtime/FORMAT.md "Clip data block") from
 // a description of its sub-tracks. The compressor's writer (core/compress/clip_writer.cpp) and the
-// reader of older packs (core/runtime/legacy.cpp) both describe their tracks this way, so the block
-// layout is written in one place, beside the reader that validates it.
+// reader of older packs (core/io/legacy.cpp) both describe their tracks this way, so the block
+// layout is written in one place, beside the format the reader validates (core/runtime/clip_format.h); the runtime does
+// not link it.
 
 #include <array>
 #include <cstdint>
@@ -59,18 +60,6 @@ struct BlockClip {
   std::span<const BlockTrack> tracks;        ///< joint x 3 + channel
   std::span<const std::uint8_t> rootMotion;  ///< the root-motion section (FORMAT.md "Root motion"), or empty
 };
-
-/// The uniform group of a track's parameters (FORMAT.md "Uniform tracks": groups are stored in this
-/// order): rotations as x, y, z; the same relative to a reference; rotations as x, y, z, w; vectors.
-enum class UniformGroup : std::uint8_t { Rotation = 0, RotationReference = 1, Rotation4 = 2, Vector = 3 };
-inline constexpr unsigned kUniformGroupCount = 4;
-UniformGroup uniformGroup(Channel channel, std::uint8_t uniformFlags);
-/// Bytes of one uniform parameter record of a group.
-std::uint32_t uniformParamSize(UniformGroup group);
-/// Bytes of one keyed parameter record.
-inline std::uint32_t keyedParamSize(Channel channel) {
-  return channel == Channel::Rotation ? kKeyedRotationParamSize : kKeyedVectorParamSize;
-}
 
 /// The clip's bytes; the layout follows from the inputs alone (byte-identical output).
 std::vector<std::uint8_t> buildClip(const BlockClip& clip);
