@@ -448,6 +448,13 @@ RUNTIME_TEST(clipsOfDifferentJointCountsDoNotBlend) {
   CHECK(player.blend(walker->clip(0), 0.f, golden->clip(0), 0.f, 0.5f, BlendMode::Naive, pose) ==
         Result::SkeletonMismatch);
   CHECK(untouched(pose));
+  // A player bound to the golden skeleton refuses the walker's additive layer and root motion.
+  player.bindSkeleton(*golden);
+  auto scratch = sentinelPose(pose.size());
+  CHECK(player.addClip(walker->findClip("WalkAdditive"), 0.f, 1.f, pose, scratch) == Result::ForeignClip);
+  Transform motion = sentinelPose(1)[0];
+  CHECK(player.rootMotion(walker->findClip("WalkTurn"), 0.f, 1.f, motion) == Result::ForeignClip);
+  CHECK(untouched(pose) && untouched(scratch) && std::memcmp(&motion, sentinelPose(1).data(), sizeof(Transform)) == 0);
 }
 
 RUNTIME_TEST(poseHelpersAreChecked) {
