@@ -31,9 +31,11 @@ Result modelMatrices(std::span<const std::int32_t> parents, std::span<const Tran
   if (local.size() < parents.size() || model.size() < parents.size()) return Result::PoseTooShort;
   for (std::size_t j = 0; j < parents.size(); ++j)
     if (parents[j] >= static_cast<std::int64_t>(j) || parents[j] < -1) return Result::ParentOrder;
+  // The runtime's own affine composition (core/runtime/math.h), joint after joint into the 4x4 output.
   for (std::size_t j = 0; j < parents.size(); ++j) {
-    const Matrix4 m = toMatrix(local[j]);
-    model[j] = parents[j] < 0 ? m : multiply(model[static_cast<std::size_t>(parents[j])], m);
+    runtime::Mat34 m = runtime::Mat34::fromTransform(local[j]);
+    if (parents[j] >= 0) m = runtime::Mat34::fromMatrix4(model[static_cast<std::size_t>(parents[j])].m) * m;
+    m.toMatrix4(model[j].m);
   }
   return Result::Ok;
 }
