@@ -185,6 +185,11 @@ struct Uniform {
     static constexpr std::uint8_t kOne[4] = {1, 1, 1, 1};
     static constexpr std::uint8_t kZero[4] = {};
     // uint32 -> float rounds to nearest; below 2^31 the signed conversion gives the same float.
+    if (b.rowBits == 0) {
+      // Every width zero: each value is q = 0, read from no bit.
+      for (unsigned c = 0; c < Components; ++c) q[c] = L::set(0.f);
+      return;
+    }
     auto toFloat = [&](I v) { return b.unsignedRows ? L::fromUint(v) : L::fromInt(v); };
     if (!b.wideRows) {
       // Each lane's values of the row in one read: positions rowOffset + rowStart x 1.
@@ -347,13 +352,26 @@ struct Uniform {
     const F cosMinusOne = L::sub(d, L::set(1.f));
     // slerpWeight(1 - t) and slerpWeight(t), in its operation order.
     const F one = L::set(1.f);
-    F accA = one, accB = one;
-    for (int i = 5; i >= 0; --i) {
-      accA = L::add(one, L::mul(L::mul(series.termA[i], cosMinusOne), accA));
-      accB = L::add(one, L::mul(L::mul(series.termB[i], cosMinusOne), accB));
+    F wa, wb;
+    if constexpr (HasPair<L>) {
+      // Both series in one register (the lower half weight 1 - t, the upper t): the same operations per lane.
+      using P = typename L::Pair;
+      const typename P::F onePair = P::set(1.f), cosPair = P::pair(cosMinusOne, cosMinusOne);
+      typename P::F acc = onePair;
+      for (int i = 5; i >= 0; --i)
+        acc = P::add(onePair, P::mul(P::mul(P::pair(series.termA[i], series.termB[i]), cosPair), acc));
+      const typename P::F w = P::mul(P::pair(L::set(1.f - t), L::set(t)), acc);
+      wa = P::low(w);
+      wb = P::high(w);
+    } else {
+      F accA = one, accB = one;
+      for (int i = 5; i >= 0; --i) {
+        accA = L::add(one, L::mul(L::mul(series.termA[i], cosMinusOne), accA));
+        accB = L::add(one, L::mul(L::mul(series.termB[i], cosMinusOne), accB));
+      }
+      wa = L::mul(L::set(1.f - t), accA);
+      wb = L::mul(L::set(t), accB);
     }
-    const F wa = L::mul(L::set(1.f - t), accA);
-    const F wb = L::mul(L::set(t), accB);
     F r[4];
     for (unsigned c = 0; c < 4; ++c) r[c] = L::add(L::mul(a[c], wa), L::mul(L::flipSign(flip, b[c]), wb));
     if (L::any(L::notMask(polynomial))) {
@@ -374,6 +392,12 @@ struct Uniform {
   /// z is negative.
   [[gnu::always_inline]] static void canonical(const F q[4], F out[4]) {
     const F zero = L::set(0.f);
+    if (!L::any(L::eq(q[3], zero))) {
+      // w is not zero in any lane (nearly always): its sign alone decides.
+      const M negative = L::lt(q[3], zero);
+      for (unsigned c = 0; c < 4; ++c) out[c] = L::flipSign(negative, q[c]);
+      return;
+    }
     M negate = L::lt(q[2], zero);
     negate = L::orMask(L::lt(q[1], zero), L::andMask(L::eq(q[1], zero), negate));
     negate = L::orMask(L::lt(q[0], zero), L::andMask(L::eq(q[0], zero), negate));
