@@ -605,27 +605,6 @@ Status ClipViewReader::curveKeys(const CurveSectionView& s) {
   return Status::ok();
 }
 
-CurveSectionView ClipView::curveSection() const {
-  CurveSectionView s;
-  if (m_curveCount == 0) return s;
-  const std::uint8_t* p = m_blob + m_curves + CurveSectionLayout::size;
-  s.kinds = p;
-  p += align4((std::uint32_t(m_curveCount) + 1) / 2);
-  s.constants = p;
-  p += 4 * std::size_t(m_curveConstants);
-  s.keyedParams = p;
-  p += std::size_t(kCurveKeyedParamSize) * m_curveKeyed;
-  s.uniformParams = p;
-  p += std::size_t(kCurveUniformParamSize) * m_curveUniform;
-  s.raw = p;
-  p += 4 * std::size_t(m_frameCount) * m_curveRaw;
-  s.keys = p;
-  p += (std::size_t(m_curveKeyBits) + 7) / 8;
-  s.rows = p;
-  s.rowBits = m_curveRowBits;
-  return s;
-}
-
 Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<const Transform> restPose,
                                   std::span<const float> restWeights) {
   static std::atomic<std::uint32_t> nextId{1};

@@ -12,7 +12,7 @@
 #include <span>
 
 #include "core/runtime/clip_format.h"
-#include "core/runtime/clip_format.h"
+#include "core/runtime/curves.h"
 #include "core/runtime/math.h"
 #include "core/runtime/status.h"
 
@@ -243,6 +243,28 @@ class ClipView {
   std::uint32_t m_curveKeys = 0, m_curveKeyBits = 0, m_curveRowBits = 0;
   const float* m_curveRest = nullptr;
 };
+
+/// Inline: the curve decoder works it out on most calls, and reads only some of its parts.
+inline CurveSectionView ClipView::curveSection() const {
+  CurveSectionView s;
+  if (m_curveCount == 0) return s;
+  const std::uint8_t* p = m_blob + m_curves + CurveSectionLayout::size;
+  s.kinds = p;
+  p += align4((std::uint32_t(m_curveCount) + 1) / 2);
+  s.constants = p;
+  p += 4 * std::size_t(m_curveConstants);
+  s.keyedParams = p;
+  p += std::size_t(kCurveKeyedParamSize) * m_curveKeyed;
+  s.uniformParams = p;
+  p += std::size_t(kCurveUniformParamSize) * m_curveUniform;
+  s.raw = p;
+  p += 4 * std::size_t(m_frameCount) * m_curveRaw;
+  s.keys = p;
+  p += (std::size_t(m_curveKeyBits) + 7) / 8;
+  s.rows = p;
+  s.rowBits = m_curveRowBits;
+  return s;
+}
 
 /// Decodes a key's rotation payload (v[3] at `payload`) or vector payload over its track's range.
 Quat decodeRotationKey(const std::uint8_t* payload);

@@ -88,22 +88,26 @@ void findSegment(const CurveSectionView& s, const std::uint8_t* p, std::uint32_t
 }
 
 /// Keyed curves at frame f + alpha (or, in a wrap interval, frame f towards each curve's first
-/// key). With a cache, a curve whose segment holds f reads no key.
-void keyedCurves(const ClipView& clip, const CurveSectionView& s, std::uint32_t f, bool wrap, float alpha,
+/// key). With a cache, a curve whose segment holds f reads no key (nor the section's layout).
+void keyedCurves(const ClipView& clip, const CurveSectionView& section, std::uint32_t f, bool wrap, float alpha,
                  std::span<float> out, std::span<CurveSegment> segments) {
-  const unsigned frameBits = curveKeyFrameBits(clip.frameCount());
   const std::uint32_t keyed = clip.curveKeyedCount();
   const float ff = float(f), x = ff + (wrap ? 0.f : alpha);
   std::uint64_t keyBit = 0;  // where the next curve's keys start, while segments are new
   if (!segments.empty() && !wrap) {
     for (std::uint32_t t = 0; t < keyed; ++t) {
       CurveSegment& seg = segments[t];
-      if (!(ff >= seg.a && ff < seg.b))
-        findSegment(s, s.keyedParams + std::size_t(t) * kCurveKeyedParamSize, t, f, frameBits, seg, keyBit);
+      if (!(ff >= seg.a && ff < seg.b)) {
+        const CurveSectionView& s = section.kinds ? section : clip.curveSection();
+        findSegment(s, s.keyedParams + std::size_t(t) * kCurveKeyedParamSize, t, f,
+                    curveKeyFrameBits(clip.frameCount()), seg, keyBit);
+      }
       out[seg.curve] = curveSegmentValue(seg.a, seg.va, seg.slope, x);
     }
     return;
   }
+  const CurveSectionView& s = section.kinds ? section : clip.curveSection();
+  const unsigned frameBits = curveKeyFrameBits(clip.frameCount());
   for (std::uint32_t t = 0; t < keyed; ++t) {
     CurveSegment local;
     CurveSegment& seg = segments.empty() ? local : segments[t];
@@ -140,14 +144,20 @@ void decodeBetween(const ClipView& clip, std::uint32_t f, std::uint32_t f1, floa
                    CurveCache* cache) {
   const std::uint32_t n = clip.curveCount();
   assert(out.size() >= n);
-  const CurveSectionView s = clip.curveSection();
+  // The section's layout is worked out only where a part is read (not for a cached segment), in
+  // place (a copy of it is read back before its stores land: a stall on x86).
+  const bool rows = clip.curveRawCount() > 0 || clip.curveUniformCount() > 0;
+  const CurveSectionView s = !cache || cache->clip != clip.id() || rows ? clip.curveSection() : CurveSectionView{};
   if (cache && cache->clip != clip.id()) {
     cache->clip = clip.id();
     staticCurves(clip, s, cache->statics);
     std::fill(cache->segments.begin(), cache->segments.end(), CurveSegment{});
   }
-  if (cache) std::copy_n(cache->statics.begin(), n, out.begin());
-  else staticCurves(clip, s, out);
+  if (cache) {
+    for (std::uint32_t i = 0; i < n; ++i) out[i] = cache->statics[i];
+  } else {
+    staticCurves(clip, s, out);
+  }
   if (clip.curveRawCount() > 0) rawCurves(clip, s, f, f1, alpha, out);
   if (clip.curveKeyedCount() > 0)
     keyedCurves(clip, s, f, f1 < f, alpha, out, cache ? cache->segments : std::span<CurveSegment>());

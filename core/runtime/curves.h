@@ -4,6 +4,7 @@
 // used by the compressor) and the decoder (sampleCurves) share the arithmetic below, so what the
 // compressor verifies is what a game gets. Decoding reads the clip's bytes; nothing is cached.
 
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -33,9 +34,8 @@ inline constexpr std::uint32_t kMaxCurves = 65535;
 
 /// Bits of a key's frame in a clip of `frames` frames (keys are bit-packed: frame, then value).
 inline unsigned curveKeyFrameBits(std::uint32_t frames) {
-  unsigned bits = 1;
-  while (bits < 32 && (std::uint64_t(1) << bits) < frames) ++bits;
-  return bits;
+  // The fewest bits (at least 1) that count to frames - 1.
+  return frames <= 2 ? 1u : static_cast<unsigned>(std::bit_width(frames - 1));
 }
 /// A quantized curve value, keyed or uniform: min + q x step (float arithmetic the compressor predicts).
 inline float curveValue(std::uint32_t q, float minValue, float step) { return minValue + float(q) * step; }
