@@ -45,11 +45,12 @@ const char* describe(Result result) {
     case Result::StorageTooSmall: return "the player's storage is too small for this call";
     case Result::StorageMisaligned: return "the storage is not aligned to Player::kStorageAlignment (16 bytes)";
     case Result::ParentOrder: return "a joint's parent is not an earlier joint";
+    case Result::JointCountOutOfRange: return "a joint count beyond the clip's joints";
   }
   return "unknown result";
 }
 
-static_assert(sizeof(runtime::Player) <= 80 && alignof(runtime::Player) <= 16,
+static_assert(sizeof(runtime::Player) <= 64 && alignof(runtime::Player) <= 16,
               "animpack::Player::kImplBytes must hold the runtime's Player");
 static_assert(int(BlendMode::Naive) == int(runtime::BlendMode::Naive) &&
               int(BlendMode::Decomposed) == int(runtime::BlendMode::Decomposed));
@@ -101,6 +102,25 @@ Result Player::sample(const Clip& clip, float seconds, std::span<Transform> pose
   const std::uint32_t joints = pose.empty() ? 0 : clip.jointCount();
   impl(m_impl)->sample(clip.m_clip->view, seconds, pose.first(joints), weights.first(clip.curveCount()));
   return Result::Ok;
+}
+
+Result Player::checkLevel(const Clip& clip, float time, float limit, std::uint32_t jointCount,
+                          std::size_t poseSize) const {
+  if (Result r = check(clip, time, limit); r != Result::Ok) return r;
+  if (jointCount > clip.jointCount()) return Result::JointCountOutOfRange;
+  return poseSize < jointCount ? Result::PoseTooShort : Result::Ok;
+}
+
+Result Player::sample(const Clip& clip, float seconds, std::uint32_t jointCount, std::span<Transform> pose) {
+  const Result r = checkLevel(clip, seconds, kMaxSeconds, jointCount, pose.size());
+  if (r == Result::Ok) impl(m_impl)->sampleJoints(clip.m_clip->view, seconds, jointCount, pose.first(jointCount));
+  return r;
+}
+
+Result Player::sampleFrame(const Clip& clip, float frame, std::uint32_t jointCount, std::span<Transform> pose) {
+  const Result r = checkLevel(clip, frame, kMaxFrame, jointCount, pose.size());
+  if (r == Result::Ok) impl(m_impl)->sampleFrameJoints(clip.m_clip->view, frame, jointCount, pose.first(jointCount));
+  return r;
 }
 
 Result Player::sampleFrame(const Clip& clip, float frame, std::span<Transform> pose) {

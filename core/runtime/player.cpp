@@ -95,8 +95,8 @@ std::uint32_t applyConstant(std::uint32_t i, unsigned kind, const std::uint8_t* 
 }
 
 /// The rest pose (the identity for an additive clip) with every constant track applied.
-void basePose(const ClipView& clip, Transform* out) {
-  const std::uint32_t joints = clip.jointCount();
+/// The first `joints` joints' only (a level of detail).
+void basePose(const ClipView& clip, std::uint32_t joints, Transform* out) {
   if (clip.additive()) std::fill(out, out + joints, Transform{});
   else if (joints > 0)  // a clip of morph curves alone has no joint (and no rest pose to copy)
     std::memcpy(static_cast<void*>(out), clip.restPose().data(), std::size_t(joints) * sizeof(Transform));
@@ -110,6 +110,7 @@ void basePose(const ClipView& clip, Transform* out) {
     for (std::uint32_t i = byte * 2; i < byte * 2 + 2; ++i) {
       const unsigned kind = (kinds[byte] >> ((i & 1) * 4)) & 15u;
       if (kind == unsigned(TrackKind::Default) || kind > unsigned(TrackKind::ConstantFloat)) continue;
+      if (i >= 3 * joints) return;  // constants are stored in sub-track order
       p += applyConstant(i, kind, p, out);
       --left;
     }
@@ -138,7 +139,29 @@ struct CacheUse {
   BatchValues* values = nullptr;  // per batch, uniform then keyed; null: no cache
   int slot[2] = {0, 1};           // the cache slot of the pose's first and second frame
   bool decode[2] = {true, true};  // whether that frame is decoded (not held)
+  std::uint32_t joints = ~0u;     // the leading joints decoded (a level of detail; all by default)
 };
+
+/// The first of a group's tracks [first, end) (records of `recordSize` bytes from the one of track
+/// `first`) whose joint is at least `joints`: tracks are stored in sub-track order, so those of the
+/// leading joints come first.
+std::uint32_t tracksBelow(const std::uint8_t* records, std::uint32_t recordSize, std::uint32_t first, std::uint32_t end,
+                          std::uint32_t joints) {
+  std::uint32_t lo = first, hi = end;
+  while (lo < hi) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    if (loadLE<std::uint16_t>(records + std::size_t(mid - first) * recordSize) < joints) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/// Bits of one frame of uniform track t's residuals in a segment (its 3-byte header's widths).
+std::uint32_t residualBitsPerFrame(const std::uint8_t* segment, std::uint32_t t) {
+  const std::uint8_t* h = segment + kSegmentHeaderBytesPerTrack * std::size_t(t);
+  const std::uint32_t word = h[0] | (std::uint32_t(h[1]) << 8) | (std::uint32_t(h[2]) << 16);
+  return (word & 31u) + ((word >> 5) & 31u) + ((word >> 10) & 31u) + ((word >> 19) & 31u);
+}
 
 /// Every uniform track of the pose, batch after batch: the values at its frames read from the
 /// clip's bytes (or the cursor's cache), interpolated between them four tracks at a time.
@@ -148,16 +171,21 @@ void decodeUniform(const ClipView& clip, const PoseFrames& at, const CacheUse& c
   using K = kernels::Uniform<Lanes>;
   using F = typename Lanes::F;
   const bool needA = cache.decode[0], needB = at.second && cache.decode[1];
-  const kernels::FrameSource a = frameSource(clip, at.first);
-  const kernels::FrameSource b = at.second ? frameSource(clip, at.next) : a;
+  // Where the frames it decodes are read (a frame the cache holds needs none).
+  const kernels::FrameSource a = needA ? frameSource(clip, at.first) : kernels::FrameSource{};
+  const kernels::FrameSource b = needB ? frameSource(clip, at.next) : a;
   const bool same = a.segment == b.segment;
   const std::uint8_t* bits = clip.boundaryBits();
   const std::uint32_t headerBits = clip.uniformCount() * kSegmentHeaderBytesPerTrack * 8;
   std::uint32_t rowOffset = 0, baseA = headerBits, baseB = headerBits;
   BatchValues* values = cache.values;
   auto group = [&]<UniformGroup G>() {
-    const std::uint32_t start = clip.uniformGroupStart(unsigned(G)), end = clip.uniformGroupStart(unsigned(G) + 1);
+    const std::uint32_t start = clip.uniformGroupStart(unsigned(G)), all = clip.uniformGroupStart(unsigned(G) + 1);
     const std::uint8_t* records = clip.uniformGroupParams(unsigned(G));
+    // A level of detail decodes the group's tracks of the leading joints, and steps over the rest.
+    const std::uint32_t end =
+        cache.joints < clip.jointCount() ? tracksBelow(records, uniformParamSize(G), start, all, cache.joints) : all;
+    BatchValues* const groupValues = values;
     constexpr unsigned kComponents = G == UniformGroup::Vector ? 3 : 4;
     for (std::uint32_t t = start; t < end; t += 4) {
       F v[2][4];
@@ -193,6 +221,16 @@ void decodeUniform(const ClipView& clip, const PoseFrames& at, const CacheUse& c
       }
       K::template finish<G == UniformGroup::Vector>(offsets, lanes, v[0], v[1], at.second, series, out);
     }
+    if (end == all) return;
+    if (groupValues) values = groupValues + (all - start + 3) / 4;  // the cache keeps every batch's place
+    if (!(needA || needB) || G == UniformGroup::Vector) return;
+    // The tracks stepped over: their share of a boundary row and of the segments' residuals.
+    const std::uint8_t* r = records + std::size_t(end - start) * uniformParamSize(G);
+    for (std::uint32_t t = end; t < all; ++t, r += uniformParamSize(G)) {
+      rowOffset += std::uint32_t(r[20]) + r[21] + r[22] + r[23];
+      if (needA) baseA += a.segmentFrames * residualBitsPerFrame(a.segment, t);
+      if (needB && (!needA || !same)) baseB += b.segmentFrames * residualBitsPerFrame(b.segment, t);
+    }
   };
   group.template operator()<UniformGroup::Rotation>();
   group.template operator()<UniformGroup::RotationReference>();
@@ -214,6 +252,13 @@ void decodeKeyed(const ClipView& clip, const PoseFrames& at, const CacheUse& cac
   const std::uint32_t count = clip.keyedCount(), rotations = clip.keyedRotationCount();
   const bool need[2] = {cache.decode[0], at.second && cache.decode[1]};
   BatchValues* values = cache.values ? cache.values + firstBatch : nullptr;
+  // A level of detail: the rotation and vector tracks of the leading joints (sub-track order).
+  const bool lod = cache.joints < clip.jointCount();
+  const std::uint32_t rotationEnd =
+      lod ? tracksBelow(params, kKeyedRotationParamSize, 0, rotations, cache.joints) : rotations;
+  const std::uint8_t* vectorParams = params + std::size_t(rotations) * kKeyedRotationParamSize;
+  const std::uint32_t vectorEnd =
+      lod ? tracksBelow(vectorParams, kKeyedVectorParamSize, rotations, count, cache.joints) : count;
   auto batch = [&]<bool Rotation>(unsigned lanes) {
     typename Keyed::Lanes t;
     std::uint32_t offsets[4];
@@ -270,16 +315,22 @@ void decodeKeyed(const ClipView& clip, const PoseFrames& at, const CacheUse& cac
     }
     K::template finish<!Rotation>(offsets, lanes, v[0], v[1], at.second, series, out);
   };
-  for (std::uint32_t t = 0; t < rotations; t += 4)
-    batch.template operator()<true>(std::min<std::uint32_t>(4, rotations - t));
-  for (std::uint32_t t = rotations; t < count; t += 4)
-    batch.template operator()<false>(std::min<std::uint32_t>(4, count - t));
+  for (std::uint32_t t = 0; t < rotationEnd; t += 4)
+    batch.template operator()<true>(std::min<std::uint32_t>(4, rotationEnd - t));
+  if (rotationEnd < rotations) {
+    // Step over the other joints' rotations: their keys, and their batches' places in the cache.
+    for (std::uint32_t t = rotationEnd; t < rotations; ++t, params += kKeyedRotationParamSize)
+      keys += std::size_t(loadLE<std::uint32_t>(params + 4)) * kKeySize;
+    if (values) values = cache.values + firstBatch + (rotations + 3) / 4;
+  }
+  for (std::uint32_t t = rotations; t < vectorEnd; t += 4)
+    batch.template operator()<false>(std::min<std::uint32_t>(4, vectorEnd - t));
 }
 
 /// Raw tracks: their float32 samples at the pose's frames, interpolated.
-void decodeRaw(const ClipView& clip, const PoseFrames& at, const SlerpTerms& terms, Transform* out) {
+void decodeRaw(const ClipView& clip, const PoseFrames& at, const SlerpTerms& terms, std::uint32_t joints,
+               Transform* out) {
   const std::uint8_t* p = clip.rawSamples();
-  const std::uint32_t joints = clip.jointCount();
   const std::uint8_t* kinds = clip.bytes().data() + kClipHeaderSize;
   for (std::uint32_t i = 0, seen = 0; i < joints * 3 && seen < clip.rawCount(); ++i) {
     if (((kinds[i / 2] >> ((i & 1) * 4)) & 15u) != unsigned(TrackKind::Raw)) continue;
@@ -363,42 +414,39 @@ Player::Player(std::span<std::byte> storage, DecodePath path)
 
 Player::~Player() {
   if (m_memory && m_data) m_memory->deallocate(m_data, m_capacity, 16);
-  if (m_memory && m_curves) m_memory->deallocate(m_curves, m_curveBytes, 16);
 }
 
 Player::Player(Player&& other) noexcept
     : m_data(other.m_data),
       m_memory(other.m_memory),
       m_capacity(other.m_capacity),
-      m_path(other.m_path),
-      m_framesDecoded(other.m_framesDecoded),
-      m_curves(other.m_curves),
       m_curveBytes(other.m_curveBytes),
-      m_curveClip(other.m_curveClip) {
+      m_secondOffset(other.m_secondOffset),
+      m_framesDecoded(other.m_framesDecoded),
+      m_curveClip(other.m_curveClip),
+      m_path(other.m_path) {
   m_cursor[0] = other.m_cursor[0];
   m_cursor[1] = other.m_cursor[1];
   other.m_data = nullptr;
   other.m_capacity = 0;
-  other.m_curves = nullptr;
   other.m_curveBytes = 0;
+  other.m_curveClip = 0;
+  other.m_cursor[0] = other.m_cursor[1] = Cursor{};
 }
 
 Player& Player::operator=(Player&& other) noexcept {
   if (this == &other) return *this;
   if (m_memory && m_data) m_memory->deallocate(m_data, m_capacity, 16);
-  if (m_memory && m_curves) m_memory->deallocate(m_curves, m_curveBytes, 16);
-  m_curves = std::exchange(other.m_curves, nullptr);
-  m_curveBytes = std::exchange(other.m_curveBytes, 0u);
-  m_curveClip = other.m_curveClip;
-  m_data = other.m_data;
+  m_data = std::exchange(other.m_data, nullptr);
   m_memory = other.m_memory;
-  m_capacity = other.m_capacity;
+  m_capacity = std::exchange(other.m_capacity, 0u);
+  m_curveBytes = std::exchange(other.m_curveBytes, 0u);
+  m_curveClip = std::exchange(other.m_curveClip, 0u);
   m_path = other.m_path;
-  m_cursor[0] = other.m_cursor[0];
-  m_cursor[1] = other.m_cursor[1];
+  m_cursor[0] = std::exchange(other.m_cursor[0], Cursor{});
+  m_cursor[1] = std::exchange(other.m_cursor[1], Cursor{});
+  m_secondOffset = other.m_secondOffset;
   m_framesDecoded = other.m_framesDecoded;
-  other.m_data = nullptr;
-  other.m_capacity = 0;
   return *this;
 }
 
@@ -408,37 +456,44 @@ std::size_t Player::blendStorageBytes(const ClipView& a, const ClipView& b) {
   return align16(cacheBytes(a)) + align16(cacheBytes(b)) + align16(std::size_t(a.jointCount()) * sizeof(Transform));
 }
 
-/// Makes the storage hold `bytes` (the caches' contents are dropped when it grows); false when the
-/// storage is the caller's and too small.
+/// Makes the frame storage (after the curve cache) hold `bytes` (the caches' contents are dropped
+/// when the block grows); false when the storage is the caller's and too small.
 bool Player::reserve(std::size_t bytes) {
-  if (bytes <= m_capacity) return true;
-  if (!m_memory || bytes > 0xffffffffu) return false;
+  if (bytes <= frameCapacity()) return true;
+  if (!m_memory || bytes + m_curveBytes > 0xffffffffu) return false;
   if (m_data) m_memory->deallocate(m_data, m_capacity, 16);
-  m_data = static_cast<std::byte*>(m_memory->allocate(bytes, 16));
-  m_capacity = static_cast<std::uint32_t>(bytes);
+  m_capacity = static_cast<std::uint32_t>(bytes + m_curveBytes);
+  m_data = static_cast<std::byte*>(m_memory->allocate(m_capacity, 16));
   m_cursor[0] = m_cursor[1] = Cursor{};
+  m_curveClip = 0;
   return true;
 }
 
-void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float frame,
+void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float frame, std::uint32_t joints,
                     std::span<Transform> out) {
   const PoseFrames at = splitFrame(clip, frame);
   // The fraction's slerp series, shared by every rotation of the pose between two frames.
   const SlerpTerms terms = SlerpTerms::of(at.alpha);
-  basePose(clip, out.data());
+  basePose(clip, joints, out.data());
   if (at.wrap) {
     // In the wrap interval every joint is its pose at the last frame interpolated to its pose at
     // frame 0 (runtime::interpolatePoses), the tracks that do not move included.
-    interpolatePoses(out, out, at.alpha, out);
+    interpolatePoses(out.first(joints), out.first(joints), at.alpha, out.first(joints));
   }
   if (clip.uniformCount() > 0 || clip.keyedCount() > 0) {
     CacheUse cache;
+    cache.joints = joints;
     const std::uint32_t frames[2] = {at.first, at.second ? at.next : ~0u};
     if (cursor) {
-      // Another clip, or its cache elsewhere in the storage: nothing held.
-      if (cursor->clip != clip.id() || cursor->offset != cacheOffset)
-        *cursor = Cursor{clip.id(), {~0u, ~0u}, static_cast<std::uint32_t>(cacheOffset)};
-      cache.values = reinterpret_cast<BatchValues*>(m_data + cacheOffset);
+      // Another clip, its cache elsewhere in the storage, or another level of detail: nothing held.
+      // (Cursor 0's cache is always at the start; cursor 1's where the blend put it, all joints.)
+      const bool moved = cursor == &m_cursor[1] ? m_secondOffset != cacheOffset : m_firstJoints != joints;
+      if (cursor->clip != clip.id() || moved) {
+        *cursor = Cursor{clip.id(), {~0u, ~0u}};
+        if (cursor == &m_cursor[1]) m_secondOffset = static_cast<std::uint32_t>(cacheOffset);
+        else m_firstJoints = static_cast<std::uint16_t>(joints);
+      }
+      cache.values = reinterpret_cast<BatchValues*>(frameStorage() + cacheOffset);
       // A frame the cursor holds is not decoded; a new one takes the slot the pose's other frame
       // does not use, or (one frame) a free slot, else the one whose frame is farther away.
       auto held = [&](std::uint32_t f) { return cursor->frame[0] == f ? 0 : cursor->frame[1] == f ? 1 : -1; };
@@ -474,64 +529,92 @@ void Player::decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& cli
 #endif
       decodeTracks<PortableLanes>(clip, at, cache, terms, out.data());
   }
-  if (clip.rawCount() > 0) decodeRaw(clip, at, terms, out.data());
+  if (clip.rawCount() > 0) decodeRaw(clip, at, terms, joints, out.data());
   // Timed tracks (format version 7) at the time itself: their keys need not sit on frames.
   if (clip.timedCount() > 0)
-    decodeTimed(clip, double(at.first) + double(at.alpha), at.wrap ? at.alpha : -1.f, out.data());
+    decodeTimed(clip, double(at.first) + double(at.alpha), at.wrap ? at.alpha : -1.f, joints, out.data());
 }
 
 void Player::sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds,
-                        std::span<Transform> out) {
+                        std::uint32_t joints, std::span<Transform> out) {
   float frame = seconds * clip.sampleRate();
   const float cycle = clip.cycleFrames();
   if (clip.loops() && cycle > 0.f) {
     frame = std::fmod(frame, cycle);
     if (frame < 0.f) frame += cycle;
   }
-  decode(cursor, cacheOffset, clip, frame, out);
+  decode(cursor, cacheOffset, clip, frame, joints, out);
 }
 
 void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out) {
-  assert(out.size() >= clip.jointCount());
-  // The frame cache while the player stays within its budget (kStateBytesPerJoint).
+  sampleJoints(clip, seconds, clip.jointCount(), out);
+}
+
+/// Whether a clip's frame cache fits (the player stays within kStateBytesPerJoint) and is reserved.
+bool Player::frameCacheFits(const ClipView& clip) {
   const std::size_t cache = align16(cacheBytes(clip));
   const bool cached = sizeof(*this) + cache <= kStateBytesPerJoint * clip.jointCount() && reserve(cache);
   forgetOverwritten(cached ? cache : 0);
-  sampleWith(cached ? &m_cursor[0] : nullptr, 0, clip, seconds, out);
+  return cached;
+}
+
+void Player::sampleJoints(const ClipView& clip, float seconds, std::uint32_t joints, std::span<Transform> out) {
+  assert(joints <= clip.jointCount() && out.size() >= joints);
+  sampleWith(frameCacheFits(clip) ? &m_cursor[0] : nullptr, 0, clip, seconds, joints, out);
 }
 
 /// The cursors whose caches the bytes [0, used) of the coming call overwrite hold nothing any more
 /// (cursor 0 keeps its place at offset 0 when the call uses it).
 void Player::forgetOverwritten(std::size_t used) {
-  if (m_cursor[1].clip != 0 && m_cursor[1].offset < used) m_cursor[1] = Cursor{};
+  if (m_cursor[1].clip != 0 && m_secondOffset < used) m_cursor[1] = Cursor{};
   if (used == 0) m_cursor[0] = Cursor{};
 }
 
 void Player::sample(const ClipView& clip, float seconds, std::span<Transform> out, std::span<float> weights) {
   if (!out.empty()) sample(clip, seconds, out);
-  const std::size_t bytes = curveCacheBytes(clip);
-  if (bytes > m_curveBytes && m_memory) {
-    if (m_curves) m_memory->deallocate(m_curves, m_curveBytes, 16);
-    m_curves = static_cast<std::byte*>(m_memory->allocate(bytes, 16));
+  if (m_curveClip == clip.id() && m_curveClip != 0) {
+    // The cache holds this clip already (any growth since cleared it).
+    if (clip.curveKeyedCount() + clip.curveUniformCount() + clip.curveRawCount() == 0) {
+      // No curve moves: the weights are the statics at any time.
+      std::memcpy(weights.data(), m_data, std::size_t(clip.curveCount()) * sizeof(float));
+      return;
+    }
+    CurveCache cache{
+        m_curveClip,
+        {reinterpret_cast<float*>(m_data + clip.curveKeyedCount() * sizeof(CurveSegment)), clip.curveCount()},
+        {reinterpret_cast<CurveSegment*>(m_data), clip.curveKeyedCount()}};
+    return sampleCurves(clip, seconds, weights, &cache);
+  }
+  // The curve cache sits before the frame storage. It is budgeted per curve, not per joint: a face
+  // of a few joints and dozens of curves decodes its weights several times slower without it.
+  const std::size_t bytes = align16(curveCacheBytes(clip));
+  const std::size_t frames = frameCapacity();
+  if (bytes == 0 || !m_memory || bytes + frames > 0xffffffffu) return sampleCurves(clip, seconds, weights);
+  if (bytes > m_curveBytes) {
+    // A larger curve cache: a new block, the frame storage after it (its caches start over).
+    if (m_data) m_memory->deallocate(m_data, m_capacity, 16);
+    m_capacity = static_cast<std::uint32_t>(bytes + frames);
+    m_data = static_cast<std::byte*>(m_memory->allocate(m_capacity, 16));
     m_curveBytes = static_cast<std::uint32_t>(bytes);
+    m_cursor[0] = m_cursor[1] = Cursor{};
     m_curveClip = 0;
   }
-  if (bytes == 0 || bytes > m_curveBytes) return sampleCurves(clip, seconds, weights);
   // Segments first (16-byte aligned), then the statics.
   CurveCache cache{
       m_curveClip,
-      {reinterpret_cast<float*>(m_curves + clip.curveKeyedCount() * sizeof(CurveSegment)), clip.curveCount()},
-      {reinterpret_cast<CurveSegment*>(m_curves), clip.curveKeyedCount()}};
+      {reinterpret_cast<float*>(m_data + clip.curveKeyedCount() * sizeof(CurveSegment)), clip.curveCount()},
+      {reinterpret_cast<CurveSegment*>(m_data), clip.curveKeyedCount()}};
   sampleCurves(clip, seconds, weights, &cache);
   m_curveClip = cache.clip;
 }
 
 void Player::sampleFrame(const ClipView& clip, float frame, std::span<Transform> out) {
-  assert(out.size() >= clip.jointCount());
-  const std::size_t cache = align16(cacheBytes(clip));
-  const bool cached = sizeof(*this) + cache <= kStateBytesPerJoint * clip.jointCount() && reserve(cache);
-  forgetOverwritten(cached ? cache : 0);
-  decode(cached ? &m_cursor[0] : nullptr, 0, clip, frame, out);
+  sampleFrameJoints(clip, frame, clip.jointCount(), out);
+}
+
+void Player::sampleFrameJoints(const ClipView& clip, float frame, std::uint32_t joints, std::span<Transform> out) {
+  assert(joints <= clip.jointCount() && out.size() >= joints);
+  decode(frameCacheFits(clip) ? &m_cursor[0] : nullptr, 0, clip, frame, joints, out);
 }
 
 void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight,
@@ -548,18 +631,18 @@ void Player::blend(const ClipView& clipA, float secondsA, const ClipView& clipB,
   if (sizeof(*this) + pose + cacheA + cacheB > budget) cacheA = 0;
   if (!reserve(pose + cacheA + cacheB) && !reserve(pose + cacheA) && !reserve(pose)) {
     assert(!"Player::blend: the caller's storage cannot hold the second pose (Player::blendStorageBytes)");
-    sampleWith(nullptr, 0, clipA, secondsA, out);
+    sampleWith(nullptr, 0, clipA, secondsA, clipA.jointCount(), out);
     return;
   }
-  if (cacheA + cacheB + pose > m_capacity) cacheB = 0;
-  if (cacheA + cacheB + pose > m_capacity) cacheA = 0;
+  if (cacheA + cacheB + pose > frameCapacity()) cacheB = 0;
+  if (cacheA + cacheB + pose > frameCapacity()) cacheA = 0;
   // A cache this call does not use is overwritten (by the other cache or the second pose).
   if (cacheA == 0) m_cursor[0] = Cursor{};
   if (cacheB == 0) m_cursor[1] = Cursor{};
-  const std::span<Transform> second(reinterpret_cast<Transform*>(m_data + cacheA + cacheB), joints);
-  sampleWith(cacheA ? &m_cursor[0] : nullptr, 0, clipA, secondsA, out);
+  const std::span<Transform> second(reinterpret_cast<Transform*>(frameStorage() + cacheA + cacheB), joints);
+  sampleWith(cacheA ? &m_cursor[0] : nullptr, 0, clipA, secondsA, clipA.jointCount(), out);
   // The second clip keeps its own cursor, so both stay on their frames.
-  sampleWith(cacheB ? &m_cursor[1] : nullptr, cacheA, clipB, secondsB, second);
+  sampleWith(cacheB ? &m_cursor[1] : nullptr, cacheA, clipB, secondsB, clipB.jointCount(), second);
   blendPoses(out, second, weight, mode, clipA.restPose(), out, m_path);
 }
 

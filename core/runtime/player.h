@@ -63,12 +63,19 @@ class Player {
   /// The same, with the clip's morph weights (format version 6; ClipView::curveCount() floats) in
   /// `weights`: each curve at the same time (runtime::sampleCurves). The player keeps a CurveCache
   /// of the clip (runtime::curveCacheBytes: 4 bytes a curve, 32 a keyed curve; from its memory
-  /// resource, none on caller storage), so playback reads a keyed curve's keys only when it enters
-  /// another segment. An empty `out` samples the weights alone.
+  /// resource, none on caller storage; budgeted per curve, beside the per-joint budget of the frame
+  /// cache), so playback reads a keyed curve's keys only when it enters another segment; without it
+  /// the same weights. An empty `out` samples the weights alone.
   void sample(const ClipView& clip, float seconds, std::span<Transform> out, std::span<float> weights);
   /// Samples at a fractional frame index, clamped to [0, frameCount - 1]; a wrapping clip
   /// (ClipView::wraps()) also takes (frameCount - 1, frameCount], its last frame interpolated to its first.
   void sampleFrame(const ClipView& clip, float frame, std::span<Transform> out);
+  /// A level of detail: sample() of the clip's first `joints` joints alone (at most jointCount();
+  /// `out` holds at least that many). Joints are stored parents first, so the first N are a
+  /// skeleton of their own; a distant character keeps them and skips the rest (their transforms
+  /// in `out` are left as they were). The same bits as a full pose's first N joints.
+  void sampleJoints(const ClipView& clip, float seconds, std::uint32_t joints, std::span<Transform> out);
+  void sampleFrameJoints(const ClipView& clip, float frame, std::uint32_t joints, std::span<Transform> out);
   /// Samples two clips and blends them: weight 0 gives clip A, 1 clip B. Both clips must share
   /// one skeleton (same joint count). The rest pose of A gives the reference bone directions.
   void blend(const ClipView& clipA, float secondsA, const ClipView& clipB, float secondsB, float weight, BlendMode mode,
@@ -80,7 +87,7 @@ class Player {
   std::size_t capacity() const { return m_capacity; }
 
   /// Bytes this player holds: the object and its storage (owned or the caller's).
-  std::size_t stateBytes() const { return sizeof(*this) + m_capacity + m_curveBytes; }
+  std::size_t stateBytes() const { return sizeof(*this) + m_capacity; }
   /// Storage a player needs to sample `clip` with its frame cache.
   static std::size_t storageBytes(const ClipView& clip);
   /// Storage a player needs to blend clips of `a`'s and `b`'s sizes with their frame caches (at
@@ -94,23 +101,31 @@ class Player {
   struct Cursor {
     std::uint32_t clip = 0;               // ClipView::id() of the clip the cache holds, 0: none
     std::uint32_t frame[2] = {~0u, ~0u};  // the frames in cache slots 0 and 1
-    std::uint32_t offset = 0;             // where in the storage its cache is
   };
-  void decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float frame, std::span<Transform> out);
-  void sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds,
+  void decode(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float frame, std::uint32_t joints,
+              std::span<Transform> out);
+  void sampleWith(Cursor* cursor, std::size_t cacheOffset, const ClipView& clip, float seconds, std::uint32_t joints,
                   std::span<Transform> out);
+  bool frameCacheFits(const ClipView& clip);
   bool reserve(std::size_t bytes);
   void forgetOverwritten(std::size_t used);
+  /// Where the frame caches and a blend's second pose start: after the curve cache.
+  std::byte* frameStorage() const { return m_data + m_curveBytes; }
+  std::size_t frameCapacity() const { return m_capacity - m_curveBytes; }
 
+  // One block of m_capacity bytes: the CurveCache of the last clip whose weights it sampled
+  // (m_curveBytes; from m_memory only, none on caller storage), then the frame caches (cursor 0's
+  // first, cursor 1's at m_secondOffset) and a blend's second pose.
   std::byte* m_data = nullptr;
   std::pmr::memory_resource* m_memory = nullptr;  // null: the storage is the caller's
   std::uint32_t m_capacity = 0;
-  DecodePath m_path = DecodePath::Simd;
+  std::uint32_t m_curveBytes = 0;
   Cursor m_cursor[2];
-  std::uint64_t m_framesDecoded = 0;
-  // The CurveCache of the last clip whose weights it sampled (from m_memory; none on caller storage).
-  std::byte* m_curves = nullptr;
-  std::uint32_t m_curveBytes = 0, m_curveClip = 0;
+  std::uint32_t m_secondOffset = 0;
+  std::uint32_t m_framesDecoded = 0;  // wraps after 2^32 frames (a statistic for tests and benchmarks)
+  std::uint32_t m_curveClip = 0;
+  DecodePath m_path = DecodePath::Simd;
+  std::uint16_t m_firstJoints = 0;  // the leading joints cursor 0's cache holds (its level of detail)
 };
 
 /// Blends two local poses joint by joint (naive or decomposed, see BlendMode): the joints that differ

@@ -40,10 +40,11 @@ Vec3 TimedTrack::vector(std::uint32_t k) const {
   return {loadLE<float>(v), loadLE<float>(v + 4), loadLE<float>(v + 8)};
 }
 
-void decodeTimed(const ClipView& clip, double frame, float wrapAlpha, Transform* out) {
+void decodeTimed(const ClipView& clip, double frame, float wrapAlpha, std::uint32_t joints, Transform* out) {
   TimedTracks tracks(clip);
   TimedTrack t;
   while (tracks.next(t)) {
+    if (t.joint >= joints) return;  // sub-track order: the rest are other joints'
     std::uint32_t k = 0;
     float u = 0.f;
     std::uint32_t a = 0, b = 0;

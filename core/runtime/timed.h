@@ -67,6 +67,7 @@ inline Vec3 timedBetween(Vec3 a, Vec3 b, float u) {
 /// Writes every timed track of `clip` at frame position `frame` into `out` (indexed by joint). In a
 /// wrapping clip's wrap interval (`wrapAlpha` >= 0) each track is its last key interpolated to its
 /// first by that fraction.
-void decodeTimed(const ClipView& clip, double frame, float wrapAlpha, Transform* out);
+/// Only the tracks of joints below `joints` (a level of detail).
+void decodeTimed(const ClipView& clip, double frame, float wrapAlpha, std::uint32_t joints, Transform* out);
 
 }  // namespace animpack::runtime

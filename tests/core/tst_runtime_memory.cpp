@@ -157,6 +157,39 @@ class TestRuntimeMemory : public QObject {
     QCOMPARE(small.framesDecoded() > heap.framesDecoded(), true);
   }
 
+  void levelsOfDetailKeepTheFrameCacheApart() {
+    // A player whose frame cache holds a level of detail's frames (partial batches) and then plays
+    // the full pose, or another level, at the same frames: every pose equals a fresh player's.
+    // (The runtime's own tests check the bits on packs too small for a frame cache.)
+    int cached = 0;
+    for (const auto* bytes : {&m_wuson, &m_rig}) {
+      auto pack = runtime::Pack::open(*bytes);
+      QVERIFY(pack);
+      const std::uint32_t all = pack->skeleton().jointCount();
+      for (const runtime::PackClip& c : pack->clips()) {
+        cached += runtime::Player::storageBytes(c.view) + sizeof(runtime::Player) <=
+                  runtime::Player::kStateBytesPerJoint * all;
+        runtime::Player reference, player;
+        std::vector<runtime::Transform> full(all), out(all);
+        const std::uint32_t levels[] = {1, all / 4, all / 2, all - 1};
+        for (int k = 0; k <= int(c.view.duration() * 60.f); ++k) {
+          const float t = float(k) / 60.f + (k % 3 == 0 ? 0.f : 0.004f);
+          reference.sample(c.view, t, full);
+          const std::uint32_t n = levels[k % 4];
+          player.sampleJoints(c.view, t, n, out);
+          QVERIFY(std::memcmp(out.data(), full.data(), n * sizeof(runtime::Transform)) == 0);
+          player.sample(c.view, t, out);
+          QVERIFY(samePoses(out, full));
+          player.sampleFrameJoints(c.view, t * c.view.sampleRate(), levels[(k + 1) % 4], out);
+          player.sampleFrame(c.view, t * c.view.sampleRate(), out);
+          reference.sampleFrame(c.view, t * c.view.sampleRate(), full);
+          QVERIFY(samePoses(out, full));
+        }
+      }
+    }
+    QVERIFY(cached > 0);  // the frame cache was in play
+  }
+
   void aReusedPlayerNeverReturnsAStalePose() {
     // Samples and blends of clips of different sizes in turn, so the caches move in the storage
     // and overwrite each other: every pose equals a fresh player's.

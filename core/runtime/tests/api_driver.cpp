@@ -98,7 +98,16 @@ bool call(Script& s, const Pack& pack, Player& player, std::byte* storage, std::
   Result r = Result::Ok;
   std::size_t poseWritten = joints, weightsWritten = 0;
   switch (op) {
-    case 0: r = player.sample(a, t, io.pose); break;
+    case 0:
+      if (s.next() % 4 == 0) {
+        // A level of detail: the first N joints (N past the clip's joints is refused).
+        const std::size_t n = pickSize(s, joints);
+        r = player.sample(a, t, static_cast<std::uint32_t>(n), io.pose);
+        poseWritten = n;
+      } else {
+        r = player.sample(a, t, io.pose);
+      }
+      break;
     case 1:
       r = player.sample(a, t, io.pose, io.weights);
       poseWritten = io.pose.empty() ? 0 : joints;

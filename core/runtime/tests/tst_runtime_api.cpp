@@ -482,4 +482,70 @@ RUNTIME_TEST(poseHelpersAreChecked) {
   CHECK(std::string(describe(Result::PoseTooShort)).find("pose") != std::string::npos);
 }
 
+namespace {
+/// Every clip's first `joints` joints through sample(clip, t, N, pose) against the first joints of
+/// a full pose: bit for bit, at and between frames, forward and back, on a player that switches
+/// between full poses and the level of detail (its frame cache must not mix them) and on one that
+/// keeps the level; the joints past N are left untouched.
+void checkLevelOfDetail(const Pack& pack, std::uint32_t joints) {
+  Player reference, switching, kept;
+  const std::uint32_t all = pack.jointCount();
+  std::vector<Transform> full(all), lod(all), alone(all);
+  for (std::uint32_t c = 0; c < pack.clipCount(); ++c) {
+    const Clip clip = pack.clip(c);
+    std::vector<float> times;
+    for (float t = -0.1f; t < clip.duration() + 0.2f; t += 1.f / 60.f) times.push_back(t);
+    for (std::size_t i = times.size(); i-- > 0;) times.push_back(times[i] + 0.37f / 60.f);
+    for (float t : times) {
+      CHECK(reference.sample(clip, t, full) == Result::Ok);
+      lod = alone = sentinelPose(all);
+      // The level of detail first, then a full pose at the same frames, then the level again.
+      CHECK(switching.sample(clip, t, joints, lod) == Result::Ok);
+      std::vector<Transform> again(all);
+      CHECK(switching.sample(clip, t, all, again) == Result::Ok);
+      CHECK(std::memcmp(again.data(), full.data(), sizeof(Transform) * all) == 0);
+      lod = sentinelPose(all);
+      CHECK(switching.sample(clip, t, joints, lod) == Result::Ok);
+      CHECK(kept.sample(clip, t, joints, alone) == Result::Ok);
+      CHECK(std::memcmp(lod.data(), full.data(), sizeof(Transform) * joints) == 0);
+      CHECK(std::memcmp(alone.data(), full.data(), sizeof(Transform) * joints) == 0);
+      const std::vector<Transform> rest(alone.begin() + joints, alone.end());
+      CHECK(untouched(rest));
+    }
+  }
+}
+}  // namespace
+
+RUNTIME_TEST(levelsOfDetailDecodeTheFirstJointsBitForBit) {
+  std::vector<std::string> paths = {test::runtimePathsPack()};
+  for (int version = 5; version <= 8; ++version) paths.push_back(test::goldenPath(version));
+  for (const std::string& path : paths) {
+    const std::vector<std::byte> bytes = test::readBytes(path);
+    auto pack = Pack::open(bytes);
+    REQUIRE(pack);
+    const std::uint32_t all = pack->jointCount();
+    for (std::uint32_t joints : {1u, all / 3, all / 2, all - 1, all})
+      if (joints >= 1 && joints <= all) checkLevelOfDetail(*pack, joints);
+  }
+}
+
+RUNTIME_TEST(aLevelOfDetailRefusesMoreJointsThanTheClipHas) {
+  std::vector<std::byte> bytes;
+  auto pack = openGolden(8, bytes);
+  REQUIRE(pack);
+  const Clip clip = pack->clip(0);
+  Player player;
+  std::vector<Transform> pose = sentinelPose(pack->jointCount() + 1);
+  CHECK(player.sample(clip, 0.5f, clip.jointCount() + 1, pose) == Result::JointCountOutOfRange);
+  CHECK(player.sampleFrame(clip, 1.5f, clip.jointCount() + 1, pose) == Result::JointCountOutOfRange);
+  CHECK(untouched(pose));
+  std::vector<Transform> shorter = sentinelPose(2);
+  CHECK(player.sample(clip, 0.5f, 3, shorter) == Result::PoseTooShort);
+  CHECK(player.sample(clip, kNaN, 1, shorter) == Result::TimeNotFinite);
+  CHECK(untouched(shorter));
+  CHECK(player.sample(clip, 0.5f, 2, shorter) == Result::Ok);
+  CHECK(player.sample(clip, 0.5f, 0, shorter) == Result::Ok);  // no joint: nothing to write
+  CHECK(contains(describe(Result::JointCountOutOfRange), "joint count"));
+}
+
 int main(int argc, char** argv) { return animpack::test::runtimeTestMain(argc, argv); }

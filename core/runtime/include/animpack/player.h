@@ -66,6 +66,14 @@ class Player {
   /// The same with the clip's morph weights in weights[0, clip.curveCount()) at the same time. An
   /// empty `pose` samples the weights alone.
   Result sample(const Clip& clip, float seconds, std::span<Transform> pose, std::span<float> weights);
+  /// A level of detail: the clip's first `jointCount` joints alone into pose[0, jointCount) (the
+  /// rest of `pose` is left as it was), the same bits as a full pose's first joints. Joints are
+  /// stored parents first (Pack::parents()[j] < j), so the first N are a skeleton of their own; a
+  /// distant character samples fewer and skins with them (docs/RUNTIME.md "Levels of detail").
+  /// Refuses more joints than the clip has (Result::JointCountOutOfRange).
+  Result sample(const Clip& clip, float seconds, std::uint32_t jointCount, std::span<Transform> pose);
+  /// The same at a fractional frame index (as sampleFrame).
+  Result sampleFrame(const Clip& clip, float frame, std::uint32_t jointCount, std::span<Transform> pose);
   /// At a fractional frame index, clamped to [0, frameCount - 1] (a clip that wraps() also
   /// takes (frameCount - 1, frameCount]: its last frame interpolated to its first).
   Result sampleFrame(const Clip& clip, float frame, std::span<Transform> pose);
@@ -89,7 +97,8 @@ class Player {
 
  private:
   Result check(const Clip& clip, float time, float limit) const;
-  static constexpr std::size_t kImplBytes = 80;
+  Result checkLevel(const Clip& clip, float time, float limit, std::uint32_t jointCount, std::size_t poseSize) const;
+  static constexpr std::size_t kImplBytes = 64;
   alignas(16) std::byte m_impl[kImplBytes];
   std::uint64_t m_skeleton = 0;
 };
