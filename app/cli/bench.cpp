@@ -44,6 +44,9 @@ struct ClipBench {
   std::uint32_t joints = 0, frames = 0, compressedBytes = 0;
   std::size_t poses = 0;
   double forward30 = 0, forward = 0, backward = 0, random = 0, blend = 0;
+  /// A level of detail: the first half of the joints (runtime::Player::sampleJoints), forward and random.
+  std::uint32_t lodJoints = 0;
+  double lodForward = 0, lodRandom = 0;
   std::optional<double> raw;
   /// Morph curves (format version 6): all weights at k / 60 s, and at the clip's frame times (as
   /// ../shared/peers/peer_curves times ACL's scalar tracks), ns per time; null without curves.
@@ -110,9 +113,10 @@ int benchCommand(int argc, char** argv, int first) {
             "sample of every clip allocate, plus the Pack object (the file's bytes excluded); player_bytes = a\n"
             "fresh Player after the forward, backward and random passes of the bench clip; blend_player_bytes =\n"
             "the same Player after the blend pass. --json prints the bench clip's figures (--clip, or the first).\n"
-            "--scenario: every PACK is opened and kept resident; N characters each play a decomposed blend of two\n"
-            "clips of one pack at 60 Hz for S seconds; prints resident MB (packs, derived, players) and ns per\n"
-            "character-frame (scripts/bench-scenario runs it over the sample files beside ACL).",
+            "--scenario: every PACK is opened and kept resident; N characters each play a blend of two clips of\n"
+            "one pack at 60 Hz for S seconds; prints resident MB (packs, derived, players) and ns per\n"
+            "character-frame: both clips sampled and blended naively, the same with the decomposed blend, and the\n"
+            "naive blend of two poses alone (scripts/bench-scenario runs it over the sample files beside ACL).",
             flags);
   if (auto exit = args.parseOrExit(argc, argv, first)) return *exit;
   if (args.has("scenario")) {
@@ -196,6 +200,11 @@ int benchCommand(int argc, char** argv, int first) {
       for (float t : ts) player.sample(view, t, out);
       if (!out.empty()) sink = sink + out[0].rotation.w;
     };
+    const std::uint32_t half = (view.jointCount() + 1) / 2;
+    auto playHalf = [&](const std::vector<float>& ts) {
+      for (float t : ts) player.sampleJoints(view, t, half, out);
+      if (!out.empty()) sink = sink + out[0].rotation.w;
+    };
     auto blend = [&] {
       for (float t : t60) player.blend(view, t, other.view, t * otherScale, 0.5f, runtime::BlendMode::Decomposed, out);
       if (!out.empty()) sink = sink + out[0].rotation.w;
@@ -224,6 +233,9 @@ int benchCommand(int argc, char** argv, int first) {
       b.backward = medianNs(back.size(), [&] { play(back); });
       b.random = medianNs(random.size(), [&] { play(random); });
       b.blend = medianNs(t60.size(), blend);
+      b.lodJoints = half;
+      b.lodForward = medianNs(t60.size(), [&] { playHalf(t60); });
+      b.lodRandom = medianNs(random.size(), [&] { playHalf(random); });
     }
     if (view.curveCount() > 0) {
       b.curves = view.curveCount();
@@ -266,6 +278,9 @@ int benchCommand(int argc, char** argv, int first) {
     j["backward_ns_per_pose"] = pose(b.backward);
     j["random_ns_per_pose"] = pose(b.random);
     j["blend_ns_per_pose"] = pose(b.blend);
+    j["lod_joints"] = b.lodJoints;
+    j["lod_forward_ns_per_pose"] = pose(b.lodForward);
+    j["lod_random_ns_per_pose"] = pose(b.lodRandom);
     j["raw_ns_per_pose"] = b.raw ? nlohmann::ordered_json(*b.raw) : nlohmann::ordered_json(nullptr);
     j["forward_ns_per_joint"] = pose(b.forward / std::max(joints, 1.0));
     j["compressed_bytes"] = b.compressedBytes;
@@ -280,6 +295,8 @@ int benchCommand(int argc, char** argv, int first) {
     }();
     j["decode_path"] = runtime::decodePathName(decodePath);
     j["curves"] = b.curves;
+    // What a player keeps for the clip's curves (runtime::curveCacheBytes, rounded up to 16 as it stores it).
+    j["curve_cache_bytes"] = (runtime::curveCacheBytes(pack->clips()[benchClip].view) + 15) / 16 * 16;
     j["curve_bytes"] = b.curveBytes;
     j["curve_ns_per_sample"] =
         b.curveForward ? nlohmann::ordered_json(*b.curveForward) : nlohmann::ordered_json(nullptr);
@@ -304,6 +321,9 @@ int benchCommand(int argc, char** argv, int first) {
     else
       std::printf("%-30s %6u %8u %9.0f %9.0f %9.0f %9.0f %9.0f %9s %8s\n", b.name.substr(0, 30).c_str(), b.frames,
                   b.compressedBytes, b.forward30, b.forward, b.backward, b.random, b.blend, rawText, ratio);
+    if (b.joints > 0)
+      std::printf("%-30s level of detail, the first %u joints: %.0f ns forward (%.2f x), %.0f ns random (%.2f x)\n", "",
+                  b.lodJoints, b.lodForward, b.lodForward / b.forward, b.lodRandom, b.lodRandom / b.random);
     if (b.curveForward)
       std::printf("%-30s %u morph curves in %u bytes: all weights %.0f ns at k/60 s, %.0f ns at the frames\n", "",
                   b.curves, b.curveBytes, *b.curveForward, *b.curveFrames);
