@@ -6,6 +6,7 @@
 #include <animpack/skinning.h>
 
 #include <cstdio>
+#include <span>
 #include <vector>
 
 int main(int argc, char** argv) {
@@ -59,5 +60,19 @@ int main(int argc, char** argv) {
     std::printf("  t=%.3f s  vertex of '%s' at (%.4f, %.4f, %.4f)\n", seconds,
                 std::string(pack->jointName(last)).c_str(), skinned.x, skinned.y, skinned.z);
   }
+  // A distant character: the first half of the joints alone (parents come first, so they are a
+  // skeleton of their own; its mesh binds each vertex to its joint's nearest ancestor among them).
+  const std::uint32_t kept = (joints + 1) / 2;
+  const float seconds = clip.duration() / 2.f;
+  if (auto r = player.sample(clip, seconds, kept, pose); r != animpack::Result::Ok) {
+    std::fprintf(stderr, "sample, level of detail: %s\n", animpack::describe(r));
+    return 1;
+  }
+  if (animpack::modelMatrices(pack->parents().first(kept), std::span(pose).first(kept), std::span(model).first(kept)) !=
+      animpack::Result::Ok)
+    return 1;
+  const animpack::Vec3 origin = animpack::transformPoint(model[kept - 1], {0.f, 0.f, 0.f});
+  std::printf("  level of detail: the first %u joints at t=%.3f s, '%s' at (%.4f, %.4f, %.4f)\n", kept, seconds,
+              std::string(pack->jointName(kept - 1)).c_str(), origin.x, origin.y, origin.z);
   return 0;
 }
