@@ -84,10 +84,17 @@ class ClipViewReader {
   TrackKind kindOf(std::uint32_t i) const {
     return static_cast<TrackKind>((m_r.data[kClipHeaderSize + i / 2] >> ((i & 1) * 4)) & 15u);
   }
-  std::uint32_t frames() const { return m_view.m_frameCount; }
+  std::uint32_t frames() const { return m_frameCount; }
 
   Reader m_r;
   ClipView& m_view;
+  // The header's counts as the stages check them (the view reads them from the bytes).
+  std::uint32_t m_size = 0, m_frameCount = 0, m_keyCount = 0;
+  float m_sampleRate = 0;
+  std::uint16_t m_joints = 0, m_flags = 0, m_segmentLength = 0, m_uniformCount = 0, m_keyedCount = 0, m_rawCount = 0;
+  std::uint32_t m_timedKeys = 0, m_timedBytes = 0;
+  std::uint16_t m_curveCount = 0, m_curveUniform = 0, m_curveKeyed = 0, m_curveRaw = 0;
+  std::uint32_t m_curveKeyBits = 0, m_curveRowBits = 0, m_curveKeys = 0;
   std::uint64_t m_pos = kClipHeaderSize;
   std::uint32_t m_subTracks = 0;
   std::uint32_t m_keyedRotationKinds = 0;
@@ -99,15 +106,15 @@ Status ClipViewReader::header(std::span<const Transform> restPose) {
   if (!m_r.has(0, kClipHeaderSize)) return fail("clip is " + std::to_string(size) + " bytes, shorter than its header");
   using H = ClipHeaderLayout;
   ClipView& v = m_view;
-  v.m_frameCount = m_r.at<std::uint32_t>(H::frameCount);
-  v.m_sampleRate = m_r.at<float>(H::sampleRate);
+  m_frameCount = m_r.at<std::uint32_t>(H::frameCount);
+  m_sampleRate = m_r.at<float>(H::sampleRate);
   const std::uint32_t joints = m_r.at<std::uint16_t>(H::jointCount);
-  v.m_segmentLength = m_r.at<std::uint16_t>(H::segmentLength);
-  v.m_flags = m_r.at<std::uint16_t>(H::flags);
-  v.m_uniformCount = m_r.at<std::uint16_t>(H::uniformTrackCount);
-  v.m_keyedCount = m_r.at<std::uint16_t>(H::keyedTrackCount);
-  v.m_rawCount = m_r.at<std::uint16_t>(H::rawTrackCount);
-  v.m_keyCount = m_r.at<std::uint32_t>(H::keyCount);
+  m_segmentLength = m_r.at<std::uint16_t>(H::segmentLength);
+  m_flags = m_r.at<std::uint16_t>(H::flags);
+  m_uniformCount = m_r.at<std::uint16_t>(H::uniformTrackCount);
+  m_keyedCount = m_r.at<std::uint16_t>(H::keyedTrackCount);
+  m_rawCount = m_r.at<std::uint16_t>(H::rawTrackCount);
+  m_keyCount = m_r.at<std::uint32_t>(H::keyCount);
   const std::uint32_t snapshots = m_r.at<std::uint32_t>(H::snapshotCount);
   const std::uint32_t totalSize = m_r.at<std::uint32_t>(H::totalSize);
   if (totalSize != size)
@@ -115,30 +122,30 @@ Status ClipViewReader::header(std::span<const Transform> restPose) {
                 " are present");
   if (size > 0xfffffff0u) return fail("clip larger than 4 GiB");
   // A clip of a pack without joints (morph targets only, version 6) carries curves.
-  if ((joints == 0 && !(v.m_flags & kClipFlagCurves)) || joints > kMaxJoints)
+  if ((joints == 0 && !(m_flags & kClipFlagCurves)) || joints > kMaxJoints)
     return fail("joint count " + std::to_string(joints) + " out of range");
   if (joints != restPose.size())
     return fail("clip has " + std::to_string(joints) + " joints, the skeleton " + std::to_string(restPose.size()));
-  if (v.m_frameCount == 0) return fail("frame count is 0");
-  if (!(v.m_sampleRate > 0.f) || !std::isfinite(v.m_sampleRate) || v.m_sampleRate > 1e5f)
+  if (m_frameCount == 0) return fail("frame count is 0");
+  if (!(m_sampleRate > 0.f) || !std::isfinite(m_sampleRate) || m_sampleRate > 1e5f)
     return fail("sample rate out of range");
-  if ((v.m_flags & ~kClipFlagsV7) != 0) return fail("unknown clip flags");
-  if ((v.m_flags & kClipFlagWrap) && !(v.m_flags & kClipFlagLoop)) return fail("wrap flag without the loop flag");
-  if ((v.m_flags & kClipFlagWrap) && v.m_frameCount < 2) return fail("a wrapping clip needs two frames");
-  if ((v.m_flags & kClipFlagDroppedLast) && !(v.m_flags & kClipFlagWrap))
+  if ((m_flags & ~kClipFlagsV7) != 0) return fail("unknown clip flags");
+  if ((m_flags & kClipFlagWrap) && !(m_flags & kClipFlagLoop)) return fail("wrap flag without the loop flag");
+  if ((m_flags & kClipFlagWrap) && m_frameCount < 2) return fail("a wrapping clip needs two frames");
+  if ((m_flags & kClipFlagDroppedLast) && !(m_flags & kClipFlagWrap))
     return fail("dropped-last-frame flag without the wrap flag");
-  if ((v.m_uniformCount > 0) != (v.m_segmentLength > 0)) return fail("segment length and uniform tracks disagree");
+  if ((m_uniformCount > 0) != (m_segmentLength > 0)) return fail("segment length and uniform tracks disagree");
   if (snapshots != 0) return fail("snapshot count is not 0 (snapshots end with format version 4)");
-  v.m_joints = static_cast<std::uint16_t>(joints);
+  m_joints = static_cast<std::uint16_t>(joints);
   v.m_blob = m_r.data.data();
-  v.m_size = static_cast<std::uint32_t>(size);
+  m_size = static_cast<std::uint32_t>(size);
   v.m_rest = restPose.data();
   m_subTracks = joints * 3;
   return Status::ok();
 }
 
 Status ClipViewReader::kinds() {
-  if (auto st = section(kindBytes(m_view.m_joints), "track kinds"); !st) return st;
+  if (auto st = section(kindBytes(m_joints), "track kinds"); !st) return st;
   std::uint32_t uniform = 0, keyed = 0, raw = 0, constants = 0;
   for (std::uint32_t i = 0; i < m_subTracks; ++i) {
     const std::uint8_t k = static_cast<std::uint8_t>(kindOf(i));
@@ -166,17 +173,17 @@ Status ClipViewReader::kinds() {
   }
   if ((m_subTracks & 1) && (m_r.data[kClipHeaderSize + m_subTracks / 2] >> 4) != 0)
     return fail("kind padding is not zero");
-  if (uniform != m_view.m_uniformCount || keyed != m_view.m_keyedCount || raw != m_view.m_rawCount)
+  if (uniform != m_uniformCount || keyed != m_keyedCount || raw != m_rawCount)
     return fail("track counts disagree with track kinds");
-  if ((m_view.m_timedCount > 0) != ((m_view.m_flags & kClipFlagTimed) != 0))
+  if ((m_view.m_timedCount > 0) != ((m_flags & kClipFlagTimed) != 0))
     return fail("timed flag and timed tracks disagree");
   m_view.m_constantCount = static_cast<std::uint16_t>(constants);
   m_view.m_keyedRotations = static_cast<std::uint16_t>(m_keyedRotationKinds);
-  m_view.m_segmentCount = uniform > 0 ? uniformSegmentCount(frames(), m_view.m_segmentLength) : 0;
+  m_view.m_segmentCount = uniform > 0 ? uniformSegmentCount(frames(), m_segmentLength) : 0;
   if (uniform > 0 &&
-      (m_view.m_segmentCount == 0 || std::uint64_t(m_view.m_segmentCount) * m_view.m_segmentLength < frames() - 1))
+      (m_view.m_segmentCount == 0 || std::uint64_t(m_view.m_segmentCount) * m_segmentLength < frames() - 1))
     return fail("uniform segments do not cover the clip's frames");
-  m_pos += kindBytes(m_view.m_joints);
+  m_pos += kindBytes(m_joints);
   return Status::ok();
 }
 
@@ -207,14 +214,14 @@ Status ClipViewReader::keyedParams() {
   m_view.m_keyedParams = static_cast<std::uint32_t>(m_pos);
   std::uint64_t keys = 0;
   std::int64_t previous = -1;
-  for (std::uint32_t t = 0; t < m_view.m_keyedCount; ++t) {
+  for (std::uint32_t t = 0; t < m_keyedCount; ++t) {
     const bool rotation = t < m_keyedRotationKinds;
     const std::uint32_t size = rotation ? kKeyedRotationParamSize : kKeyedVectorParamSize;
     if (!m_r.has(m_pos, size)) return fail("keyed track parameters out of bounds");
     const std::uint32_t joint = m_r.at<std::uint16_t>(m_pos), channel = m_r.at<std::uint8_t>(m_pos + 2);
     const std::int64_t sub = std::int64_t(joint) * 3 + channel;
     if (t == m_keyedRotationKinds) previous = -1;
-    if (joint >= m_view.m_joints || channel >= 3 || (channel == 0) != rotation || sub <= previous ||
+    if (joint >= m_joints || channel >= 3 || (channel == 0) != rotation || sub <= previous ||
         kindOf(std::uint32_t(sub)) != TrackKind::Keyed || m_r.at<std::uint8_t>(m_pos + 3) != 0)
       return fail("keyed track parameters out of order");
     previous = sub;
@@ -231,9 +238,8 @@ Status ClipViewReader::keyedParams() {
       }
     m_pos += size;
   }
-  if (keys != m_view.m_keyCount)
-    return fail("keyed tracks hold " + std::to_string(keys) + " keys, the header says " +
-                std::to_string(m_view.m_keyCount));
+  if (keys != m_keyCount)
+    return fail("keyed tracks hold " + std::to_string(keys) + " keys, the header says " + std::to_string(m_keyCount));
   return Status::ok();
 }
 
@@ -243,14 +249,13 @@ Status ClipViewReader::uniformParams() {
   unsigned group = 0;
   std::uint16_t ends[kUniformGroupCount] = {};
   std::vector<bool> listed(m_subTracks, false);  // a sub-track is listed once, whatever its group
-  for (std::uint32_t t = 0; t < m_view.m_uniformCount; ++t) {
+  for (std::uint32_t t = 0; t < m_uniformCount; ++t) {
     if (!m_r.has(m_pos, kUniformParamSize)) return fail("uniform track parameters out of bounds");
     const std::uint32_t joint = m_r.at<std::uint16_t>(m_pos), channel = m_r.at<std::uint8_t>(m_pos + 2);
     const std::uint8_t flags = m_r.at<std::uint8_t>(m_pos + 3);
     if ((flags & ~(kUniformFlagReference | kUniformFlagFourComponents)) != 0)
       return fail("unknown uniform track flags");
-    if (joint >= m_view.m_joints || channel >= 3)
-      return fail("uniform track parameters name joint " + std::to_string(joint));
+    if (joint >= m_joints || channel >= 3) return fail("uniform track parameters name joint " + std::to_string(joint));
     if (channel != 0 && flags != 0) return fail("rotation flags on a vector track");
     if (flags == (kUniformFlagReference | kUniformFlagFourComponents))
       return fail("a four-component rotation has no reference");
@@ -285,7 +290,7 @@ Status ClipViewReader::uniformParams() {
     }
     m_pos += size;
   }
-  for (unsigned x = group; x < kUniformGroupCount; ++x) ends[x] = m_view.m_uniformCount;
+  for (unsigned x = group; x < kUniformGroupCount; ++x) ends[x] = m_uniformCount;
   for (unsigned x = 0; x < 3; ++x) m_view.m_groupEnd[x] = ends[x];
   if (m_rowBits * (std::uint64_t(m_view.m_segmentCount) + 1) > 0xffffffffu) return fail("boundary rows too wide");
   m_view.m_rowBits = static_cast<std::uint32_t>(m_rowBits);
@@ -294,9 +299,9 @@ Status ClipViewReader::uniformParams() {
 
 /// Keys: each track's run starts at frame 0, increases strictly and ends at the last frame.
 Status ClipViewReader::keys() {
-  if (auto st = section(std::uint64_t(m_view.m_keyCount) * kKeySize, "keys"); !st) return st;
+  if (auto st = section(std::uint64_t(m_keyCount) * kKeySize, "keys"); !st) return st;
   std::uint64_t k = m_pos;
-  for (std::uint32_t t = 0; t < m_view.m_keyedCount; ++t) {
+  for (std::uint32_t t = 0; t < m_keyedCount; ++t) {
     const std::uint32_t count = m_view.keyedTrack(t).keyCount;
     std::uint32_t last = 0;
     for (std::uint32_t i = 0; i < count; ++i, k += kKeySize) {
@@ -365,12 +370,12 @@ Status ClipViewReader::timed() {
   m_view.m_timedKeysAt = static_cast<std::uint32_t>(m_pos);
   if (!m_r.has(m_pos, keyBytes)) return fail("timed keys out of bounds");
   if (auto st = timedKeys(); !st) return st;
-  m_view.m_timedKeys = static_cast<std::uint32_t>(keys);
+  m_timedKeys = static_cast<std::uint32_t>(keys);
   const std::uint64_t padded = align4(static_cast<std::uint32_t>(m_pos));
   if (!m_r.has(m_pos, padded - m_pos)) return fail("timed section out of bounds");
   for (; m_pos < padded; ++m_pos)
     if (m_r.data[m_pos] != 0) return fail("timed section padding is not zero");
-  m_view.m_timedBytes = static_cast<std::uint32_t>(m_pos - m_view.m_timed);
+  m_timedBytes = static_cast<std::uint32_t>(m_pos - m_view.m_timed);
   return Status::ok();
 }
 
@@ -406,7 +411,7 @@ Status ClipViewReader::timedKeys() {
 /// segment's size agrees with its tracks' bit rates.
 Status ClipViewReader::uniformData() {
   ClipView& v = m_view;
-  if (v.m_uniformCount == 0) return Status::ok();
+  if (m_uniformCount == 0) return Status::ok();
   const std::uint32_t segments = v.m_segmentCount;
   if (auto st = section(std::uint64_t(segments + 1) * 4, "segment table"); !st) return st;
   v.m_segmentTable = static_cast<std::uint32_t>(m_pos);
@@ -422,12 +427,12 @@ Status ClipViewReader::uniformData() {
   // checked before any segment's headers are read.
   for (std::uint32_t k = 0; k < segments; ++k)
     if (offset(k + 1) < offset(k)) return fail("segment offsets decrease");
-  const std::uint64_t headerBytes = std::uint64_t(v.m_uniformCount) * kSegmentHeaderBytesPerTrack;
+  const std::uint64_t headerBytes = std::uint64_t(m_uniformCount) * kSegmentHeaderBytesPerTrack;
   for (std::uint32_t k = 0; k < segments; ++k) {
     const std::uint64_t begin = offset(k), end = offset(k + 1);
     if (end - begin < headerBytes) return fail("segment " + std::to_string(k) + " shorter than its header");
     std::uint64_t bits = 0;
-    for (std::uint32_t t = 0; t < v.m_uniformCount; ++t) {
+    for (std::uint32_t t = 0; t < m_uniformCount; ++t) {
       const std::uint64_t h = data + begin + 3 * std::uint64_t(t);
       const std::uint32_t word = m_r.at<std::uint8_t>(h) | (std::uint32_t(m_r.at<std::uint8_t>(h + 1)) << 8) |
                                  (std::uint32_t(m_r.at<std::uint8_t>(h + 2)) << 16);
@@ -446,9 +451,9 @@ Status ClipViewReader::uniformData() {
 
 /// With uniform tracks, trailing zero padding keeps every 8-byte bit read inside the clip.
 Status ClipViewReader::padding() {
-  const std::uint32_t bytes = m_view.m_uniformCount > 0 ? kBitPadding : 0;
-  const std::uint64_t tail = (m_view.m_flags & kClipFlagRootMotion) ? rootMotionSectionSize(frames()) : 0;
-  const bool curves = (m_view.m_flags & kClipFlagCurves) != 0;
+  const std::uint32_t bytes = m_uniformCount > 0 ? kBitPadding : 0;
+  const std::uint64_t tail = (m_flags & kClipFlagRootMotion) ? rootMotionSectionSize(frames()) : 0;
+  const bool curves = (m_flags & kClipFlagCurves) != 0;
   if (curves ? m_pos + bytes + tail > m_r.data.size() : m_pos + bytes + tail != m_r.data.size())
     return fail("clip size disagrees with its sections");
   for (std::uint64_t i = m_pos; i < m_pos + bytes; ++i)
@@ -461,11 +466,11 @@ Status ClipViewReader::padding() {
 /// Root motion (version 3): a joint of the clip, a known up axis, finite values with the up
 /// component zero and frame 0 at the origin.
 Status ClipViewReader::rootMotion() {
-  if (!(m_view.m_flags & kClipFlagRootMotion)) return Status::ok();
+  if (!(m_flags & kClipFlagRootMotion)) return Status::ok();
   const std::uint64_t p = m_pos;
   const std::uint32_t joint = m_r.at<std::uint16_t>(p);
   const std::uint8_t up = m_r.at<std::uint8_t>(p + 2);
-  if (joint >= m_view.m_joints) return fail("root-motion joint " + std::to_string(joint) + " out of range");
+  if (joint >= m_joints) return fail("root-motion joint " + std::to_string(joint) + " out of range");
   if (up > 2 || m_r.at<std::uint8_t>(p + 3) != 0) return fail("root-motion up axis out of range");
   auto valid = [&](std::uint64_t at) {
     const float v[4] = {m_r.at<float>(at), m_r.at<float>(at + 4), m_r.at<float>(at + 8), m_r.at<float>(at + 12)};
@@ -488,14 +493,13 @@ Status ClipViewReader::rootMotion() {
 /// finite values, every key frame inside the clip and strictly increasing from 0 to the last, every
 /// uniform width 1..24, and the section ending the block.
 Status ClipViewReader::curves(std::span<const float> restWeights) {
-  ClipView& v = m_view;
-  const bool has = (v.m_flags & kClipFlagCurves) != 0;
+  const bool has = (m_flags & kClipFlagCurves) != 0;
   if (!has) {
-    if (m_pos + ((v.m_flags & kClipFlagRootMotion) ? rootMotionSectionSize(frames()) : 0) != m_r.data.size())
+    if (m_pos + ((m_flags & kClipFlagRootMotion) ? rootMotionSectionSize(frames()) : 0) != m_r.data.size())
       return fail("clip size disagrees with its sections");
     return Status::ok();
   }
-  m_pos += (v.m_flags & kClipFlagRootMotion) ? rootMotionSectionSize(frames()) : 0;
+  m_pos += (m_flags & kClipFlagRootMotion) ? rootMotionSectionSize(frames()) : 0;
   const std::uint64_t start = align4(static_cast<std::uint32_t>(m_pos));
   for (std::uint64_t i = m_pos; i < start && i < m_r.data.size(); ++i)
     if (m_r.data[i] != 0) return fail("padding before the curves is not zero");
@@ -512,12 +516,12 @@ Status ClipViewReader::curveHeader(std::span<const float> restWeights) {
   if (count == 0 || count != restWeights.size())
     return fail("clip has " + std::to_string(count) + " curves, the pack " + std::to_string(restWeights.size()));
   v.m_curves = static_cast<std::uint32_t>(m_pos);
-  v.m_curveCount = static_cast<std::uint16_t>(count);
-  v.m_curveUniform = m_r.at<std::uint16_t>(m_pos + L::uniformCount);
-  v.m_curveKeyed = m_r.at<std::uint16_t>(m_pos + L::keyedCount);
-  v.m_curveRaw = m_r.at<std::uint16_t>(m_pos + L::rawCount);
-  v.m_curveKeyBits = m_r.at<std::uint32_t>(m_pos + L::keyBits);
-  v.m_curveRowBits = m_r.at<std::uint32_t>(m_pos + L::rowBits);
+  m_curveCount = static_cast<std::uint16_t>(count);
+  m_curveUniform = m_r.at<std::uint16_t>(m_pos + L::uniformCount);
+  m_curveKeyed = m_r.at<std::uint16_t>(m_pos + L::keyedCount);
+  m_curveRaw = m_r.at<std::uint16_t>(m_pos + L::rawCount);
+  m_curveKeyBits = m_r.at<std::uint32_t>(m_pos + L::keyBits);
+  m_curveRowBits = m_r.at<std::uint32_t>(m_pos + L::rowBits);
   v.m_curveRest = restWeights.data();
   m_pos += L::size;
   if (!m_r.has(m_pos, (count + 1) / 2)) return fail("curve kinds out of bounds");
@@ -530,10 +534,10 @@ Status ClipViewReader::curveHeader(std::span<const float> restWeights) {
     ++n[k];
   }
   if ((count & 1) && (m_r.data[m_pos + count / 2] >> 4) != 0) return fail("unused curve kind bits are not zero");
-  if (n[unsigned(TrackKind::Uniform)] != v.m_curveUniform || n[unsigned(TrackKind::Keyed)] != v.m_curveKeyed ||
-      n[unsigned(TrackKind::Raw)] != v.m_curveRaw)
+  if (n[unsigned(TrackKind::Uniform)] != m_curveUniform || n[unsigned(TrackKind::Keyed)] != m_curveKeyed ||
+      n[unsigned(TrackKind::Raw)] != m_curveRaw)
     return fail("curve counts disagree with their kinds");
-  if (v.m_curveKeyed > 0 && (frames() < 2 || frames() > kMaxKeyedFrames))
+  if (m_curveKeyed > 0 && (frames() < 2 || frames() > kMaxKeyedFrames))
     return fail("keyed curve in a clip of unsupported length");
   v.m_curveConstants = static_cast<std::uint16_t>(n[unsigned(TrackKind::Constant)]);
   m_pos = align4(static_cast<std::uint32_t>(m_pos + (count + 1) / 2));
@@ -544,10 +548,10 @@ Status ClipViewReader::curveData() {
   ClipView& v = m_view;
   const CurveSectionView s = v.curveSection();
   const std::uint64_t bitBytes =
-      (std::uint64_t(v.m_curveKeyBits) + 7) / 8 + (std::uint64_t(frames()) * v.m_curveRowBits + 7) / 8;
-  const std::uint64_t size = 4ull * v.m_curveConstants + std::uint64_t(kCurveKeyedParamSize) * v.m_curveKeyed +
-                             std::uint64_t(kCurveUniformParamSize) * v.m_curveUniform + 4ull * frames() * v.m_curveRaw +
-                             (v.m_curveKeyBits + v.m_curveRowBits > 0 ? bitBytes + kBitPadding : 0);
+      (std::uint64_t(m_curveKeyBits) + 7) / 8 + (std::uint64_t(frames()) * m_curveRowBits + 7) / 8;
+  const std::uint64_t size = 4ull * v.m_curveConstants + std::uint64_t(kCurveKeyedParamSize) * m_curveKeyed +
+                             std::uint64_t(kCurveUniformParamSize) * m_curveUniform + 4ull * frames() * m_curveRaw +
+                             (m_curveKeyBits + m_curveRowBits > 0 ? bitBytes + kBitPadding : 0);
   if (!m_r.has(m_pos, size) || align4(static_cast<std::uint32_t>(m_pos + size)) != m_r.data.size())
     return fail("curve section size disagrees with its counts");
   auto finite = [&](const std::uint8_t* p) { return std::isfinite(loadLE<float>(p)); };
@@ -556,18 +560,18 @@ Status ClipViewReader::curveData() {
   if (auto st = curveKeys(s); !st) return st;
   std::uint64_t bits = 0;
   std::uint32_t previous = 0;
-  for (std::uint32_t t = 0; t < v.m_curveUniform; ++t) {
+  for (std::uint32_t t = 0; t < m_curveUniform; ++t) {
     const std::uint8_t* p = s.uniformParams + std::size_t(t) * kCurveUniformParamSize;
     const std::uint32_t curve = loadLE<std::uint16_t>(p);
-    if (curve >= v.m_curveCount || s.kind(curve) != TrackKind::Uniform || (t > 0 && curve <= previous) || p[3] != 0)
+    if (curve >= m_curveCount || s.kind(curve) != TrackKind::Uniform || (t > 0 && curve <= previous) || p[3] != 0)
       return fail("uniform curve parameters out of order");
     previous = curve;
     if (p[2] == 0 || p[2] > kMaxCurveBits) return fail("uniform curve width out of range");
     if (!finite(p + 4) || !finite(p + 8)) return fail("uniform curve range is not finite");
     bits += p[2];
   }
-  if (bits != v.m_curveRowBits) return fail("curve row bits disagree with their tracks");
-  for (std::uint64_t i = 0; i < std::uint64_t(frames()) * v.m_curveRaw; ++i)
+  if (bits != m_curveRowBits) return fail("curve row bits disagree with their tracks");
+  for (std::uint64_t i = 0; i < std::uint64_t(frames()) * m_curveRaw; ++i)
     if (!finite(s.raw + 4 * i)) return fail("raw curve sample is not finite");
   return Status::ok();
 }
@@ -575,21 +579,20 @@ Status ClipViewReader::curveData() {
 /// Keyed curves: parameters in curve order, widths 1..16, key frames from 0 to the last frame,
 /// strictly increasing, and every key bit accounted for.
 Status ClipViewReader::curveKeys(const CurveSectionView& s) {
-  ClipView& v = m_view;
   const unsigned frameBits = curveKeyFrameBits(frames());
   std::uint64_t bit = 0, keys = 0;
   std::uint32_t previous = 0;
-  for (std::uint32_t t = 0; t < v.m_curveKeyed; ++t) {
+  for (std::uint32_t t = 0; t < m_curveKeyed; ++t) {
     const std::uint8_t* p = s.keyedParams + std::size_t(t) * kCurveKeyedParamSize;
     const std::uint32_t curve = loadLE<std::uint16_t>(p), width = p[2], count = loadLE<std::uint32_t>(p + 4);
-    if (curve >= v.m_curveCount || s.kind(curve) != TrackKind::Keyed || (t > 0 && curve <= previous) || p[3] != 0)
+    if (curve >= m_curveCount || s.kind(curve) != TrackKind::Keyed || (t > 0 && curve <= previous) || p[3] != 0)
       return fail("keyed curve parameters out of order");
     previous = curve;
     if (width == 0 || width > kMaxCurveKeyBits) return fail("keyed curve width out of range");
     if (!std::isfinite(loadLE<float>(p + 8)) || !std::isfinite(loadLE<float>(p + 12)))
       return fail("keyed curve range is not finite");
     const std::uint64_t record = frameBits + width;
-    if (count < 2 || count > frames() || bit + count * record > v.m_curveKeyBits)
+    if (count < 2 || count > frames() || bit + count * record > m_curveKeyBits)
       return fail("keyed curve key count out of range");
     std::uint32_t before = 0;
     for (std::uint32_t k = 0; k < count; ++k, bit += record) {
@@ -600,8 +603,8 @@ Status ClipViewReader::curveKeys(const CurveSectionView& s) {
     }
     keys += count;
   }
-  if (bit != v.m_curveKeyBits) return fail("curve key bits disagree with their tracks");
-  v.m_curveKeys = static_cast<std::uint32_t>(keys);
+  if (bit != m_curveKeyBits) return fail("curve key bits disagree with their tracks");
+  m_curveKeys = static_cast<std::uint32_t>(keys);
   return Status::ok();
 }
 
@@ -625,8 +628,37 @@ Expected<ClipView> ClipView::open(std::span<const std::uint8_t> blob, std::span<
   return view;
 }
 
+std::uint32_t ClipView::timedKeyCount() const {
+  std::uint32_t keys = 0;
+  const std::uint8_t* p = m_blob + m_timed;
+  for (std::uint32_t t = 0; t < m_timedCount; ++t) {
+    keys += loadLE<std::uint32_t>(p + 4);
+    p += timedParamSize(Channel(p[2]), p[3]);
+  }
+  return keys;
+}
+
+std::uint32_t ClipView::timedBytes() const {
+  if (m_timedCount == 0) return 0;
+  std::uint64_t keyBytes = 0;
+  const std::uint8_t* p = m_blob + m_timed;
+  for (std::uint32_t t = 0; t < m_timedCount; ++t) {
+    keyBytes += std::uint64_t(loadLE<std::uint32_t>(p + 4)) * timedKeySize(Channel(p[2]), p[3]);
+    p += timedParamSize(Channel(p[2]), p[3]);
+  }
+  return align4(static_cast<std::uint32_t>(m_timedKeysAt + keyBytes)) - m_timed;
+}
+
+std::uint32_t ClipView::curveKeyCount() const {
+  const CurveSectionView s = curveSection();
+  std::uint32_t keys = 0;
+  for (std::uint32_t t = 0; t < curveKeyedCount(); ++t)
+    keys += loadLE<std::uint32_t>(s.keyedParams + std::size_t(t) * kCurveKeyedParamSize + 4);
+  return keys;
+}
+
 std::optional<RootMotionInfo> ClipView::rootMotion() const {
-  if (!(m_flags & kClipFlagRootMotion)) return std::nullopt;
+  if (!(flags() & kClipFlagRootMotion)) return std::nullopt;
   const std::uint8_t* p = m_blob + m_rootMotion;
   RootMotionInfo rm;
   rm.joint = loadLE<std::uint16_t>(p);
@@ -687,10 +719,10 @@ KeyedTrackInfo ClipView::keyedTrack(std::uint32_t i) const {
 
 RawTrackInfo ClipView::rawTrack(std::uint32_t i) const {
   const std::uint8_t* p = rawSamples();
-  for (std::uint32_t s = 0, seen = 0; s < std::uint32_t(m_joints) * 3; ++s) {
+  for (std::uint32_t s = 0, seen = 0; s < std::uint32_t(jointCount()) * 3; ++s) {
     if (kind(s / 3, Channel(s % 3)) != TrackKind::Raw) continue;
     if (seen++ == i) return {s / 3, Channel(s % 3), p};
-    p += std::size_t(m_frameCount) * (Channel(s % 3) == Channel::Rotation ? 16 : 12);
+    p += std::size_t(frameCount()) * (Channel(s % 3) == Channel::Rotation ? 16 : 12);
   }
   return {};
 }
@@ -698,10 +730,10 @@ RawTrackInfo ClipView::rawTrack(std::uint32_t i) const {
 ClipView::Sections ClipView::sections() const {
   Sections s;
   s.header = kClipHeaderSize;
-  s.kinds = kindBytes(m_joints);
+  s.kinds = kindBytes(jointCount());
   auto at = [&](const std::uint8_t* p) { return static_cast<std::uint32_t>(p - m_blob); };
   s.constants = 0;
-  for (std::uint32_t i = 0; i < std::uint32_t(m_joints) * 3; ++i) {
+  for (std::uint32_t i = 0; i < std::uint32_t(jointCount()) * 3; ++i) {
     const TrackKind k = kind(i / 3, Channel(i % 3));
     s.constants += k == TrackKind::Constant        ? (i % 3 == 0 ? 6 : 12)
                    : k == TrackKind::ConstantQ32   ? 4
@@ -710,17 +742,17 @@ ClipView::Sections ClipView::sections() const {
   }
   s.keyedParams = at(uniformParams()) - m_keyedParams;
   s.uniformParams = at(uniformGroupParams(kUniformGroupCount)) - at(uniformParams());
-  s.keys = m_keyCount * kKeySize;
-  for (std::uint32_t i = 0; i < m_rawCount; ++i)
-    s.rawSamples += m_frameCount * (rawTrack(i).channel == Channel::Rotation ? 16 : 12);
-  if (m_uniformCount > 0) {
+  s.keys = keyCount() * kKeySize;
+  for (std::uint32_t i = 0; i < rawCount(); ++i)
+    s.rawSamples += frameCount() * (rawTrack(i).channel == Channel::Rotation ? 16 : 12);
+  if (uniformCount() > 0) {
     s.segmentTable = 4 * (m_segmentCount + 1);
     s.boundaries = static_cast<std::uint32_t>((std::uint64_t(m_segmentCount + 1) * m_rowBits + 7) / 8);
     s.segmentData = loadLE<std::uint32_t>(m_blob + m_segmentTable + 4 * std::size_t(m_segmentCount));
     s.padding = kBitPadding;
   }
-  s.timed = m_timedBytes;
-  if (m_flags & kClipFlagRootMotion) s.rootMotion = static_cast<std::uint32_t>(rootMotionSectionSize(m_frameCount));
+  s.timed = timedBytes();
+  if (flags() & kClipFlagRootMotion) s.rootMotion = static_cast<std::uint32_t>(rootMotionSectionSize(frameCount()));
   s.curves = curveBytes();
   return s;
 }

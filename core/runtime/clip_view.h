@@ -88,48 +88,48 @@ class ClipView {
   /// Unique per opened clip (copies share it): players use it to notice a different clip even at
   /// the same address.
   std::uint32_t id() const { return m_id; }
-  std::uint32_t jointCount() const { return m_joints; }
-  std::uint32_t frameCount() const { return m_frameCount; }
-  float sampleRate() const { return m_sampleRate; }
+  std::uint32_t jointCount() const { return field<std::uint16_t>(ClipHeaderLayout::jointCount); }
+  std::uint32_t frameCount() const { return field<std::uint32_t>(ClipHeaderLayout::frameCount); }
+  float sampleRate() const { return field<float>(ClipHeaderLayout::sampleRate); }
   /// Seconds from the first to the last frame.
-  float duration() const { return m_frameCount > 1 ? float(m_frameCount - 1) / m_sampleRate : 0.f; }
-  bool loops() const { return (m_flags & kClipFlagLoop) != 0; }
+  float duration() const { return frameCount() > 1 ? float(frameCount() - 1) / sampleRate() : 0.f; }
+  bool loops() const { return (flags() & kClipFlagLoop) != 0; }
   /// A looping clip whose last frame interpolates to its first (format version 3, kClipFlagWrap).
-  bool wraps() const { return (m_flags & kClipFlagWrap) != 0; }
+  bool wraps() const { return (flags() & kClipFlagWrap) != 0; }
   /// Frames in one cycle: F for a wrapping clip, F - 1 for a loop whose last frame repeats its first.
-  float cycleFrames() const { return float(wraps() ? m_frameCount : m_frameCount - 1); }
+  float cycleFrames() const { return float(wraps() ? frameCount() : frameCount() - 1); }
   /// The source's last frame repeated its first and was dropped (kClipFlagDroppedLast).
-  bool droppedLastFrame() const { return (m_flags & kClipFlagDroppedLast) != 0; }
+  bool droppedLastFrame() const { return (flags() & kClipFlagDroppedLast) != 0; }
   /// Frames of the source clip: frameCount(), plus the dropped last frame (decoded as frame 0).
-  std::uint32_t sourceFrameCount() const { return m_frameCount + (droppedLastFrame() ? 1u : 0u); }
+  std::uint32_t sourceFrameCount() const { return frameCount() + (droppedLastFrame() ? 1u : 0u); }
   /// The tracks are deltas from a base pose (apply them with runtime::applyAdditive).
-  bool additive() const { return (m_flags & kClipFlagAdditive) != 0; }
+  bool additive() const { return (flags() & kClipFlagAdditive) != 0; }
   /// The root-motion section, or nothing.
   std::optional<RootMotionInfo> rootMotion() const;
   /// Header flags (kClipFlag*).
-  std::uint32_t flags() const { return m_flags; }
-  std::uint32_t segmentLength() const { return m_segmentLength; }
+  std::uint32_t flags() const { return field<std::uint16_t>(ClipHeaderLayout::flags); }
+  std::uint32_t segmentLength() const { return field<std::uint16_t>(ClipHeaderLayout::segmentLength); }
   std::uint32_t segmentCount() const { return m_segmentCount; }
-  std::size_t byteSize() const { return m_size; }
-  std::span<const std::uint8_t> bytes() const { return {m_blob, m_size}; }
+  std::size_t byteSize() const { return field<std::uint32_t>(ClipHeaderLayout::totalSize); }
+  std::span<const std::uint8_t> bytes() const { return {m_blob, byteSize()}; }
 
   TrackKind kind(std::uint32_t joint, Channel channel) const {
     const std::uint32_t i = joint * 3 + std::uint32_t(channel);
     return static_cast<TrackKind>((m_blob[kClipHeaderSize + i / 2] >> ((i & 1) * 4)) & 15u);
   }
   /// The skeleton's rest pose the clip was opened against.
-  std::span<const Transform> restPose() const { return {m_rest, m_joints}; }
+  std::span<const Transform> restPose() const { return {m_rest, jointCount()}; }
 
-  std::uint32_t uniformCount() const { return m_uniformCount; }
-  std::uint32_t keyedCount() const { return m_keyedCount; }
-  std::uint32_t rawCount() const { return m_rawCount; }
+  std::uint32_t uniformCount() const { return field<std::uint16_t>(ClipHeaderLayout::uniformTrackCount); }
+  std::uint32_t keyedCount() const { return field<std::uint16_t>(ClipHeaderLayout::keyedTrackCount); }
+  std::uint32_t rawCount() const { return field<std::uint16_t>(ClipHeaderLayout::rawTrackCount); }
   std::uint32_t constantCount() const { return m_constantCount; }
   /// The byte of track kinds holding the first constant sub-track (two sub-tracks a byte).
   std::uint32_t firstConstantByte() const { return m_firstConstantByte; }
-  std::uint32_t keyCount() const { return m_keyCount; }
+  std::uint32_t keyCount() const { return field<std::uint32_t>(ClipHeaderLayout::keyCount); }
   /// Timed tracks (format version 7, FORMAT.md "Timed tracks") and their keys.
   std::uint32_t timedCount() const { return m_timedCount; }
-  std::uint32_t timedKeyCount() const { return m_timedKeys; }
+  std::uint32_t timedKeyCount() const;
   /// Their parameters (sub-track order), then their keys.
   const std::uint8_t* timedParams() const { return m_blob + m_timed; }
   const std::uint8_t* timedKeys() const { return m_blob + m_timedKeysAt; }
@@ -144,29 +144,29 @@ class ClipView {
   /// Uniform tracks in each group (UniformGroup order).
   std::array<std::uint32_t, kUniformGroupCount> uniformGroups() const {
     return {m_groupEnd[0], std::uint32_t(m_groupEnd[1] - m_groupEnd[0]), std::uint32_t(m_groupEnd[2] - m_groupEnd[1]),
-            std::uint32_t(m_uniformCount - m_groupEnd[2])};
+            std::uint32_t(uniformCount() - m_groupEnd[2])};
   }
   /// First uniform track of group g (g = kUniformGroupCount gives the uniform count).
-  std::uint32_t uniformGroupStart(unsigned g) const { return g == 0 ? 0 : g <= 3 ? m_groupEnd[g - 1] : m_uniformCount; }
+  std::uint32_t uniformGroupStart(unsigned g) const { return g == 0 ? 0 : g <= 3 ? m_groupEnd[g - 1] : uniformCount(); }
   /// Keyed rotation tracks (they come first among the keyed tracks).
   std::uint32_t keyedRotationCount() const { return m_keyedRotations; }
 
   /// First boundary frame of segment k (k <= segmentCount()).
   std::uint32_t boundaryFrame(std::uint32_t k) const {
-    return k >= m_segmentCount ? m_frameCount - 1 : k * m_segmentLength;
+    return k >= m_segmentCount ? frameCount() - 1 : k * segmentLength();
   }
   /// Frames whose residuals segment k stores (the last segment also holds the final frame).
   std::uint32_t segmentFrames(std::uint32_t k) const {
-    return k + 1 == m_segmentCount ? m_frameCount - k * m_segmentLength : m_segmentLength;
+    return k + 1 == m_segmentCount ? frameCount() - k * segmentLength() : segmentLength();
   }
   std::uint32_t boundaryRowBits() const { return m_rowBits; }
 
   // Where the sections start, for the decoder.
-  const std::uint8_t* constants() const { return m_blob + kClipHeaderSize + align4(kindBytes(m_joints)); }
+  const std::uint8_t* constants() const { return m_blob + kClipHeaderSize + align4(kindBytes(jointCount())); }
   const std::uint8_t* keyedParams() const { return m_blob + m_keyedParams; }
   const std::uint8_t* uniformParams() const {
     return keyedParams() + std::size_t(m_keyedRotations) * kKeyedRotationParamSize +
-           std::size_t(m_keyedCount - m_keyedRotations) * kKeyedVectorParamSize;
+           std::size_t(keyedCount() - m_keyedRotations) * kKeyedVectorParamSize;
   }
   /// Start of group g's uniform parameter records.
   const std::uint8_t* uniformGroupParams(unsigned g) const {
@@ -190,17 +190,17 @@ class ClipView {
   std::size_t derivedBytes() const { return sizeof(*this); }
 
   /// Curves (format version 6): as many as the pack has, or 0 when the clip has no curve section.
-  std::uint32_t curveCount() const { return m_curveCount; }
+  std::uint32_t curveCount() const { return curveField<std::uint16_t>(CurveSectionLayout::curveCount); }
   /// What curve i's default track decodes to (its rest weight).
   float curveRestWeight(std::uint32_t i) const { return m_curveRest[i]; }
   TrackKind curveKind(std::uint32_t i) const { return curveSection().kind(i); }
-  std::uint32_t curveKeyedCount() const { return m_curveKeyed; }
-  std::uint32_t curveUniformCount() const { return m_curveUniform; }
-  std::uint32_t curveRawCount() const { return m_curveRaw; }
+  std::uint32_t curveKeyedCount() const { return curveField<std::uint16_t>(CurveSectionLayout::keyedCount); }
+  std::uint32_t curveUniformCount() const { return curveField<std::uint16_t>(CurveSectionLayout::uniformCount); }
+  std::uint32_t curveRawCount() const { return curveField<std::uint16_t>(CurveSectionLayout::rawCount); }
   std::uint32_t curveConstantCount() const { return m_curveConstants; }
-  std::uint32_t curveKeyCount() const { return m_curveKeys; }
+  std::uint32_t curveKeyCount() const;
   /// Bytes of the curve section (0 without one).
-  std::uint32_t curveBytes() const { return m_curveCount ? m_size - m_curves : 0; }
+  std::uint32_t curveBytes() const { return m_curves ? static_cast<std::uint32_t>(byteSize()) - m_curves : 0; }
   CurveSectionView curveSection() const;
 
   /// Sizes by section, for `animpack dump`.
@@ -213,56 +213,60 @@ class ClipView {
 
  private:
   friend class ClipViewReader;
-  const std::uint8_t* m_blob = nullptr;
+  /// A field of the clip's header (FORMAT.md "Clip data block"): the counts are read where they are
+  /// stored, not copied (a view stays 80 bytes: a pack of many small clips derives little).
+  template <typename T>
+  T field(std::uint32_t offset) const {
+    return loadLE<T>(m_blob + offset);
+  }
+  /// A field of the curve section's header, 0 without one.
+  template <typename T>
+  T curveField(std::uint32_t offset) const {
+    return m_curves ? loadLE<T>(m_blob + m_curves + offset) : T(0);
+  }
+  /// Bytes of the timed section (its parameters, keys and padding).
+  std::uint32_t timedBytes() const;
+  /// What a default view reads: a header of zeros (no frames, no joints, no tracks).
+  static constexpr std::uint8_t kNoClip[kClipHeaderSize] = {};
+  const std::uint8_t* m_blob = kNoClip;
   const Transform* m_rest = nullptr;
   std::uint32_t m_id = 0;
-  std::uint32_t m_size = 0;
-  std::uint32_t m_frameCount = 0;
-  float m_sampleRate = 0;
-  std::uint16_t m_joints = 0;
-  std::uint16_t m_flags = 0;
-  std::uint16_t m_segmentLength = 0;
-  std::uint16_t m_uniformCount = 0;
-  std::uint16_t m_keyedCount = 0;
-  std::uint16_t m_rawCount = 0;
   std::uint16_t m_constantCount = 0;
   std::uint16_t m_keyedRotations = 0;
   std::uint16_t m_groupEnd[3] = {};  // uniform tracks before the end of groups 0..2
   std::uint16_t m_firstConstantByte = 0;
   std::uint32_t m_segmentCount = 0;
   std::uint32_t m_rowBits = 0;
-  std::uint32_t m_keyCount = 0;
   // Section offsets within the blob (the others follow from them and the counts).
   std::uint32_t m_keyedParams = 0, m_raw = 0, m_segmentTable = 0, m_rootMotion = 0;
-  // Timed tracks (format version 7): their section's offset, counts and keys.
-  std::uint32_t m_timed = 0, m_timedKeysAt = 0, m_timedKeys = 0, m_timedBytes = 0;
-  std::uint16_t m_timedCount = 0;
-  // The curve section (format version 6): its offset (0: none) and counts; the rest weights.
+  // Timed tracks (format version 7): their section's offset and their keys'; the curve section
+  // (format version 6): its offset (0: none); their counts the header does not hold; the rest weights.
+  std::uint32_t m_timed = 0, m_timedKeysAt = 0;
   std::uint32_t m_curves = 0;
-  std::uint16_t m_curveCount = 0, m_curveConstants = 0, m_curveKeyed = 0, m_curveUniform = 0, m_curveRaw = 0;
-  std::uint32_t m_curveKeys = 0, m_curveKeyBits = 0, m_curveRowBits = 0;
+  std::uint16_t m_timedCount = 0;
+  std::uint16_t m_curveConstants = 0;
   const float* m_curveRest = nullptr;
 };
 
 /// Inline: the curve decoder works it out on most calls, and reads only some of its parts.
 inline CurveSectionView ClipView::curveSection() const {
   CurveSectionView s;
-  if (m_curveCount == 0) return s;
+  if (m_curves == 0) return s;
   const std::uint8_t* p = m_blob + m_curves + CurveSectionLayout::size;
   s.kinds = p;
-  p += align4((std::uint32_t(m_curveCount) + 1) / 2);
+  p += align4((curveCount() + 1) / 2);
   s.constants = p;
   p += 4 * std::size_t(m_curveConstants);
   s.keyedParams = p;
-  p += std::size_t(kCurveKeyedParamSize) * m_curveKeyed;
+  p += std::size_t(kCurveKeyedParamSize) * curveKeyedCount();
   s.uniformParams = p;
-  p += std::size_t(kCurveUniformParamSize) * m_curveUniform;
+  p += std::size_t(kCurveUniformParamSize) * curveUniformCount();
   s.raw = p;
-  p += 4 * std::size_t(m_frameCount) * m_curveRaw;
+  p += 4 * std::size_t(frameCount()) * curveRawCount();
   s.keys = p;
-  p += (std::size_t(m_curveKeyBits) + 7) / 8;
+  p += (std::size_t(curveField<std::uint32_t>(CurveSectionLayout::keyBits)) + 7) / 8;
   s.rows = p;
-  s.rowBits = m_curveRowBits;
+  s.rowBits = curveField<std::uint32_t>(CurveSectionLayout::rowBits);
   return s;
 }
 

@@ -52,6 +52,22 @@ bool identical(const std::vector<Transform>& a, const std::vector<Transform>& b)
 class TestPlayer : public QObject {
   Q_OBJECT
  private slots:
+  void aDefaultViewIsAnEmptyClip() {
+    // The view reads its counts from the clip's bytes; one that views nothing reads a header of zeros.
+    const runtime::ClipView view;
+    QCOMPARE(view.frameCount(), 0u);
+    QCOMPARE(view.jointCount(), 0u);
+    QCOMPARE(view.byteSize(), std::size_t(0));
+    QVERIFY(view.bytes().empty());
+    QCOMPARE(view.curveCount(), 0u);
+    QCOMPARE(view.curveBytes(), 0u);
+    QCOMPARE(view.timedKeyCount(), 0u);
+    QCOMPARE(view.sections().timed, 0u);
+    QCOMPARE(view.duration(), 0.f);
+    QVERIFY(!view.rootMotion());
+    QVERIFY(sizeof(runtime::ClipView) <= 80);  // a pack of many small clips derives little (FORMAT.md)
+  }
+
   void anyAccessOrderGivesTheSamePoses_data() {
     QTest::addColumn<int>("kind");
     QTest::newRow("keyed") << int(TrackKind::Keyed);
