@@ -424,7 +424,8 @@ Player::Player(Player&& other) noexcept
       m_secondOffset(other.m_secondOffset),
       m_framesDecoded(other.m_framesDecoded),
       m_curveClip(other.m_curveClip),
-      m_path(other.m_path) {
+      m_path(other.m_path),
+      m_firstJoints(other.m_firstJoints) {
   m_cursor[0] = other.m_cursor[0];
   m_cursor[1] = other.m_cursor[1];
   other.m_data = nullptr;
@@ -446,6 +447,7 @@ Player& Player::operator=(Player&& other) noexcept {
   m_cursor[0] = std::exchange(other.m_cursor[0], Cursor{});
   m_cursor[1] = std::exchange(other.m_cursor[1], Cursor{});
   m_secondOffset = other.m_secondOffset;
+  m_firstJoints = other.m_firstJoints;
   m_framesDecoded = other.m_framesDecoded;
   return *this;
 }

@@ -188,6 +188,23 @@ class TestRuntimeMemory : public QObject {
       }
     }
     QVERIFY(cached > 0);  // the frame cache was in play
+    // A player moved into another keeps the level its cache holds.
+    auto pack = runtime::Pack::open(m_wuson);
+    QVERIFY(pack);
+    const runtime::ClipView& view = pack->clips()[0].view;
+    const std::uint32_t all = pack->skeleton().jointCount(), quarter = all / 4;
+    std::vector<runtime::Transform> full(all), out(all);
+    const float t = view.duration() / 3.f + 0.004f;
+    runtime::Player reference, a, b;
+    reference.sample(view, t, full);
+    a.sampleJoints(view, t, 1, out);
+    b.sampleJoints(view, t, quarter, out);
+    b = std::move(a);
+    b.sampleJoints(view, t, quarter, out);
+    QVERIFY(std::memcmp(out.data(), full.data(), quarter * sizeof(runtime::Transform)) == 0);
+    runtime::Player c(std::move(b));
+    c.sampleJoints(view, t, quarter, out);
+    QVERIFY(std::memcmp(out.data(), full.data(), quarter * sizeof(runtime::Transform)) == 0);
   }
 
   void aReusedPlayerNeverReturnsAStalePose() {
