@@ -402,6 +402,14 @@ std::size_t cacheBytes(const ClipView& clip) {
 
 std::size_t align16(std::size_t n) { return (n + 15) & ~std::size_t(15); }
 
+/// The CurveCache of `clip` at the start of a player's block (holding clip `held`): the keyed
+/// curves' segments first (16-byte aligned), then every curve's static value.
+CurveCache curveCacheIn(std::byte* data, std::uint32_t held, const ClipView& clip) {
+  return {held,
+          {reinterpret_cast<float*>(data + clip.curveKeyedCount() * sizeof(CurveSegment)), clip.curveCount()},
+          {reinterpret_cast<CurveSegment*>(data), clip.curveKeyedCount()}};
+}
+
 }  // namespace
 
 Player::Player(DecodePath path, std::pmr::memory_resource* memory)
@@ -581,10 +589,7 @@ void Player::sample(const ClipView& clip, float seconds, std::span<Transform> ou
       std::memcpy(weights.data(), m_data, std::size_t(clip.curveCount()) * sizeof(float));
       return;
     }
-    CurveCache cache{
-        m_curveClip,
-        {reinterpret_cast<float*>(m_data + clip.curveKeyedCount() * sizeof(CurveSegment)), clip.curveCount()},
-        {reinterpret_cast<CurveSegment*>(m_data), clip.curveKeyedCount()}};
+    CurveCache cache = curveCacheIn(m_data, m_curveClip, clip);
     return sampleCurves(clip, seconds, weights, &cache);
   }
   // The curve cache sits before the frame storage. It is budgeted per curve, not per joint: a face
@@ -601,11 +606,7 @@ void Player::sample(const ClipView& clip, float seconds, std::span<Transform> ou
     m_cursor[0] = m_cursor[1] = Cursor{};
     m_curveClip = 0;
   }
-  // Segments first (16-byte aligned), then the statics.
-  CurveCache cache{
-      m_curveClip,
-      {reinterpret_cast<float*>(m_data + clip.curveKeyedCount() * sizeof(CurveSegment)), clip.curveCount()},
-      {reinterpret_cast<CurveSegment*>(m_data), clip.curveKeyedCount()}};
+  CurveCache cache = curveCacheIn(m_data, m_curveClip, clip);
   sampleCurves(clip, seconds, weights, &cache);
   m_curveClip = cache.clip;
 }
