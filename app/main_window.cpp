@@ -186,6 +186,7 @@ void MainWindow::buildEditMenu() {
   }
   presets->setToolTipsVisible(true);
   edit->addAction("File &unit...", m_files, &widgets::FileActions::askUnit);
+  edit->addAction("&Joint order...", m_files, &widgets::FileActions::askJointOrder);
   edit->addSeparator();
   edit->addAction("&Reset selected joints", m_joints, &widgets::JointTreeView::resetSelection);
   edit->addAction("Derive shell from &mesh", m_joints, &widgets::JointTreeView::deriveShellFromMesh);

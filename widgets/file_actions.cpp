@@ -201,6 +201,35 @@ void FileActions::askUnit() {
   if (ok && cm != asset.unitToCm) m_document->setUnitToCm(cm);
 }
 
+void FileActions::askJointOrder() {
+  if (!m_document->hasAsset()) return;
+  std::vector<std::string> selected;
+  for (int j : m_document->selectedJoints())
+    if (j >= 0 && std::size_t(j) < m_document->asset()->skeleton.jointCount())
+      selected.push_back(m_document->asset()->skeleton.names[std::size_t(j)]);
+  QStringList items = {"As in the source file", "By depth (roots first, leaves last)"};
+  if (!selected.empty()) items << QString("The %1 selected joint(s) first, then by depth").arg(selected.size());
+  const auto& lod = m_document->settings().lod;
+  const int current = !lod || lod->kind == core::JointOrder::Kind::Source ? 0
+                      : lod->kind == core::JointOrder::Kind::Depth        ? 1
+                                                                          : 0;
+  bool ok = false;
+  const QString choice = QInputDialog::getItem(
+      m_window, "Joint order",
+      "The order the pack stores joints in. A game that skips the leaf joints of a distant character samples\n"
+      "the first N joints (docs/RUNTIME.md \"Levels of detail\"): by depth, those are the joints nearest the\n"
+      "root. The LOD # column of the joint tree shows each joint's place.",
+      items, current, false, &ok);
+  if (!ok) return;
+  core::JointOrder order;
+  if (choice == items[1]) order.kind = core::JointOrder::Kind::Depth;
+  else if (items.size() > 2 && choice == items[2]) {
+    order.kind = core::JointOrder::Kind::List;
+    order.first = selected;
+  }
+  m_document->setJointOrder(order);
+}
+
 void FileActions::showError(const QString& message) { QMessageBox::critical(m_window, "animpack studio", message); }
 
 }  // namespace animpack::widgets

@@ -43,6 +43,9 @@ class FileActions : public QObject {
   bool maybeSave();
   /// Edit > File unit: asks for the centimetres per file unit.
   void askUnit();
+  /// Edit > Joint order: the order the pack stores joints in (levels of detail): source, by depth,
+  /// or the joints selected in the joint tree first.
+  void askJointOrder();
   ProjectSession* session() { return &m_session; }
 
  signals:

@@ -135,13 +135,16 @@ int JointTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; 
 
 QVariant JointTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
-  static const char* names[] = {"Joint", "Precision (cm)", "Shell (cm)", "Pin", "Max error", "Storage (R/T/S)"};
+  static const char* names[] = {"Joint",     "Precision (cm)",  "Shell (cm)", "Pin",
+                                "Max error", "Storage (R/T/S)", "LOD #"};
   static const char* tips[] = {"",
                                "Largest allowed object-space error on the shell (inherited values are dimmed)",
                                "Distance of the virtual vertices the error is measured at",
                                "Recompute against compressed ancestors",
                                "Largest error over the clip, against the precision",
-                               "How rotation, translation and scale are stored"};
+                               "How rotation, translation and scale are stored",
+                               "The joint's place in the pack's joint order: a level of detail of N joints keeps the "
+                               "joints numbered below N (Edit > Joint order; docs/RUNTIME.md \"Levels of detail\")"};
   if (role == Qt::DisplayRole && section >= 0 && section < ColumnCount) return QString(names[section]);
   if (role == Qt::ToolTipRole && section >= 0 && section < ColumnCount) return QString(tips[section]);
   return {};
@@ -191,6 +194,7 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
           return QString("%1 / %2 / %3%4")
               .arg(trackKindName(report->kinds[0]), trackKindName(report->kinds[1]), trackKindName(report->kinds[2]),
                    report->keys ? QString(" (%1 keys)").arg(report->keys) : QString());
+        case Order: return joint;
         default: return {};
       }
     case Qt::CheckStateRole:

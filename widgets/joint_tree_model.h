@@ -17,7 +17,7 @@ const char* trackKindName(runtime::TrackKind kind);
 class JointTreeModel : public QAbstractItemModel {
   Q_OBJECT
  public:
-  enum Column { Name, Precision, Shell, Pinned, MaxError, Storage, ColumnCount };
+  enum Column { Name, Precision, Shell, Pinned, MaxError, Storage, Order, ColumnCount };
   static constexpr int JointRole = Qt::UserRole + 1;  ///< the joint index of a row
 
   JointTreeModel(ClipDocument* document, Recompressor* recompressor, QObject* parent = nullptr);

@@ -47,12 +47,28 @@ struct ClipBench {
   /// A level of detail: the first half of the joints (runtime::Player::sampleJoints), forward and random.
   std::uint32_t lodJoints = 0;
   double lodForward = 0, lodRandom = 0;
+  double lodTracks = 0;  ///< the share of the clip's animated tracks (not constant, not rest) the level holds
   std::optional<double> raw;
   /// Morph curves (format version 6): all weights at k / 60 s, and at the clip's frame times (as
   /// ../shared/peers/peer_curves times ACL's scalar tracks), ns per time; null without curves.
   std::uint32_t curves = 0, curveBytes = 0;
   std::optional<double> curveForward, curveFrames;
 };
+
+/// The share of the clip's animated tracks (keyed, uniform, raw or timed) among its first `joints`
+/// joints: what a level of detail decodes, so its cost follows it more than the joint count.
+double animatedShare(const runtime::ClipView& view, std::uint32_t joints) {
+  std::uint32_t all = 0, kept = 0;
+  for (std::uint32_t j = 0; j < view.jointCount(); ++j)
+    for (int c = 0; c < 3; ++c) {
+      const runtime::TrackKind k = view.kind(j, runtime::Channel(c));
+      const bool animated = k == runtime::TrackKind::Keyed || k == runtime::TrackKind::Uniform ||
+                            k == runtime::TrackKind::Raw || k == runtime::TrackKind::Timed;
+      all += animated;
+      kept += animated && j < joints;
+    }
+  return all ? double(kept) / all : 0.0;
+}
 
 /// The times `bench` samples a clip at: k / hz seconds over its duration.
 std::vector<float> timesAt(const runtime::ClipView& view, double hz) {
@@ -234,6 +250,7 @@ int benchCommand(int argc, char** argv, int first) {
       b.random = medianNs(random.size(), [&] { play(random); });
       b.blend = medianNs(t60.size(), blend);
       b.lodJoints = half;
+      b.lodTracks = animatedShare(view, half);
       b.lodForward = medianNs(t60.size(), [&] { playHalf(t60); });
       b.lodRandom = medianNs(random.size(), [&] { playHalf(random); });
     }
@@ -280,6 +297,7 @@ int benchCommand(int argc, char** argv, int first) {
     j["blend_ns_per_pose"] = pose(b.blend);
     j["lod_joints"] = b.lodJoints;
     j["lod_forward_ns_per_pose"] = pose(b.lodForward);
+    j["lod_animated_tracks"] = b.lodTracks;
     j["lod_random_ns_per_pose"] = pose(b.lodRandom);
     j["raw_ns_per_pose"] = b.raw ? nlohmann::ordered_json(*b.raw) : nlohmann::ordered_json(nullptr);
     j["forward_ns_per_joint"] = pose(b.forward / std::max(joints, 1.0));
@@ -322,8 +340,11 @@ int benchCommand(int argc, char** argv, int first) {
       std::printf("%-30s %6u %8u %9.0f %9.0f %9.0f %9.0f %9.0f %9s %8s\n", b.name.substr(0, 30).c_str(), b.frames,
                   b.compressedBytes, b.forward30, b.forward, b.backward, b.random, b.blend, rawText, ratio);
     if (b.joints > 0)
-      std::printf("%-30s level of detail, the first %u joints: %.0f ns forward (%.2f x), %.0f ns random (%.2f x)\n", "",
-                  b.lodJoints, b.lodForward, b.lodForward / b.forward, b.lodRandom, b.lodRandom / b.random);
+      std::printf(
+          "%-30s level of detail, the first %u joints (%.0f %% of the animated tracks): %.0f ns forward (%.2f x), %.0f "
+          "ns random (%.2f x)\n",
+          "", b.lodJoints, 100 * b.lodTracks, b.lodForward, b.lodForward / b.forward, b.lodRandom,
+          b.lodRandom / b.random);
     if (b.curveForward)
       std::printf("%-30s %u morph curves in %u bytes: all weights %.0f ns at k/60 s, %.0f ns at the frames\n", "",
                   b.curves, b.curveBytes, *b.curveForward, *b.curveFrames);

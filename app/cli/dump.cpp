@@ -5,6 +5,7 @@
 
 #include "app/cli/args.h"
 #include "app/cli/commands.h"
+#include "core/compress/joint_order.h"
 #include "core/io/legacy.h"
 #include "core/runtime/curves.h"
 #include "core/runtime/pack.h"
@@ -60,14 +61,17 @@ std::string dumpJson(const runtime::Pack& pack, const std::string& path) {
                       {"target_index", sk.curveTargetIndex(i)},
                       {"displacement_cm", sk.curveDisplacementCm(i)},
                       {"rest_weight", sk.restWeights()[i]}});
-  ordered_json doc = {
-      {"file", path},
-      {"format_version", pack.version()},
-      {"file_bytes", pack.fileSize()},
-      {"skeleton",
-       {{"joints", joints}, {"hash", hash}, {"unit_to_cm", sk.unitToCm()}, {"bytes", pack.skeletonBytes()}}},
-      {"curves", curves},
-      {"clips", clips}};
+  ordered_json doc = {{"file", path},
+                      {"format_version", pack.version()},
+                      {"file_bytes", pack.fileSize()},
+                      {"skeleton",
+                       {{"joints", joints},
+                        {"lod_levels", core::depthLevels(sk.parents())},
+                        {"hash", hash},
+                        {"unit_to_cm", sk.unitToCm()},
+                        {"bytes", pack.skeletonBytes()}}},
+                      {"curves", curves},
+                      {"clips", clips}};
   return doc.dump(2) + "\n";
 }
 
@@ -94,6 +98,7 @@ int dumpCommand(int argc, char** argv, int first) {
               double(sk.unitToCm()), static_cast<unsigned long long>(sk.hash()), pack->skeletonBytes());
   for (std::uint32_t j = 0; j < sk.jointCount(); ++j)
     std::printf("  %3u %-32s parent %3d\n", j, std::string(sk.name(j)).c_str(), sk.parents()[j]);
+  std::fputs(core::levelsText(core::depthLevels(sk.parents()), sk.jointCount()).c_str(), stdout);
   if (sk.curveCount() > 0) std::printf("curves:    %u morph targets\n", sk.curveCount());
   for (std::uint32_t i = 0; i < sk.curveCount(); ++i)
     std::printf("  %3u %-40s %g cm at weight 1 (object space), rest %g\n", i, std::string(sk.curveName(i)).c_str(),

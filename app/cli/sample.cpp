@@ -84,7 +84,7 @@ int sampleCommand(int argc, char** argv, int first) {
   if (auto exit = readImporter(args, "sample", importFile)) return *exit;
 
   const std::string file = args.positional()[0];
-  core::ImportOptions importOptions{settings.unitToCm, settings.sampleRate};
+  core::ImportOptions importOptions = core::importOptionsOf(settings);
   auto asset = importFile(file, importOptions);
   if (!asset) return failure(asset.message());
   auto names = fileClipNames(*asset, file, settings);
@@ -102,7 +102,9 @@ int sampleCommand(int argc, char** argv, int first) {
   if ((effective.sampleRate && *effective.sampleRate != found->sampleRate) ||
       (effective.unitToCm && *effective.unitToCm != asset->unitToCm)) {
     const std::uint32_t clipIndex = found->clipIndex;
-    asset = importFile(file, core::ImportOptions{effective.unitToCm, effective.sampleRate});
+    importOptions.unitToCm = effective.unitToCm;
+    importOptions.sampleRate = effective.sampleRate;
+    asset = importFile(file, importOptions);
     if (!asset) return failure(asset.message());
     found = &asset->clips[clipIndex];
   }

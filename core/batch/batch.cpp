@@ -278,9 +278,7 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
   std::vector<BatchFile> result(files.size());
   std::vector<std::optional<ImportedAsset>> assets(files.size());
   std::vector<std::string> keys(files.size());
-  ImportOptions importOptions;
-  importOptions.unitToCm = options.settings.unitToCm;
-  importOptions.sampleRate = options.settings.sampleRate;
+  const ImportOptions importOptions = importOptionsOf(options.settings);
   std::mutex progressMutex;
   std::size_t done = 0, total = 0;
   auto report = [&](std::size_t finished, const std::string& what) {
@@ -293,9 +291,7 @@ Expected<std::vector<BatchFile>> runBatch(const std::vector<std::filesystem::pat
     BatchFile& file = result[i];
     file.clips.clear();
     file.fromCache = false;
-    ImportOptions fileImport = importOptions;
-    fileImport.unitToCm = fileSettingsOf(options, i).unitToCm;
-    fileImport.sampleRate = fileSettingsOf(options, i).sampleRate;
+    const ImportOptions fileImport = importOptionsOf(fileSettingsOf(options, i));
     auto asset = importFile(options, files[i], fileImport);
     if (!asset) {
       file.error = asset.message();

@@ -154,6 +154,24 @@ class Parser {
     return Status::ok();
   }
 
+  Status lod(const Json& value, const std::string& key, std::optional<JointOrder>& out) {
+    JointOrder o;
+    if (value == "source") o.kind = JointOrder::Kind::Source;
+    else if (value == "depth") o.kind = JointOrder::Kind::Depth;
+    else if (value.is_array() && !value.empty()) {
+      o.kind = JointOrder::Kind::List;
+      for (const Json& e : value) {
+        if (!e.is_string() || e.get<std::string>().empty())
+          return error("key '" + key + "': expected joint names or wildcards, got " + e.dump());
+        o.first.push_back(e.get<std::string>());
+      }
+    } else {
+      return error("key '" + key + "': expected \"source\", \"depth\" or a list of joint names, got " + value.dump());
+    }
+    out = std::move(o);
+    return Status::ok();
+  }
+
   /// An object of rules by name or wildcard (`what`: "joint", "clip", ...), in file order; `body`
   /// parses one key of one rule, `expected` says what a rule is.
   template <class Rule, class Body>
@@ -218,6 +236,10 @@ class Parser {
                    if (k == "additive_base") return additiveBase(v, sub, c.additiveBase);
                    if (k == "joints") return jointRules(v, sub, c.joints);
                    if (k == "morphs") return morphRules(v, sub, c.morphs);
+                   if (k == "lod")
+                     return error("key '" + sub +
+                                  "': every clip of a pack shares one skeleton, so the joint order is set at the top "
+                                  "level only");
                    return error(unknownKey(key + ".", k,
                                            {"name", "precision_cm", "shell_cm", "rotation_format",
                                             "snapshot_interval_s", "unit_to_cm", "scene_scale", "sample_rate", "loop",
@@ -244,6 +266,7 @@ class Parser {
       else if (k == "joints") st = jointRules(v, "joints", s.joints);
       else if (k == "morphs") st = morphRules(v, "morphs", s.morphs);
       else if (k == "clips") st = clipRules(v, s.clips);
+      else if (k == "lod") st = lod(v, k, s.lod);
       else if (k == "description") {
         if (!v.is_string()) return error("key 'description': expected a string");
         s.description = v.get<std::string>();
@@ -252,7 +275,7 @@ class Parser {
             unknownKey("", k,
                        {"precision_cm", "shell_cm", "shell_fallback_cm", "rotation_format", "snapshot_interval_s",
                         "unit_to_cm", "scene_scale", "sample_rate", "loop", "root_motion", "root_joint",
-                        "additive_base", "joints", "morphs", "clips", "description"}));
+                        "additive_base", "lod", "joints", "morphs", "clips", "description"}));
       }
       if (!st) return st;
     }
@@ -464,6 +487,10 @@ std::string CompressionSettings::toJson() const {
   if (rootMotion) j["root_motion"] = rootMotionModeName(*rootMotion);
   if (rootJoint) j["root_joint"] = *rootJoint;
   if (additiveBase) j["additive_base"] = additiveBaseJson(*additiveBase);
+  if (lod)
+    j["lod"] = lod->kind == JointOrder::Kind::List    ? Json(lod->first)
+               : lod->kind == JointOrder::Kind::Depth ? Json("depth")
+                                                      : Json("source");
   if (!joints.empty()) j["joints"] = rulesJson(joints);
   if (!morphs.empty()) j["morphs"] = rulesJson(morphs);
   if (!clips.empty()) {
@@ -504,6 +531,7 @@ void CompressionSettings::merge(const CompressionSettings& over) {
   if (over.rootMotion) rootMotion = over.rootMotion;
   if (over.rootJoint) rootJoint = over.rootJoint;
   if (over.additiveBase) additiveBase = over.additiveBase;
+  if (over.lod) lod = over.lod;
   if (!over.description.empty()) description = over.description;
   mergeRules(joints, over.joints);
   mergeRules(morphs, over.morphs);

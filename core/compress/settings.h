@@ -18,6 +18,7 @@
 #include "core/anim/skeleton.h"
 #include "core/anim/skinned_mesh.h"
 #include "core/base/status.h"
+#include "core/compress/joint_order.h"
 
 namespace animpack::core {
 
@@ -120,6 +121,9 @@ struct CompressionSettings {
   /// Default null (not additive): "rest", "CLIP" or "CLIP@FRAME", the pose the clip is stored as a
   /// delta from (docs/SETTINGS.md `additive_base`); an empty string is an explicit null.
   std::optional<std::string> additiveBase;
+  /// Default source: the order the pack stores its joints in, "source", "depth" or a list of joints
+  /// kept first (docs/SETTINGS.md `lod`). The whole pack shares one skeleton, so no clip overrides it.
+  std::optional<JointOrder> lod;
 
   /// Checks every value (ranges, patterns); errors name the key.
   Status validate() const;

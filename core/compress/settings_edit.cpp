@@ -204,6 +204,12 @@ CompressionSettings withUnit(const CompressionSettings& settings, double unitToC
   return s;
 }
 
+CompressionSettings withJointOrder(const CompressionSettings& settings, const JointOrder& order) {
+  CompressionSettings s = settings;
+  s.lod = order;
+  return s;
+}
+
 namespace {
 
 /// `clip`'s exact-name override in `s`, created when missing.

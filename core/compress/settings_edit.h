@@ -73,5 +73,7 @@ CompressionSettings withClipRootJoint(const CompressionSettings& settings, const
                                       const std::string& joint);
 /// `settings` with the file unit (cm per file unit).
 CompressionSettings withUnit(const CompressionSettings& settings, double unitToCm);
+/// `settings` with the pack's joint order (`lod`) set.
+CompressionSettings withJointOrder(const CompressionSettings& settings, const JointOrder& order);
 
 }  // namespace animpack::core

@@ -1185,6 +1185,14 @@ std::uint64_t hashFile(const std::filesystem::path& path) {
   return h;
 }
 
+ImportOptions importOptionsOf(const CompressionSettings& settings) {
+  ImportOptions options;
+  options.unitToCm = settings.unitToCm;
+  options.sampleRate = settings.sampleRate;
+  if (settings.lod) options.jointOrder = *settings.lod;
+  return options;
+}
+
 Expected<ImportedAsset> importAsset(const std::filesystem::path& path, const ImportOptions& options) {
   if (options.sampleRate &&
       (!(*options.sampleRate > 0) || !std::isfinite(*options.sampleRate) || *options.sampleRate > 10000))
@@ -1192,7 +1200,10 @@ Expected<ImportedAsset> importAsset(const std::filesystem::path& path, const Imp
   if (options.unitToCm && (!(*options.unitToCm > 0) || !std::isfinite(*options.unitToCm)))
     return Error{"unit_to_cm must be a positive number"};
   Importer importer(path, options);
-  return importer.run();
+  auto asset = importer.run();
+  if (asset)
+    if (auto st = applyJointOrder(*asset, options.jointOrder); !st) return Error{st.message()};
+  return asset;
 }
 
 }  // namespace animpack::core

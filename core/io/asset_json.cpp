@@ -15,6 +15,7 @@ std::string inspectJson(const ImportedAsset& asset) {
   for (std::size_t i = 0; i < asset.skeleton.jointCount(); ++i)
     joints.push_back({{"name", asset.skeleton.names[i]}, {"parent", asset.skeleton.parents[i]}});
   j["joints"] = joints;
+  j["lod_levels"] = depthLevels(asset.skeleton.parents);
   json clips = json::array();
   for (const RawClip& c : asset.clips) {
     json animated = json::array();
@@ -81,6 +82,7 @@ std::string inspectText(const ImportedAsset& asset) {
   o << "skeleton:  " << sk.jointCount() << " joints\n";
   for (std::size_t j = 0; j < sk.jointCount(); ++j)
     o << "  " << std::string(std::size_t(2 * sk.depth(j)), ' ') << sk.names[j] << "\n";
+  o << levelsText(depthLevels(sk.parents), sk.jointCount());
   o << "clips:     " << asset.clips.size() << "\n";
   for (const RawClip& c : asset.clips)
     o << "  [" << c.clipIndex << "] " << c.name << ": " << fixed(c.duration(), 3) << " s, " << fixed(c.sampleRate, 3)

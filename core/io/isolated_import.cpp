@@ -214,7 +214,10 @@ Expected<ImportedAsset> importIsolated(const std::filesystem::path& executable, 
   if (code != 0)
     return Error{file + ": the import process failed (exit " + std::to_string(code) +
                  (said.empty() ? "" : ": " + said) + ")"};
-  return readImportStream(stream, file);
+  auto asset = readImportStream(stream, file);  // the child imports in the source's order
+  if (asset)
+    if (auto st = applyJointOrder(*asset, options.jointOrder); !st) return Error{st.message()};
+  return asset;
 }
 
 ImportFunction isolatedImporter(const std::filesystem::path& executable, const ImportLimits& limits) {

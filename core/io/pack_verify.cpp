@@ -8,6 +8,7 @@
 #include "core/compress/additive_base.h"
 #include "core/compress/curve_compress.h"
 #include "core/compress/error_metric.h"
+#include "core/compress/joint_order.h"
 #include "core/compress/settings.h"
 #include "core/compress/vertex_error.h"
 #include "core/runtime/additive.h"
@@ -48,6 +49,7 @@ Expected<SourceClips> matchSources(const runtime::Pack& pack, const std::vector<
         asset = import(source, options);
         if (!asset) return Error{asset.message()};
       }
+      matchJointOrder(*asset, sk.names());
       if (asset->skeleton.names != sk.names() || !std::ranges::equal(asset->skeleton.parents, sk.parents()))
         return Error{"'" + source.string() + "' has another skeleton than the pack"};
       bool sameCurves = asset->curves.size() == sk.curveCount();

@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "core/compress/joint_order.h"
 #include "core/io/pack_writer.h"
 #include "core/project/project_build.h"
 #include "core/runtime/pack.h"
@@ -46,8 +47,11 @@ void drawPictures(ReviewPacket& packet, const std::vector<BatchFile>& batch,
       why = "no compression result";
     } else {
       // The file as this clip was compressed from (its unit and sample rate).
-      const ImportOptions import{clip.compressed->settings.unitToCm, clip.compressed->settings.sampleRate};
+      ImportOptions import;
+      import.unitToCm = clip.compressed->settings.unitToCm;
+      import.sampleRate = clip.compressed->settings.sampleRate;
       auto imported = options.importer ? options.importer(batch[f].path, import) : importAsset(batch[f].path, import);
+      if (imported && batch[f].skeleton) matchJointOrder(*imported, batch[f].skeleton->names);  // settings lod
       if (imported) asset = std::make_shared<const ImportedAsset>(std::move(imported.value()));
       else why = imported.message();
     }

@@ -90,6 +90,54 @@ class TestCli : public QObject {
     QVERIFY(newer.err.contains("format version 42 is newer"));
   }
 
+  /// Settings `lod` stores joints by depth (or named joints first): inspect --lod shows the order
+  /// and its levels, the pack keeps it (dump, decode), verify matches the source to it by name, and a
+  /// name that matches no joint is a one-line failure naming it.
+  void jointOrderForLevelsOfDetail() {
+    const QString dir = QString::fromStdString(test::scratchDir().string());
+    const QString settings = dir + "/lod.json", pack = dir + "/lod.anpk";
+    QFile sf(settings);
+    QVERIFY(sf.open(QIODevice::WriteOnly));
+    sf.write(R"({"lod":"depth"})");
+    sf.close();
+    const Run inspected = runCli({"inspect", "--json", "--lod", "depth", model("BVH/01_01.bvh")});
+    QCOMPARE(inspected.code, 0);
+    const QJsonObject info = QJsonDocument::fromJson(inspected.out).object();
+    const QJsonArray joints = info["joints"].toArray();
+    QCOMPARE(joints[1].toObject()["name"].toString(), QString("LHipJoint"));
+    QCOMPARE(joints[3].toObject()["name"].toString(), QString("LowerBack"));  // the third child of the root
+    QCOMPARE(info["lod_levels"].toArray()[1].toInt(), 4);
+    QVERIFY(
+        runCli({"inspect", model("BVH/01_01.bvh")}).out.contains("lod:       depth <= 0 in the first 1, <= 1 in 14"));
+
+    QCOMPARE(runCli({"compress", model("BVH/01_01.bvh"), "--settings", settings, "-o", pack}).code, 0);
+    const Run dumped = runCli({"dump", "--json", pack});
+    QCOMPARE(dumped.code, 0);
+    const QJsonObject skeleton = QJsonDocument::fromJson(dumped.out).object()["skeleton"].toObject();
+    QCOMPARE(skeleton["joints"].toArray(), joints);
+    QCOMPARE(skeleton["lod_levels"].toArray(), info["lod_levels"].toArray());
+    QVERIFY(runCli({"dump", pack}).out.contains("lod:       depth <= 0 in the first 1, <= 1 in 4, <= 2 in 7"));
+    QCOMPARE(runCli({"decode", pack, "--clip", "01_01", "-o", dir + "/lod_decoded.json"}).code, 0);
+    QFile df(dir + "/lod_decoded.json");
+    QVERIFY(df.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(df.readAll()).object()["joints"].toArray()[3].toObject()["name"].toString(),
+             QString("LowerBack"));
+    const Run verified = runCli({"verify", pack, "--source", model("BVH/01_01.bvh")});
+    QVERIFY2(verified.code == 0, verified.err.constData());
+    QVERIFY(verified.out.contains("within precision"));
+
+    const Run unknown = runCli({"inspect", "--lod", "LeftHand,Tail", model("BVH/01_01.bvh")});
+    QCOMPARE(unknown.code, 1);
+    QVERIFY2(unknown.err.contains("'Tail' matches no joint"), unknown.err.constData());
+    QVERIFY(sf.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    sf.write(R"({"lod":"breadth"})");
+    sf.close();
+    const Run bad = runCli({"compress", model("BVH/01_01.bvh"), "--settings", settings, "-o", dir + "/bad.anpk"});
+    QVERIFY(bad.code != 0);
+    QVERIFY2(bad.err.contains("'lod'"), bad.err.constData());
+    QVERIFY(!QFile::exists(dir + "/bad.anpk"));
+  }
+
   void compressDecodeVerifyDump() {
     const QString dir = QString::fromStdString(test::scratchDir().string());
     const QString pack = dir + "/wuson.anpk", report = dir + "/wuson.json", csv = dir + "/wuson.csv";

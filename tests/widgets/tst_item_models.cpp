@@ -49,6 +49,47 @@ class TstItemModels : public QObject {
     QCOMPARE(total, int(sk.jointCount()));
   }
 
+  /// Edit > Joint order (settings lod): every file is imported again in the new order as one undo
+  /// step, the tree keeps the hierarchy, the LOD # column shows each joint's place, and the
+  /// selection follows its joints by name through the step and its undo.
+  void theJointOrderIsOneStepAndTheTreeShowsIt() {
+    ClipDocument doc;
+    Recompressor rc(&doc);
+    JointTreeModel model(&doc, &rc);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(doc.open(QString::fromStdString(test::model("BVH/01_01.bvh").string())));
+    const std::vector<std::string> source = doc.asset()->skeleton.names;
+    const int spine = test::joint(doc, "Spine");
+    QCOMPARE(spine, 14);  // the depth-first order of the file
+    doc.setSelectedJoints({spine});
+    QCOMPARE(model.indexOfJoint(spine).siblingAtColumn(JointTreeModel::Order).data().toInt(), 14);
+    doc.setJointOrder({core::JointOrder::Kind::Depth, {}});
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(*doc.settings().lod, (core::JointOrder{core::JointOrder::Kind::Depth, {}}));
+    const auto& sk = doc.asset()->skeleton;
+    for (std::size_t k = 1; k < sk.jointCount(); ++k) QVERIFY(sk.depth(k - 1) <= sk.depth(k));
+    const int moved = test::joint(doc, "Spine");
+    QCOMPARE(moved, 6);  // depth 2: after the root's three children and their three children
+    QCOMPARE(doc.selectedJoints(), std::vector<int>{moved});
+    const QModelIndex shown = model.indexOfJoint(moved);
+    QCOMPARE(shown.siblingAtColumn(JointTreeModel::Order).data().toInt(), moved);
+    QCOMPARE(shown.parent().data().toString(), QString("LowerBack"));  // still under its parent
+    QVERIFY(model.headerData(JointTreeModel::Order, Qt::Horizontal, Qt::ToolTipRole).toString().contains("N joints"));
+    doc.undoStack()->undo();
+    QCOMPARE(doc.asset()->skeleton.names, source);
+    QCOMPARE(doc.selectedJoints(), std::vector<int>{spine});
+    QVERIFY(!doc.settings().lod);
+    doc.undoStack()->redo();
+    QCOMPARE(test::joint(doc, "Spine"), moved);
+    // A list of joints that the skeleton lacks is refused with the file named: no step.
+    QSignalSpy failed(&doc, &ClipDocument::importFailed);
+    doc.setJointOrder({core::JointOrder::Kind::List, {"Tail"}});
+    QCOMPARE(failed.count(), 1);
+    QVERIFY2(failed.first().first().toString().contains("'Tail' matches no joint"),
+             qPrintable(failed.first().first().toString()));
+    QCOMPARE(doc.undoStack()->count(), 1);
+  }
+
   void editsBecomeUndoCommands() {
     ClipDocument doc;
     Recompressor rc(&doc);

@@ -23,9 +23,7 @@ ClipDocument::ClipDocument(QObject* parent) : QObject(parent) {}
 
 Expected<std::shared_ptr<const core::ImportedAsset>> ClipDocument::import(
     const QString& path, const core::CompressionSettings& settings) const {
-  core::ImportOptions options;
-  options.unitToCm = settings.unitToCm;
-  options.sampleRate = settings.sampleRate;
+  const core::ImportOptions options = core::importOptionsOf(settings);
   auto asset = m_importer ? m_importer(path.toStdString(), options) : core::importAsset(path.toStdString(), options);
   if (!asset) return Error{asset.message()};
   return std::make_shared<const core::ImportedAsset>(std::move(asset.value()));
@@ -303,6 +301,8 @@ void ClipDocument::replaceSettings(const core::CompressionSettings& settings, co
   const Snapshot before = snapshot();
   m_settings = settings;
   if (imports) {
+    // A new joint order (settings lod) moves joints: the selection follows them by name.
+    const std::vector<std::string> selected = jointNames(m_selectedJoints);
     // The undo stack is linear, so the files are those the imports were made for; a file that is
     // not (by position and path) keeps what it has.
     for (std::size_t f = 0; f < m_files.size() && f < imports->paths.size(); ++f) {
@@ -314,7 +314,12 @@ void ClipDocument::replaceSettings(const core::CompressionSettings& settings, co
     }
     layout();
     clampCurrentClip();
+    m_selectedJoints.clear();
+    for (const std::string& name : selected)
+      if (const std::int32_t j = hasAsset() ? asset()->skeleton.find(name) : -1; j >= 0) m_selectedJoints.push_back(j);
+    std::sort(m_selectedJoints.begin(), m_selectedJoints.end());
     emit assetChanged();
+    emit selectedJointsChanged();
     SettingsChange change = everything();
     change.reimported = true;
     emit settingsChanged(change);
@@ -349,6 +354,7 @@ std::uint64_t ClipDocument::compressionKey(int clip) const {
   const core::ImportedAsset& asset = *assetOf(clip);
   std::uint64_t h = runtime::fnv1a64Value(effectiveHash(clip), runtime::kFnvOffset);
   h = runtime::fnv1a64Value(asset.sourceHash, h);
+  for (const std::string& name : asset.skeleton.names) h = runtime::fnv1a64(name, h);  // the joint order (lod)
   h = runtime::fnv1a64Value(rawClip(clip).clipIndex, h);
   if (const int base = additiveBaseClip(clip); base >= 0) {  // the deltas follow the base
     h = runtime::fnv1a64Value(effectiveHash(base), h);
@@ -484,8 +490,9 @@ std::vector<std::string> ClipDocument::jointNames(const std::vector<int>& joints
 void ClipDocument::pushSettings(const QString& text, core::CompressionSettings after, quint64 mergeKey) {
   if (!hasAsset() || after == m_settings) return;
   std::optional<Imports> before, imported;
-  if (after.unitToCm != m_settings.unitToCm || after.sampleRate != m_settings.sampleRate) {
-    // Units and sample rates change what the clips are: every file is imported again before the
+  if (after.unitToCm != m_settings.unitToCm || after.sampleRate != m_settings.sampleRate ||
+      after.lod != m_settings.lod) {
+    // Units, sample rates and the joint order change what the clips are: every file is imported again before the
     // step is pushed (a file that was readable must stay so, else nothing changes), and the step
     // swaps the two imports.
     std::vector<SourceFile> files = m_files;
@@ -574,6 +581,14 @@ void ClipDocument::importSettings(const core::CompressionSettings& settings, con
 
 void ClipDocument::setUnitToCm(double unitToCm) {
   pushSettings(QString("File unit %1 cm").arg(unitToCm), core::withUnit(m_settings, unitToCm));
+}
+
+void ClipDocument::setJointOrder(const core::JointOrder& order) {
+  const QString how = order.kind == core::JointOrder::Kind::Depth ? QString("by depth")
+                      : order.kind == core::JointOrder::Kind::List
+                          ? QString("with %1 joint(s) first").arg(order.first.size())
+                          : QString("as in the source");
+  pushSettings("Joint order " + how, core::withJointOrder(m_settings, order));
 }
 
 void ClipDocument::setRootMotion(core::RootMotionMode mode) {

@@ -177,6 +177,8 @@ class ClipDocument : public QObject {
   void setRootMotionJoint(const QString& joint);
   /// Overrides the centimetres per file unit; the file is imported again.
   void setUnitToCm(double unitToCm);
+  /// The pack's joint order (settings `lod`): every file is imported again in it, one undo step.
+  void setJointOrder(const core::JointOrder& order);
   /// Changes the display up axis.
   void setUpAxis(UpAxis axis);
   /// Gives every clip of `clips` the approval `state` for its settings and source as they are now.
