@@ -899,8 +899,9 @@ void CompressJob::appendAndCheckCurves(CompressedClip& out, std::span<const floa
     const auto view = runtime::ClipView::open(out.data, m_skeleton.restLocal, rest);
     ANIMPACK_ASSERT(view.hasValue(), "the clip with its curves does not open");
     out.stats.maxVertexErrorCm = measureVertexError(skin, m_skeleton, m_clip, *view);
-    if (!m_settings.verifySkin || out.stats.maxVertexErrorCm <= kSkinBoundFactor * strictest || round == 6) break;
-    curves.toleranceScale /= 2;
+    const double bound = kSkinBoundFactor * strictest;
+    if (!m_settings.verifySkin || out.stats.maxVertexErrorCm <= bound || round == 6) break;
+    curves.toleranceScale *= std::clamp(0.97 * bound / out.stats.maxVertexErrorCm, 0.25, 0.9);
   }
   out.stats.clipBytes = out.data.size();
   out.stats.withinPrecision = out.stats.withinPrecision && out.stats.curves.withinPrecision;

@@ -106,6 +106,46 @@ class TestFaceRig : public QObject {
     }
   }
 
+  /// The capture mode: every curve keyed at every frame as faceCaptureWeight gives it; each curve's
+  /// frame-to-frame noise (from second differences, which the slow drift barely moves: for white
+  /// noise of deviation s they have deviation s x sqrt(6)) is at least its weight tolerance; the
+  /// blinks rise by over half the range within a frame.
+  void captureModeHasNoiseDriftAndBlinks() {
+    const int frames = 300;
+    const auto path = test::writeScene(test::faceCaptureRig(frames, 30.f), "capture.gltf");
+    auto asset = importAsset(path);
+    QVERIFY2(asset, asset ? "" : asset.message().c_str());
+    QCOMPARE(asset->clips.size(), std::size_t(1));
+    const RawClip& clip = asset->clips[0];
+    QCOMPARE(clip.name, std::string("Capture"));
+    QCOMPARE(clip.curves.size(), std::size_t(test::faceTargetCount()));
+    int blinks = 0;
+    for (int t = 0; t < test::faceTargetCount(); ++t) {
+      const CurveKeys& k = clip.curves[std::size_t(t)];
+      QCOMPARE(k.times.size(), std::size_t(frames));
+      double sum = 0;
+      for (int f = 0; f < frames; ++f) {
+        QVERIFY(std::fabs(k.weights[std::size_t(f)] - test::faceCaptureWeight(t, f / 30.0, frames, 30.f)) < 1e-6);
+        QVERIFY(k.weights[std::size_t(f)] >= 0 && k.weights[std::size_t(f)] <= 1);
+        if (f > 0 && f + 1 < frames) {
+          const double d2 =
+              k.weights[std::size_t(f - 1)] - 2 * k.weights[std::size_t(f)] + k.weights[std::size_t(f + 1)];
+          sum += d2 * d2;
+        }
+        if (f > 0 && k.weights[std::size_t(f)] - k.weights[std::size_t(f - 1)] > 0.5) ++blinks;
+      }
+      const double noise = std::sqrt(sum / (frames - 2) / 6);
+      const test::FaceTarget target = test::faceTarget(t);
+      if (target.kind != FaceCurveKind::Blink)
+        QVERIFY2(noise >= test::faceCaptureTolerance(t), qPrintable(QString("%1: noise %2, tolerance %3")
+                                                                        .arg(target.name.c_str())
+                                                                        .arg(noise)
+                                                                        .arg(test::faceCaptureTolerance(t))));
+    }
+    QVERIFY2(blinks >= 2 * 3, qPrintable(QString::number(blinks)));  // both eyes, every 3.2 s of 10 s
+    QCOMPARE(test::faceCaptureTolerance(0), 0.01 / test::faceTarget(0).displacementCm);
+  }
+
   void importMatchesTheGenerator_data() {
     QTest::addColumn<int>("frames");
     QTest::addColumn<float>("rate");

@@ -150,6 +150,36 @@ class TestMorphCompress : public QObject {
     }
   }
 
+  /// The capture mode (noise of 1.5 x each weight's tolerance on every curve, drift, blinks as
+  /// steps): within precision against the generator's own weights, at and between frames, as
+  /// compress makes it (with the skin bound) and with numeric shells (the weights alone).
+  void aCaptureIsWithinPrecisionAtFourTimesItsRate() {
+    for (const bool skinBound : {true, false}) {
+      CompressionSettings settings;
+      if (!skinBound) settings.shellCm = 3.f;
+      const Packed p = pack(test::faceCaptureRig(120, 30.f), skinBound ? "capture.gltf" : "capture3.gltf", settings);
+      auto opened = runtime::Pack::open(p.bytes);
+      QVERIFY2(opened, opened ? "" : opened.message().c_str());
+      const runtime::PackClip& clip = opened->clips()[0];
+      QVERIFY(p.clips[0].stats.curves.withinPrecision);
+      QCOMPARE(p.clips[0].stats.curves.uniformCurves + p.clips[0].stats.curves.keyedCurves,
+               std::uint32_t(test::faceTargetCount()));  // noise leaves no curve constant
+      std::vector<float> weights(opened->skeleton().curveCount());
+      double worst = 0;
+      for (int k = 0; k <= 4 * 119; ++k) {
+        const double seconds = k / 120.0;
+        runtime::sampleCurves(clip.view, float(seconds), weights);
+        for (int t = 0; t < test::faceTargetCount(); ++t) {
+          const double source = test::faceCaptureWeight(t, seconds, 120, 30.f);
+          const test::FaceTarget target = test::faceTarget(t);
+          worst = std::max(worst, std::fabs(double(weights[faceCurve(opened->skeleton(), target.name)]) - source) *
+                                      target.displacementCm);
+        }
+      }
+      QVERIFY2(worst <= 0.01 * 1.0001, qPrintable(QString("%1 cm").arg(worst)));
+    }
+  }
+
   void theStudioReadsEachCurvesKeysAndErrors() {
     // What the curve view draws: the frames a curve keeps and its error at and between frames.
     Packed p = pack(test::faceRig(), "face_tools.gltf");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <initializer_list>
 #include <iterator>
 #include <string>
@@ -162,6 +163,9 @@ double smoothValue(const Motion& m, double t, double speed) {
 
 double restWeight(const Spec& s) { return s.motion.kind == FaceCurveKind::Rest ? s.motion.c : 0; }
 
+/// A target's weight tolerance at the default precision: 0.01 cm over its displacement at weight 1.
+double captureTolerance(double displacementCm) { return 0.01 / displacementCm; }
+
 double talkKey(int target, int frame, int frames, float rate) {
   const Spec& s = spec(target);
   switch (s.motion.kind) {
@@ -187,6 +191,45 @@ double idleKey(int target, int frame, int frames, float rate) {
   if (name == "browInnerUp" || name == "mouthSmileLeft" || name == "mouthSmileRight")
     return 0.5 * smoothValue(s.motion, frame / double(rate), 0.5);  // half as far, half as fast
   return restWeight(s);
+}
+
+/// A counter-based generator: the same number for the same (target, frame, stream) on every run.
+double uniform01(int target, int frame, int stream) {
+  std::uint64_t z = (std::uint64_t(target) << 40) ^ (std::uint64_t(frame) << 8) ^ std::uint64_t(stream);
+  z += 0x9e3779b97f4a7c15ull;  // splitmix64
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return (double(z >> 11) + 0.5) / 9007199254740992.0;  // (0, 1)
+}
+
+/// A standard normal number (Box-Muller) for (target, frame).
+double gaussian(int target, int frame) {
+  return std::sqrt(-2 * std::log(uniform01(target, frame, 1))) * std::cos(2 * kPi * uniform01(target, frame, 2));
+}
+
+/// faceCaptureRig's weight of `target` at key `frame` (docs/PERFORMANCE.md "Morph targets" gives the
+/// model): a resting level, a slow drift of two sines (periods of 3-20 s), the sensor's noise, and for
+/// the blinks fast steps; clamped to 0..1 as a capture app writes it.
+double captureKey(int target, int frame, float rate, double noise) {
+  const Spec& s = spec(target);
+  const double t = frame / double(rate);
+  const double level = 0.08 + 0.3 * uniform01(target, 0, 3);
+  const double a1 = 0.04 + 0.12 * uniform01(target, 0, 4), f1 = 0.05 + 0.1 * uniform01(target, 0, 5);
+  const double a2 = 0.02 + 0.06 * uniform01(target, 0, 6), f2 = 0.15 + 0.2 * uniform01(target, 0, 7);
+  double w = level + a1 * std::sin(2 * kPi * (f1 * t + uniform01(target, 0, 8))) +
+             a2 * std::sin(2 * kPi * (f2 * t + uniform01(target, 0, 9)));
+  if (s.motion.kind == FaceCurveKind::Blink) {
+    // A blink every 2.5-4 s (both eyes together): up in one frame, held 3 frames, down in two.
+    w = 0.1 + 0.3 * (w - level);
+    const int period = int(std::lround(3.2 * rate));
+    const int start = int(std::lround(0.4 * rate)) + int(0.25 * rate * uniform01(0, frame / period, 10));
+    const int into = frame % period - start;
+    if (into >= 0 && into < 4) w = 0.92;
+    else if (into == 4) w = 0.6;
+    else if (into == 5) w = 0.3;
+  }
+  return std::clamp(w + noise * captureTolerance(s.cm) * gaussian(target, frame), 0.0, 1.0);
 }
 
 /// glTF LINEAR between the keys `key(k)` at k / rate, held outside them.
@@ -277,7 +320,8 @@ GltfSkinnedMesh headMesh() {
   return m;
 }
 
-GltfAnimation faceClip(const char* name, int frames, float rate, bool talk) {
+template <typename Key>
+GltfAnimation faceClip(const char* name, int frames, float rate, bool talk, Key key) {
   GltfAnimation clip{name, {}};
   GltfChannel neck{1, 0}, head{2, 0}, weights{kFaceNode, 3};
   for (int f = 0; f < frames; ++f) {
@@ -290,8 +334,7 @@ GltfAnimation faceClip(const char* name, int frames, float rate, bool talk) {
              : axisAngle(0, 1, 0, 0.05f * std::sin(0.1f * t));
     neck.values.push_back({n.x, n.y, n.z, n.w});
     head.values.push_back({h.x, h.y, h.z, h.w});
-    for (int target = 0; target < kTargets; ++target)
-      weights.weights.push_back(float(talk ? talkKey(target, f, frames, rate) : idleKey(target, f, frames, rate)));
+    for (int target = 0; target < kTargets; ++target) weights.weights.push_back(float(key(target, f)));
   }
   clip.channels = {neck, head, weights};
   return clip;
@@ -329,8 +372,23 @@ GltfScene faceRig(int frames, float rate) {
   const std::vector<core::Mat34> object = restObjects(s);
   for (int joint : mesh.skinJoints) mesh.inverseBinds.push_back(object[std::size_t(joint)].inverse());
   s.meshes.push_back(std::move(mesh));
-  s.animations = {faceClip("Talk", frames, rate, true), faceClip("Idle", frames, rate, false)};
+  s.animations = {faceClip("Talk", frames, rate, true, [&](int t, int f) { return talkKey(t, f, frames, rate); }),
+                  faceClip("Idle", frames, rate, false, [&](int t, int f) { return idleKey(t, f, frames, rate); })};
   return s;
 }
+
+GltfScene faceCaptureRig(int frames, float rate, double noise) {
+  if (!(noise >= 0)) qFatal("faceCaptureRig: noise %g (needs 0 or more)", noise);
+  GltfScene s = faceRig(frames, rate);
+  s.animations = {faceClip("Capture", frames, rate, true, [&](int t, int f) { return captureKey(t, f, rate, noise); })};
+  return s;
+}
+
+double faceCaptureWeight(int target, double seconds, int frames, float rate, double noise) {
+  checkClip(frames, rate);
+  return betweenKeys([&](int k) { return captureKey(target, k, rate, noise); }, seconds, frames, rate);
+}
+
+double faceCaptureTolerance(int target) { return captureTolerance(spec(target).cm); }
 
 }  // namespace animpack::test

@@ -105,6 +105,17 @@ GltfScene faceRig(int frames = 180, float rate = 30.f);
 double faceWeight(int target, double seconds, int frames = 180, float rate = 30.f);
 /// faceWeight for the Idle clip.
 double faceIdleWeight(int target, double seconds, int frames = 180, float rate = 30.f);
+/// faceRig's head with one clip, "Capture" (`frames` keys at `rate` Hz, every target keyed at every
+/// frame), shaped like a facial capture (docs/PERFORMANCE.md "Morph targets"): each of the 52 weights
+/// rests at its own level, drifts slowly (two sines, periods 3-20 s), carries per-frame sensor noise
+/// with a standard deviation of `noise` x its weight tolerance at the default precision
+/// (faceCaptureTolerance), and the blinks step up and down within a frame or two every 3.2 s;
+/// clamped to 0..1. Deterministic: the same file on every run.
+GltfScene faceCaptureRig(int frames = 600, float rate = 30.f, double noise = 1.5);
+/// The weight faceCaptureRig's clip gives `target` at `seconds` (as faceWeight: its keys, linear between).
+double faceCaptureWeight(int target, double seconds, int frames = 600, float rate = 30.f, double noise = 1.5);
+/// Target `target`'s weight tolerance at the default precision (0.01 cm): 0.01 / its displacement in cm.
+double faceCaptureTolerance(int target);
 /// A single animated node whose second rotation key is NaN.
 GltfScene nanRig();
 /// `count` animated nodes under one root.
