@@ -29,8 +29,8 @@ struct Measured {
   std::string inspect;
 };
 
-Measured measure(test::KeyTiming timing, const std::string& name) {
-  const auto path = test::writeScene(test::keyTimingRig(timing), name);
+Measured measure(const test::GltfScene& scene, const std::string& name) {
+  const auto path = test::writeScene(scene, name);
   // ANIMPACK_KEY_GRID_RIGS=DIR keeps the rigs for the CLI (docs/PERFORMANCE.md "Key grids").
   if (const QString keep = qEnvironmentVariable("ANIMPACK_KEY_GRID_RIGS"); !keep.isEmpty())
     std::filesystem::copy_file(path, std::filesystem::path(keep.toStdString()) / name,
@@ -57,6 +57,15 @@ Measured measure(test::KeyTiming timing, const std::string& name) {
   qInfo("%-9s grid %-9s %.4f Hz  %5llu B  source check %.5f cm (%s)  reported %s", name.c_str(), keyGridName(m.grid),
         m.rate, (unsigned long long)m.bytes, m.checkCm, check.worstJoint.c_str(), m.reportedWithin ? "within" : "over");
   return m;
+}
+
+Measured measure(test::KeyTiming timing, const std::string& name) { return measure(test::keyTimingRig(timing), name); }
+
+std::size_t keyCount(const test::GltfScene& scene) {
+  std::size_t keys = 0;
+  for (const test::GltfAnimation& a : scene.animations)
+    for (const test::GltfChannel& c : a.channels) keys += c.times.size();
+  return keys;
 }
 
 }  // namespace
@@ -128,6 +137,34 @@ class TestKeyGrids : public QObject {
     QVERIFY2(double(m.bytes) <= 3.5 * double(m_regular.bytes),
              qPrintable(QString("%1 vs %2").arg(m.bytes).arg(m_regular.bytes)));
     qInfo("irregular: %.2f x the bytes of regular keys", double(m.bytes) / double(m_regular.bytes));
+  }
+
+  /// A walking biped (17 joints) keyed on one grid, with every channel at times of its own, and
+  /// thinned by an exporter's key reduction: within precision by the independent source check; the
+  /// own times keep their keys' times, the thinned keys stay on their 30 Hz grid (the bytes against
+  /// the one-grid motion and ACL's are scripts/bench-key-grids's table, docs/PERFORMANCE.md "Key grids").
+  void aBipedOnItsOwnTimesAndThinned() {
+    const test::GltfScene grid = test::bipedRig(test::BipedKeys::Grid);
+    const Measured onGrid = measure(grid, "biped_grid.gltf");
+    QCOMPARE(onGrid.grid, KeyGridKind::Regular);
+    QCOMPARE(onGrid.rate, 30.0);
+    QVERIFY2(onGrid.checkCm <= 0.01 * 1.001, qPrintable(QString::number(onGrid.checkCm)));
+
+    const Measured own = measure(test::bipedRig(test::BipedKeys::OwnTimes), "biped_own_times.gltf");
+    QCOMPARE(own.grid, KeyGridKind::Irregular);
+    QVERIFY2(own.checkCm <= 0.01 * 1.001, qPrintable(QString::number(own.checkCm)));
+    QVERIFY(own.reportedWithin);
+    QVERIFY(own.timedTracks > 0);
+
+    const test::GltfScene thinnedScene = test::bipedRig(test::BipedKeys::Thinned);
+    QVERIFY(keyCount(thinnedScene) < keyCount(grid) / 2);
+    QVERIFY(test::meanKeyRate(thinnedScene) < 15 && test::meanKeyRate(grid) == 30);
+    const Measured thinned = measure(thinnedScene, "biped_thinned.gltf");
+    QCOMPARE(thinned.grid, KeyGridKind::Regular);
+    QVERIFY2(thinned.checkCm <= 0.01 * 1.001, qPrintable(QString::number(thinned.checkCm)));
+    QVERIFY(thinned.reportedWithin);
+    qInfo("biped: own times %.2f x, thinned %.2f x the bytes of one grid", double(own.bytes) / double(onGrid.bytes),
+          double(thinned.bytes) / double(onGrid.bytes));
   }
 
   /// Root motion taken out of the root: the joints below it keep their timed tracks (the root's own

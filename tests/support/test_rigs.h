@@ -53,6 +53,21 @@ enum class KeyTiming {
   MixedApart,  ///< as Mixed with the third channel's grid 0.37 of its step later: no grid holds every key
   Irregular,   ///< every channel at times 0.6 to 1.4 steps apart
 };
+/// How bipedRig keys its walk.
+enum class BipedKeys {
+  Grid,      ///< every channel at k / 30 s
+  OwnTimes,  ///< every channel at times of its own, 0.6 to 1.4 steps of 30 Hz apart
+  Thinned,   ///< the 30 Hz keys an exporter's key reduction keeps (a line through the kept keys misses
+             ///< no dropped key by over half a degree or 0.5 mm): fewer keys, on no regular spacing
+};
+/// A walking biped of bipedJointCount() joints (Hips > Spine > Chest > Neck > Head, shoulders, arms
+/// and hands, legs and feet), no mesh: clip "Walk", 3 s, every joint's rotation and the hips'
+/// translation an analytic function of time, keyed as `keys` says (docs/PERFORMANCE.md "Key grids").
+GltfScene bipedRig(BipedKeys keys);
+int bipedJointCount();
+/// A scene's mean key rate: key intervals per second, averaged over its channels (what ACL is given
+/// a clip sampled at, docs/PERFORMANCE.md "Key grids").
+double meanKeyRate(const GltfScene& scene);
 /// A chain Root > Upper > Lower > Tip moving 2 s of smooth motion, keyed as `timing` says, whose
 /// Tip turns 170 degrees between two keys at 1 s; clip "Keys".
 GltfScene keyTimingRig(KeyTiming timing);
