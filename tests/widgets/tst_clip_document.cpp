@@ -134,6 +134,13 @@ class TstClipDocument : public QObject {
     doc.setJointValue(EditScope::AllClips, joints, JointField::Precision, 0.02f);
     doc.setJointValue(EditScope::AllClips, joints, JointField::Precision, 0.03f);
     QCOMPARE(doc.undoStack()->count(), 2);
+    // A drag that ends where it started leaves no step that changes nothing.
+    for (float v : {0.04f, 0.05f, 0.03f}) doc.setJointValue(EditScope::AllClips, joints, JointField::Precision, v, key);
+    QCOMPARE(doc.undoStack()->count(), 2);
+    QCOMPARE(doc.undoStack()->index(), 2);
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(joints[1])].precisionCm, 0.03f);
+    doc.undoStack()->undo();  // the step before the drag
+    QCOMPARE(doc.effectiveSettings(0).joints[std::size_t(joints[1])].precisionCm, 0.02f);
   }
 
   void approvalFollowsSettings() {

@@ -27,6 +27,8 @@ bool SettingsCommand::mergeWith(const QUndoCommand* other) {
     if (!m_importsBefore) m_importsBefore = o->m_importsBefore;
     m_importsAfter = o->m_importsAfter;
   }
+  // A drag back to where it started changes nothing: the stack drops the step (no empty undo step).
+  setObsolete(m_after == m_before);
   return true;
 }
 
