@@ -203,16 +203,11 @@ void FileActions::askUnit() {
 
 void FileActions::askJointOrder() {
   if (!m_document->hasAsset()) return;
-  std::vector<std::string> selected;
-  for (int j : m_document->selectedJoints())
-    if (j >= 0 && std::size_t(j) < m_document->asset()->skeleton.jointCount())
-      selected.push_back(m_document->asset()->skeleton.names[std::size_t(j)]);
+  const std::vector<std::string> selected = m_document->jointNames(m_document->selectedJoints());
   QStringList items = {"As in the source file", "By depth (roots first, leaves last)"};
   if (!selected.empty()) items << QString("The %1 selected joint(s) first, then by depth").arg(selected.size());
   const auto& lod = m_document->settings().lod;
-  const int current = !lod || lod->kind == core::JointOrder::Kind::Source ? 0
-                      : lod->kind == core::JointOrder::Kind::Depth        ? 1
-                                                                          : 0;
+  const int current = lod && lod->kind == core::JointOrder::Kind::Depth ? 1 : 0;
   bool ok = false;
   const QString choice = QInputDialog::getItem(
       m_window, "Joint order",

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <numeric>
 
 #include "core/anim/source_clip.h"
 #include "core/compress/settings.h"
@@ -144,16 +143,14 @@ Status applyJointOrder(ImportedAsset& asset, const JointOrder& order) {
 
 std::vector<std::uint32_t> depthLevels(std::span<const std::int32_t> parents) {
   const std::vector<int> d = depths(parents);
-  const int deepest = d.empty() ? -1 : *std::ranges::max_element(d);
-  std::vector<std::uint32_t> out(std::size_t(deepest + 1), 0);
-  for (std::size_t j = 0; j < d.size(); ++j)
-    for (int level = d[j]; level <= deepest; ++level) out[std::size_t(level)] = std::uint32_t(j + 1);
+  std::vector<std::uint32_t> out;
+  for (std::size_t j = 0; j < d.size(); ++j) {  // the last joint of each depth, then carried down
+    if (out.size() <= std::size_t(d[j])) out.resize(std::size_t(d[j]) + 1, 0);
+    out[std::size_t(d[j])] = std::uint32_t(j + 1);
+  }
+  for (std::size_t level = 1; level < out.size(); ++level) out[level] = std::max(out[level], out[level - 1]);
   return out;
 }
-
-}  // namespace animpack::core
-
-namespace animpack::core {
 
 std::string levelsText(std::span<const std::uint32_t> levels, std::size_t joints) {
   if (levels.empty()) return {};

@@ -89,12 +89,11 @@ class ClipViewReader {
   Reader m_r;
   ClipView& m_view;
   // The header's counts as the stages check them (the view reads them from the bytes).
-  std::uint32_t m_size = 0, m_frameCount = 0, m_keyCount = 0;
+  std::uint32_t m_frameCount = 0, m_keyCount = 0;
   float m_sampleRate = 0;
   std::uint16_t m_joints = 0, m_flags = 0, m_segmentLength = 0, m_uniformCount = 0, m_keyedCount = 0, m_rawCount = 0;
-  std::uint32_t m_timedKeys = 0, m_timedBytes = 0;
   std::uint16_t m_curveCount = 0, m_curveUniform = 0, m_curveKeyed = 0, m_curveRaw = 0;
-  std::uint32_t m_curveKeyBits = 0, m_curveRowBits = 0, m_curveKeys = 0;
+  std::uint32_t m_curveKeyBits = 0, m_curveRowBits = 0;
   std::uint64_t m_pos = kClipHeaderSize;
   std::uint32_t m_subTracks = 0;
   std::uint32_t m_keyedRotationKinds = 0;
@@ -138,7 +137,6 @@ Status ClipViewReader::header(std::span<const Transform> restPose) {
   if (snapshots != 0) return fail("snapshot count is not 0 (snapshots end with format version 4)");
   m_joints = static_cast<std::uint16_t>(joints);
   v.m_blob = m_r.data.data();
-  m_size = static_cast<std::uint32_t>(size);
   v.m_rest = restPose.data();
   m_subTracks = joints * 3;
   return Status::ok();
@@ -370,12 +368,10 @@ Status ClipViewReader::timed() {
   m_view.m_timedKeysAt = static_cast<std::uint32_t>(m_pos);
   if (!m_r.has(m_pos, keyBytes)) return fail("timed keys out of bounds");
   if (auto st = timedKeys(); !st) return st;
-  m_timedKeys = static_cast<std::uint32_t>(keys);
   const std::uint64_t padded = align4(static_cast<std::uint32_t>(m_pos));
   if (!m_r.has(m_pos, padded - m_pos)) return fail("timed section out of bounds");
   for (; m_pos < padded; ++m_pos)
     if (m_r.data[m_pos] != 0) return fail("timed section padding is not zero");
-  m_timedBytes = static_cast<std::uint32_t>(m_pos - m_view.m_timed);
   return Status::ok();
 }
 
@@ -580,7 +576,7 @@ Status ClipViewReader::curveData() {
 /// strictly increasing, and every key bit accounted for.
 Status ClipViewReader::curveKeys(const CurveSectionView& s) {
   const unsigned frameBits = curveKeyFrameBits(frames());
-  std::uint64_t bit = 0, keys = 0;
+  std::uint64_t bit = 0;
   std::uint32_t previous = 0;
   for (std::uint32_t t = 0; t < m_curveKeyed; ++t) {
     const std::uint8_t* p = s.keyedParams + std::size_t(t) * kCurveKeyedParamSize;
@@ -601,10 +597,8 @@ Status ClipViewReader::curveKeys(const CurveSectionView& s) {
         return fail("keyed curve " + std::to_string(curve) + " has keys out of order or outside the clip");
       before = f;
     }
-    keys += count;
   }
   if (bit != m_curveKeyBits) return fail("curve key bits disagree with their tracks");
-  m_curveKeys = static_cast<std::uint32_t>(keys);
   return Status::ok();
 }
 

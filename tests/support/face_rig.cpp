@@ -220,7 +220,8 @@ double captureKey(int target, int frame, float rate, double noise) {
   double w = level + a1 * std::sin(2 * kPi * (f1 * t + uniform01(target, 0, 8))) +
              a2 * std::sin(2 * kPi * (f2 * t + uniform01(target, 0, 9)));
   if (s.motion.kind == FaceCurveKind::Blink) {
-    // A blink every 2.5-4 s (both eyes together): up in one frame, held 3 frames, down in two.
+    // A blink every 3.2 s, a little later or sooner each time (both eyes together): up in one frame,
+    // held four frames, down in two.
     w = 0.1 + 0.3 * (w - level);
     const int period = int(std::lround(3.2 * rate));
     const int start = int(std::lround(0.4 * rate)) + int(0.25 * rate * uniform01(0, frame / period, 10));

@@ -207,6 +207,8 @@ class ClipDocument : public QObject {
   int currentClip() const { return m_currentClip; }
   void setCurrentClip(int clip);
   const std::vector<int>& selectedJoints() const { return m_selectedJoints; }
+  /// The names of `joints` in the current file's skeleton (indices out of range are left out).
+  std::vector<std::string> jointNames(const std::vector<int>& joints) const;
   void setSelectedJoints(std::vector<int> joints);
   /// Morph curves selected (indices into the file's curves): the Morph targets panel, the error map.
   const std::vector<int>& selectedCurves() const { return m_selectedCurves; }
@@ -261,7 +263,6 @@ class ClipDocument : public QObject {
 
   /// Pushes one settings command unless `after` equals the current settings.
   void pushSettings(const QString& text, core::CompressionSettings after, quint64 mergeKey = 0);
-  std::vector<std::string> jointNames(const std::vector<int>& joints) const;
   std::string currentClipName() const { return clipName(m_currentClip).toStdString(); }
   /// Imports a file with the unit and sample rate of `settings`.
   Expected<std::shared_ptr<const core::ImportedAsset>> import(const QString& path,
