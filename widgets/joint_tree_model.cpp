@@ -17,6 +17,7 @@ const char* trackKindName(runtime::TrackKind k) {
     case runtime::TrackKind::Uniform: return "uniform";
     case runtime::TrackKind::Raw: return "raw";
     case runtime::TrackKind::Timed: return "timed keys";
+    case runtime::TrackKind::Segmented: return "segmented";
   }
   return "?";
 }

@@ -30,12 +30,15 @@ QString summaryText(const core::ImportedAsset& asset, std::size_t animated, cons
                     bool stale) {
   QString text = QString("%1 morph target(s), %2 keyed in this clip").arg(asset.curves.size()).arg(animated);
   if (!report) return text + " · compressing…";
-  text += QString(" · %1 (%2 constant, %3 keyed with %4 keys, %5 uniform, %6 raw; the rest at their rest weight)")
+  text += QString(
+              " · %1 (%2 constant, %3 keyed with %4 keys, %5 uniform, %6 segmented, %7 raw; the rest at their "
+              "rest weight)")
               .arg(formatBytes(report->bytes))
               .arg(report->constantCurves)
               .arg(report->keyedCurves)
               .arg(report->keys)
               .arg(report->uniformCurves)
+              .arg(report->segmentedCurves)
               .arg(report->rawCurves);
   if (report->worstCurve >= 0 && std::size_t(report->worstCurve) < asset.curves.size())
     text += QString("<br>max error %1 (%2 at %3 s) · %4")

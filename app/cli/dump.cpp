@@ -24,6 +24,7 @@ const char* kindName(runtime::TrackKind k) {
     case runtime::TrackKind::Uniform: return "uniform";
     case runtime::TrackKind::Raw: return "raw";
     case runtime::TrackKind::Timed: return "timed";
+    case runtime::TrackKind::Segmented: return "segmented";
   }
   return "?";
 }

@@ -1,6 +1,7 @@
 #include "core/compress/curve_compress.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -115,6 +116,35 @@ std::optional<CurveEncoding> encodeUniform(std::span<const double> v, double tol
   return std::nullopt;
 }
 
+/// A quantized value per frame on a step of twice `tolerance`, stored as lines between boundaries
+/// plus residuals (format version 9); `bytes` is what it costs at the default segment length.
+std::optional<CurveEncoding> encodeSegmented(std::span<const double> v, double tolerance, double lo) {
+  if (v.size() < 3) return std::nullopt;
+  CurveEncoding e;
+  e.kind = TrackKind::Segmented;
+  e.minValue = static_cast<float>(lo);
+  for (double step = 2 * tolerance, tries = 0; tries < 8; step *= 0.97, ++tries) {
+    e.step = static_cast<float>(step);
+    e.values.clear();
+    std::uint32_t top = 0;
+    bool ok = e.step > 0;
+    for (std::size_t f = 0; ok && f < v.size(); ++f) {
+      const double q = std::round((v[f] - double(e.minValue)) / double(e.step));
+      ok = q >= 0 && q < double(1u << runtime::kMaxCurveBits);
+      const auto qi = static_cast<std::uint32_t>(std::max(q, 0.0));
+      e.values.push_back(qi);
+      top = std::max(top, qi);
+      ok = ok && std::fabs(double(runtime::curveValue(qi, e.minValue, e.step)) - v[f]) <= tolerance;
+    }
+    if (!ok) continue;
+    e.width = static_cast<std::uint8_t>(std::max(1, int(std::bit_width(top))));
+    e.bytes = runtime::kCurveSegmentedParamSize +
+              (runtime::segmentedCurveBits(e.values, e.width, runtime::kDefaultCurveSegmentShift) + 7) / 8;
+    return e;
+  }
+  return std::nullopt;
+}
+
 /// The smallest encoding of one curve (`rest`: what a default track decodes to).
 CurveEncoding encodeCurve(std::span<const double> v, double tolerance, float rest) {
   CurveEncoding e;
@@ -162,12 +192,21 @@ class CurveRun {
   void build();
   void encode(std::uint32_t c) {
     m_encodings[c] = encodeCurve(m_targets[c], m_tolerance[c], m_job.base ? 0.f : m_job.curves[c].restWeight);
+    m_segmented[c].reset();
+    const TrackKind k = m_encodings[c].kind;
+    if (k == TrackKind::Keyed || k == TrackKind::Uniform || k == TrackKind::Raw) {
+      const double lo = *std::min_element(m_targets[c].begin(), m_targets[c].end());
+      m_segmented[c] = encodeSegmented(m_targets[c], m_tolerance[c] * kMargin, lo);
+    }
   }
+  void chooseSegmented();
   std::vector<std::uint8_t> section() const {
     std::vector<runtime::BlockCurve> blocks;
-    for (const CurveEncoding& e : m_encodings) blocks.push_back(blockCurve(e));
-    return runtime::buildCurveSection(m_job.frames, blocks);
+    for (std::uint32_t c = 0; c < m_count; ++c) blocks.push_back(blockCurve(encoding(c)));
+    return runtime::buildCurveSection(m_job.frames, blocks, m_segmentShift);
   }
+  /// The encoding the section stores for curve c.
+  const CurveEncoding& encoding(std::uint32_t c) const { return m_useSegmented[c] ? *m_segmented[c] : m_encodings[c]; }
   /// Measures the clip block's curves; true when some curve that can still tighten is over.
   bool measure(const std::vector<std::uint8_t>& block, CurveReport& report);
   std::uint32_t count() const { return m_count; }
@@ -184,7 +223,42 @@ class CurveRun {
   std::vector<std::vector<double>> m_sourceFrames;  // per curve, the source at every source frame
   std::vector<double> m_tolerance, m_startTolerance;
   std::vector<CurveEncoding> m_encodings;
+  std::vector<std::optional<CurveEncoding>> m_segmented;  // per curve, its segmented candidate
+  std::vector<bool> m_useSegmented;
+  unsigned m_segmentShift = runtime::kDefaultCurveSegmentShift;
 };
+
+/// Which curves the section stores segmented, and at which segment length: the one that saves the
+/// most bytes over each curve's other encoding, the segmented part's own bytes paid. Segmented
+/// curves decode slower than uniform and keyed ones (a line and a residual a frame), so a clip takes
+/// them only where they save at least an eighth of its curve bytes (docs/PERFORMANCE.md "Capture
+/// curves").
+void CurveRun::chooseSegmented() {
+  m_useSegmented.assign(m_count, false);
+  std::int64_t section = 0;
+  for (const CurveEncoding& e : m_encodings) section += std::int64_t(e.bytes);
+  std::int64_t bestSaving = section / 8;
+  for (unsigned shift : {3u, 4u, 5u}) {  // 8, 16 or 32 frames
+    const std::uint32_t segments = runtime::curveSegmentCount(m_job.frames, shift);
+    std::int64_t saving =
+        -std::int64_t(runtime::SegmentedCurvesLayout::size + 4 * (segments + 1) + runtime::kBitPadding + 3);
+    std::vector<bool> use(m_count, false);
+    for (std::uint32_t c = 0; c < m_count; ++c) {
+      if (!m_segmented[c]) continue;
+      const CurveEncoding& e = *m_segmented[c];
+      const auto bytes = std::int64_t(runtime::kCurveSegmentedParamSize) +
+                         std::int64_t((runtime::segmentedCurveBits(e.values, e.width, shift) + 7) / 8);
+      if (bytes >= std::int64_t(m_encodings[c].bytes)) continue;
+      use[c] = true;
+      saving += std::int64_t(m_encodings[c].bytes) - bytes;
+    }
+    if (saving > bestSaving) {
+      bestSaving = saving;
+      m_useSegmented = use;
+      m_segmentShift = shift;
+    }
+  }
+}
 
 void CurveRun::build() {
   const RawClip& clip = *m_job.clip;
@@ -192,6 +266,8 @@ void CurveRun::build() {
   m_points.assign(m_count, {});
   m_tolerance.assign(m_count, 0);
   m_encodings.assign(m_count, {});
+  m_segmented.assign(m_count, std::nullopt);
+  m_useSegmented.assign(m_count, false);
   m_sourceFrames.assign(m_count, {});
   const std::uint32_t sourceFrames = m_job.frames + (m_job.dropLast ? 1 : 0);
   std::vector<float> base(m_count, 0.f);
@@ -248,8 +324,8 @@ bool CurveRun::measure(const std::vector<std::uint8_t>& block, CurveReport& repo
   bool tighten = false;
   for (std::uint32_t c = 0; c < m_count; ++c) {
     CurveReport::Curve& r = report.curves[c];
-    r.kind = m_encodings[c].kind;
-    r.keys = static_cast<std::uint32_t>(m_encodings[c].keyFrames.size());
+    r.kind = encoding(c).kind;
+    r.keys = static_cast<std::uint32_t>(encoding(c).keyFrames.size());
     r.precisionCm = static_cast<float>(precision(c));
     r.maxErrorCm = static_cast<float>(worst[c] * m_job.curves[c].displacementCm);
     r.withinPrecision = double(r.maxErrorCm) <= precision(c) * 1.0001;
@@ -292,6 +368,7 @@ CurveReport appendCurves(std::vector<std::uint8_t>& block, const CurveJob& job) 
   const std::vector<std::uint8_t> jointPart = block;
   for (int pass = 0;; ++pass) {
     block = jointPart;
+    run.chooseSegmented();
     const std::vector<std::uint8_t> section = run.section();
     runtime::appendCurveSection(block, section);
     report.bytes = section.size();
@@ -305,6 +382,7 @@ CurveReport appendCurves(std::vector<std::uint8_t>& block, const CurveJob& job) 
       case TrackKind::Constant: ++report.constantCurves; break;
       case TrackKind::Keyed: ++report.keyedCurves; break;
       case TrackKind::Uniform: ++report.uniformCurves; break;
+      case TrackKind::Segmented: ++report.segmentedCurves; break;
       default: ++report.rawCurves; break;
     }
   }

@@ -1,9 +1,10 @@
 #pragma once
 // Compression of a clip's morph curves (docs/COMPRESSION.md "Morph targets"): one scalar track per
 // curve of the file in the clip's curve section (core/runtime/FORMAT.md "Curves"), each the smallest
-// of default, constant, keyed (linear between keys on frames), uniform (a quantized value per frame)
-// and raw float32 that keeps the weight within precision_cm / displacement_cm. Verified with the
-// runtime's decoder at every frame and at every source key between frames, tightened where not.
+// of default, constant, keyed (linear between keys on frames), uniform (a quantized value per frame),
+// segmented (a quantized value per frame as lines plus residuals) and raw float32 that keeps the weight within
+// precision_cm / displacement_cm. Verified with the runtime's decoder at every frame and at every source key between
+// frames, tightened where not.
 
 #include <cstdint>
 #include <span>
@@ -30,6 +31,7 @@ struct CurveReport {
   std::vector<Curve> curves;       ///< one per curve of the file
   std::vector<std::string> names;  ///< the curves' names, in the same order
   std::uint32_t defaultCurves = 0, constantCurves = 0, keyedCurves = 0, uniformCurves = 0, rawCurves = 0;
+  std::uint32_t segmentedCurves = 0;  ///< every frame as lines between boundaries plus residuals (version 9)
   std::uint64_t keys = 0;
   std::size_t bytes = 0;  ///< the curve section
   float maxMorphErrorCm = 0;

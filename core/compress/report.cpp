@@ -72,7 +72,7 @@ ClipReport makeClipReport(const CompressedClip& clip, const Skeleton& skeleton, 
     r.defaultCurves = c.defaultCurves;
     r.constantCurves = c.constantCurves;
     r.fittedCurves = c.keyedCurves;
-    r.uniformCurves = c.uniformCurves;
+    r.uniformCurves = c.uniformCurves + c.segmentedCurves;  // "uniform": a value every frame, either layout
     r.rawCurves = c.rawCurves;
     r.curveKeys = c.keys;
     r.curveBytes = c.bytes;

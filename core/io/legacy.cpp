@@ -117,7 +117,7 @@ Status LegacyReader::kinds() {
   std::uint32_t uniform = 0, keyed = 0, raw = 0;
   for (std::uint32_t i = 0; i < m_tracks.size(); ++i) {
     const std::uint8_t k = (m_blob[m_pos + i / 2] >> ((i & 1) * 4)) & 15u;
-    if (k >= kTrackKindCount || k == std::uint8_t(TrackKind::Timed))
+    if (k >= kTrackKindCount || k == std::uint8_t(TrackKind::Timed) || k == std::uint8_t(TrackKind::Segmented))
       return fail("unknown track kind " + std::to_string(k));
     const TrackKind kind = static_cast<TrackKind>(k);
     if ((kind == TrackKind::ConstantQ32 || kind == TrackKind::ConstantFloat) && Channel(i % 3) != Channel::Rotation)

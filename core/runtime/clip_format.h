@@ -20,12 +20,13 @@ enum class TrackKind : std::uint8_t {
   Constant = 1,       ///< one value: rotation 48-bit smallest-three, vector 3 x float32
   ConstantQ32 = 2,    ///< one rotation, 32-bit smallest-three
   ConstantFloat = 3,  ///< one rotation, 4 x float32 (precision beyond 48 bits)
-  Keyed = 4,    ///< Catmull-Rom keys, stored track after track in time order (version 5; a need-sorted stream before)
-  Uniform = 5,  ///< every frame: spline through regular boundaries plus per-frame residuals
-  Raw = 6,      ///< every frame as float32 (format version 2): the precision floor
-  Timed = 7,    ///< keys at their own times, linear between them (format version 7): off-grid sources
+  Keyed = 4,      ///< Catmull-Rom keys, stored track after track in time order (version 5; a need-sorted stream before)
+  Uniform = 5,    ///< every frame: spline through regular boundaries plus per-frame residuals
+  Raw = 6,        ///< every frame as float32 (format version 2): the precision floor
+  Timed = 7,      ///< keys at their own times, linear between them (format version 7): off-grid sources
+  Segmented = 8,  ///< curves only (format version 9): every frame, lines between boundaries plus residuals
 };
-inline constexpr std::uint8_t kTrackKindCount = 8;
+inline constexpr std::uint8_t kTrackKindCount = 9;
 
 inline constexpr std::uint32_t kClipHeaderSize = 32;
 /// One key: u16 frame, u16 payload[3], in its track's run of keys (FORMAT.md "Keyed tracks").
@@ -84,11 +85,15 @@ inline constexpr std::uint16_t kClipFlagDroppedLast = 16;
 inline constexpr std::uint16_t kClipFlagCurves = 32;
 /// Format version 7: the clip has timed tracks; their section follows the raw samples.
 inline constexpr std::uint16_t kClipFlagTimed = 64;
+/// Format version 9, with kClipFlagCurves: some curves are segmented; their part ends the curve
+/// section (FORMAT.md "Segmented curves").
+inline constexpr std::uint16_t kClipFlagSegmentedCurves = 128;
 inline constexpr std::uint16_t kClipFlagsV2 = kClipFlagLoop;
 inline constexpr std::uint16_t kClipFlagsV3 =
     kClipFlagLoop | kClipFlagWrap | kClipFlagRootMotion | kClipFlagAdditive | kClipFlagDroppedLast;
 inline constexpr std::uint16_t kClipFlagsV6 = kClipFlagsV3 | kClipFlagCurves;
 inline constexpr std::uint16_t kClipFlagsV7 = kClipFlagsV6 | kClipFlagTimed;
+inline constexpr std::uint16_t kClipFlagsV9 = kClipFlagsV7 | kClipFlagSegmentedCurves;
 
 /// Root-motion section (version 3): u16 joint, u8 up axis (0 x, 1 y, 2 z), u8 zero, f32[4]
 /// reference ground frame (x y z on the ground plane, yaw in radians about the up axis), f32[4]

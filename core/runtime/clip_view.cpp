@@ -72,6 +72,8 @@ class ClipViewReader {
   Status curveHeader(std::span<const float> restWeights);
   Status curveData();
   Status curveKeys(const CurveSectionView& s);
+  Status curveSegmented(const CurveSectionView& s);
+  Status curveSegments(const SegmentedCurvesView& g);
 
  public:
  private:
@@ -92,7 +94,7 @@ class ClipViewReader {
   std::uint32_t m_frameCount = 0, m_keyCount = 0;
   float m_sampleRate = 0;
   std::uint16_t m_joints = 0, m_flags = 0, m_segmentLength = 0, m_uniformCount = 0, m_keyedCount = 0, m_rawCount = 0;
-  std::uint16_t m_curveCount = 0, m_curveUniform = 0, m_curveKeyed = 0, m_curveRaw = 0;
+  std::uint16_t m_curveCount = 0, m_curveUniform = 0, m_curveKeyed = 0, m_curveRaw = 0, m_curveSegmented = 0;
   std::uint32_t m_curveKeyBits = 0, m_curveRowBits = 0;
   std::uint64_t m_pos = kClipHeaderSize;
   std::uint32_t m_subTracks = 0;
@@ -128,7 +130,9 @@ Status ClipViewReader::header(std::span<const Transform> restPose) {
   if (m_frameCount == 0) return fail("frame count is 0");
   if (!(m_sampleRate > 0.f) || !std::isfinite(m_sampleRate) || m_sampleRate > 1e5f)
     return fail("sample rate out of range");
-  if ((m_flags & ~kClipFlagsV7) != 0) return fail("unknown clip flags");
+  if ((m_flags & ~kClipFlagsV9) != 0) return fail("unknown clip flags");
+  if ((m_flags & kClipFlagSegmentedCurves) && !(m_flags & kClipFlagCurves))
+    return fail("segmented curves flag without the curves flag");
   if ((m_flags & kClipFlagWrap) && !(m_flags & kClipFlagLoop)) return fail("wrap flag without the loop flag");
   if ((m_flags & kClipFlagWrap) && m_frameCount < 2) return fail("a wrapping clip needs two frames");
   if ((m_flags & kClipFlagDroppedLast) && !(m_flags & kClipFlagWrap))
@@ -147,7 +151,8 @@ Status ClipViewReader::kinds() {
   std::uint32_t uniform = 0, keyed = 0, raw = 0, constants = 0;
   for (std::uint32_t i = 0; i < m_subTracks; ++i) {
     const std::uint8_t k = static_cast<std::uint8_t>(kindOf(i));
-    if (k >= kTrackKindCount) return fail("unknown track kind " + std::to_string(k));
+    if (k >= kTrackKindCount || k == std::uint8_t(TrackKind::Segmented))
+      return fail("unknown track kind " + std::to_string(k));
     const TrackKind kind = static_cast<TrackKind>(k);
     const Channel channel = static_cast<Channel>(i % 3);
     if ((kind == TrackKind::ConstantQ32 || kind == TrackKind::ConstantFloat) && channel != Channel::Rotation)
@@ -525,7 +530,7 @@ Status ClipViewReader::curveHeader(std::span<const float> restWeights) {
   for (std::uint32_t i = 0; i < count; ++i) {
     const unsigned k = (m_r.data[m_pos + i / 2] >> ((i & 1) * 4)) & 15u;
     if (k != unsigned(TrackKind::Default) && k != unsigned(TrackKind::Constant) && k != unsigned(TrackKind::Keyed) &&
-        k != unsigned(TrackKind::Uniform) && k != unsigned(TrackKind::Raw))
+        k != unsigned(TrackKind::Uniform) && k != unsigned(TrackKind::Raw) && k != unsigned(TrackKind::Segmented))
       return fail("unknown curve kind " + std::to_string(k));
     ++n[k];
   }
@@ -533,6 +538,10 @@ Status ClipViewReader::curveHeader(std::span<const float> restWeights) {
   if (n[unsigned(TrackKind::Uniform)] != m_curveUniform || n[unsigned(TrackKind::Keyed)] != m_curveKeyed ||
       n[unsigned(TrackKind::Raw)] != m_curveRaw)
     return fail("curve counts disagree with their kinds");
+  m_curveSegmented = static_cast<std::uint16_t>(n[unsigned(TrackKind::Segmented)]);
+  if ((m_curveSegmented > 0) != ((m_flags & kClipFlagSegmentedCurves) != 0))
+    return fail("segmented curves flag and segmented curves disagree");
+  if (m_curveSegmented > 0 && frames() < 2) return fail("segmented curve in a one-frame clip");
   if (m_curveKeyed > 0 && (frames() < 2 || frames() > kMaxKeyedFrames))
     return fail("keyed curve in a clip of unsupported length");
   v.m_curveConstants = static_cast<std::uint16_t>(n[unsigned(TrackKind::Constant)]);
@@ -548,7 +557,8 @@ Status ClipViewReader::curveData() {
   const std::uint64_t size = 4ull * v.m_curveConstants + std::uint64_t(kCurveKeyedParamSize) * m_curveKeyed +
                              std::uint64_t(kCurveUniformParamSize) * m_curveUniform + 4ull * frames() * m_curveRaw +
                              (m_curveKeyBits + m_curveRowBits > 0 ? bitBytes + kBitPadding : 0);
-  if (!m_r.has(m_pos, size) || align4(static_cast<std::uint32_t>(m_pos + size)) != m_r.data.size())
+  const std::uint64_t end = m_curveSegmented > 0 ? std::uint64_t(s.segmented - m_r.data.data()) : m_r.data.size();
+  if (!m_r.has(m_pos, size) || align4(static_cast<std::uint32_t>(m_pos + size)) != end)
     return fail("curve section size disagrees with its counts");
   auto finite = [&](const std::uint8_t* p) { return std::isfinite(loadLE<float>(p)); };
   for (std::uint32_t i = 0; i < v.m_curveConstants; ++i)
@@ -569,6 +579,66 @@ Status ClipViewReader::curveData() {
   if (bits != m_curveRowBits) return fail("curve row bits disagree with their tracks");
   for (std::uint64_t i = 0; i < std::uint64_t(frames()) * m_curveRaw; ++i)
     if (!finite(s.raw + 4 * i)) return fail("raw curve sample is not finite");
+  return m_curveSegmented > 0 ? curveSegmented(s) : Status::ok();
+}
+
+/// Segmented curves (version 9): a header that agrees with the kinds, parameters in curve order
+/// with widths 1..24 and finite ranges, and segments whose sizes the table and widths agree on.
+Status ClipViewReader::curveSegmented(const CurveSectionView& s) {
+  using L = SegmentedCurvesLayout;
+  const std::uint64_t at = std::uint64_t(s.segmented - m_r.data.data());
+  if (!m_r.has(at, L::size)) return fail("segmented curves out of bounds");
+  if (m_r.at<std::uint16_t>(at + L::count) != m_curveSegmented || m_r.data[at + L::reserved] != 0)
+    return fail("segmented curve header disagrees with the kinds");
+  const unsigned shift = m_r.data[at + L::segmentShift];
+  if (shift < kMinCurveSegmentShift || shift > kMaxCurveSegmentShift)
+    return fail("segmented curve segment length out of range");
+  const std::uint64_t segments = curveSegmentCount(frames(), shift);
+  const std::uint64_t fixed = L::size + std::uint64_t(kCurveSegmentedParamSize) * m_curveSegmented + 4 * (segments + 1);
+  if (!m_r.has(at, fixed)) return fail("segmented curves out of bounds");
+  const SegmentedCurvesView g = SegmentedCurvesView::at(s.segmented, frames());
+  std::uint64_t rowBits = 0;
+  for (std::uint32_t t = 0, previous = 0; t < g.count; ++t) {
+    const std::uint8_t* p = g.params + std::size_t(t) * kCurveSegmentedParamSize;
+    const std::uint32_t curve = loadLE<std::uint16_t>(p);
+    if (curve >= m_curveCount || s.kind(curve) != TrackKind::Segmented || (t > 0 && curve <= previous) || p[3] != 0)
+      return fail("segmented curve parameters out of order");
+    previous = curve;
+    if (p[2] == 0 || p[2] > kMaxCurveBits) return fail("segmented curve width out of range");
+    if (!std::isfinite(loadLE<float>(p + 4)) || !std::isfinite(loadLE<float>(p + 8)))
+      return fail("segmented curve range is not finite");
+    rowBits += p[2];
+  }
+  if (rowBits != g.rowBits) return fail("segmented curve row bits disagree with their curves");
+  const std::uint64_t rows = ((segments + 1) * rowBits + 7) / 8;
+  if (!m_r.has(at, fixed + rows)) return fail("segmented curves out of bounds");
+  const std::uint64_t data = at + fixed + rows, dataSize = loadLE<std::uint32_t>(g.table + 4 * std::size_t(segments));
+  if (!m_r.has(data, dataSize + kBitPadding) ||
+      align4(static_cast<std::uint32_t>(data + dataSize + kBitPadding)) != m_r.data.size())
+    return fail("segmented curve data size disagrees with the clip");
+  return curveSegments(g);
+}
+
+/// Each segment's size, from its residual widths (0..25), is the table's.
+Status ClipViewReader::curveSegments(const SegmentedCurvesView& g) {
+  const std::uint64_t dataSize = loadLE<std::uint32_t>(g.table + 4 * std::size_t(g.segments));
+  std::uint64_t offset = 0;
+  for (std::uint32_t k = 0; k < g.segments; ++k) {
+    if (loadLE<std::uint32_t>(g.table + 4 * std::size_t(k)) != offset)
+      return fail("segmented curve segment " + std::to_string(k) + " is not where the table says");
+    const std::uint32_t n = curveSegmentResiduals(k, frames(), g.shift);
+    std::uint64_t bits = std::uint64_t(kCurveResidualWidthBits) * g.count;
+    if (offset + (bits + 7) / 8 > dataSize)
+      return fail("segmented curve segment " + std::to_string(k) + " out of bounds");
+    for (std::uint32_t t = 0; t < g.count; ++t) {
+      const unsigned w =
+          readBits(g.data, offset * 8 + kCurveResidualWidthBits * std::uint64_t(t), kCurveResidualWidthBits);
+      if (w > kMaxCurveResidualBits) return fail("segmented curve residual width out of range");
+      bits += std::uint64_t(w) * n;
+    }
+    offset += (bits + 7) / 8;
+  }
+  if (dataSize != offset) return fail("segmented curve data size disagrees with its segments");
   return Status::ok();
 }
 

@@ -68,6 +68,7 @@ struct CurveSectionView {
   const std::uint8_t* keys = nullptr;
   const std::uint8_t* raw = nullptr;
   const std::uint8_t* rows = nullptr;
+  const std::uint8_t* segmented = nullptr;  ///< version 9: the segmented part's header (nullptr: none)
   std::uint32_t rowBits = 0;
   TrackKind kind(std::uint32_t curve) const {
     return static_cast<TrackKind>((kinds[curve / 2] >> ((curve & 1) * 4)) & 15u);
@@ -197,6 +198,10 @@ class ClipView {
   std::uint32_t curveKeyedCount() const { return curveField<std::uint16_t>(CurveSectionLayout::keyedCount); }
   std::uint32_t curveUniformCount() const { return curveField<std::uint16_t>(CurveSectionLayout::uniformCount); }
   std::uint32_t curveRawCount() const { return curveField<std::uint16_t>(CurveSectionLayout::rawCount); }
+  /// Segmented curves (format version 9): their part's header holds the count.
+  std::uint32_t curveSegmentedCount() const {
+    return (flags() & kClipFlagSegmentedCurves) ? loadLE<std::uint16_t>(curveSection().segmented) : 0;
+  }
   std::uint32_t curveConstantCount() const { return m_curveConstants; }
   std::uint32_t curveKeyCount() const;
   /// Bytes of the curve section (0 without one).
@@ -267,6 +272,11 @@ inline CurveSectionView ClipView::curveSection() const {
   p += (std::size_t(curveField<std::uint32_t>(CurveSectionLayout::keyBits)) + 7) / 8;
   s.rows = p;
   s.rowBits = curveField<std::uint32_t>(CurveSectionLayout::rowBits);
+  if (flags() & kClipFlagSegmentedCurves) {
+    const bool bits = curveField<std::uint32_t>(CurveSectionLayout::keyBits) + s.rowBits > 0;
+    p += (std::size_t(frameCount()) * s.rowBits + 7) / 8 + (bits ? kBitPadding : 0);
+    s.segmented = m_blob + align4(static_cast<std::uint32_t>(p - m_blob));
+  }
   return s;
 }
 

@@ -138,6 +138,132 @@ void uniformCurves(const ClipView& clip, const CurveSectionView& s, std::uint32_
   }
 }
 
+/// The segmented curves' lines in segment k, one curve after the other.
+class SegmentLines {
+ public:
+  SegmentLines(const SegmentedCurvesView& g, std::uint32_t k, std::uint32_t frames)
+      : m_g(g),
+        m_rowA(std::uint64_t(k) * g.rowBits),
+        m_widths(std::uint64_t(loadLE<std::uint32_t>(g.table + 4 * std::size_t(k))) * 8),
+        m_residuals(m_widths + std::uint64_t(kCurveResidualWidthBits) * g.count),
+        m_count(curveSegmentResiduals(k, frames, g.shift)) {}
+  /// Curve t's line (t counts up from 0, one call each).
+  SegmentedLine next(std::uint32_t t) {
+    const std::uint8_t* p = m_g.params + std::size_t(t) * kCurveSegmentedParamSize;
+    const unsigned width = p[2];
+    SegmentedLine line;
+    line.qa = static_cast<std::int32_t>(readBits(m_g.rows, m_rowA + m_rowBit, width));
+    line.d = static_cast<std::int32_t>(readBits(m_g.rows, m_rowA + m_g.rowBits + m_rowBit, width)) - line.qa;
+    line.width = static_cast<std::uint8_t>(
+        readBits(m_g.data, m_widths + std::uint64_t(kCurveResidualWidthBits) * t, kCurveResidualWidthBits));
+    line.residuals = static_cast<std::uint32_t>(m_residuals);
+    line.curve = loadLE<std::uint16_t>(p);
+    line.minValue = loadLE<float>(p + 4);
+    line.step = loadLE<float>(p + 8);
+    m_residuals += std::uint64_t(line.width) * m_count;
+    m_rowBit += width;
+    return line;
+  }
+
+ private:
+  const SegmentedCurvesView& m_g;
+  std::uint64_t m_rowA, m_widths, m_residuals, m_rowBit = 0;
+  std::uint32_t m_count;
+};
+
+/// A segmented curve's weight at frame j (0..S) of its segment: the line, plus the residual
+/// strictly between the boundaries.
+inline float segmentValue(const SegmentedCurvesView& g, const SegmentedLine& line, std::uint32_t j) {
+  const unsigned w = j - 1u < (1u << g.shift) - 1u ? line.width : 0u;
+  const std::int64_t q = curveSegmentLine(line.qa, std::int64_t(line.qa) + line.d, j, g.shift) +
+                         readSignedBits(g.data, line.residuals + std::uint64_t(line.width) * (j - 1u), w);
+  return line.minValue + float(q) * line.step;
+}
+
+/// Playback between frames j and j + 1 of a segment whose lines a cache holds: both frames' residuals
+/// come from one read, the line and the sign without a branch (the same values as segmentValue).
+void playSegment(const SegmentedCurvesView& g, std::span<SegmentedLine> lines, std::uint32_t j, float alpha,
+                 std::span<float> out) {
+  const std::uint32_t last = (1u << g.shift) - 1;
+  const std::int64_t half = std::int64_t(1) << g.shift >> 1;
+  const std::int64_t j0 = j, j1 = j + 1;
+  // Residual bits from `residuals + width x (j - 1)`: frame j's (none at j = 0), then frame j + 1's
+  // (none at the closing boundary).
+  const std::uint64_t keep0 = j > 0 ? ~std::uint64_t(0) : 0, keep1 = j1 <= last ? ~std::uint64_t(0) : 0;
+  const std::uint32_t back = j > 0 ? j - 1 : 0;  // at j = 0, frame 1's residual is the first
+  for (SegmentedLine& line : lines) {
+    const unsigned w = line.width;
+    const std::uint64_t mask = (std::uint64_t(1) << w) - 1, sign = (std::uint64_t(1) << w) >> 1;
+    const std::uint64_t word = bitsAt(g.data, line.residuals + std::uint64_t(w) * back);
+    const std::uint64_t raw0 = word & mask & keep0, raw1 = (j > 0 ? word >> w : word) & mask & keep1;
+    const std::int64_t r0 = std::int64_t(raw0 ^ (sign & keep0)) - std::int64_t(sign & keep0);
+    const std::int64_t r1 = std::int64_t(raw1 ^ (sign & keep1)) - std::int64_t(sign & keep1);
+    const std::int64_t q0 = line.qa + ((std::int64_t(line.d) * j0 + half) >> g.shift) + r0;
+    const std::int64_t q1 = line.qa + ((std::int64_t(line.d) * j1 + half) >> g.shift) + r1;
+    line.v0 = line.minValue + float(q0) * line.step;
+    line.v1 = line.minValue + float(q1) * line.step;
+    out[line.curve] = curveLerp(line.v0, line.v1, alpha);
+  }
+}
+
+/// Segmented curves (version 9) at frame f interpolated towards frame f1 (f + 1, f, or 0 in a wrap
+/// interval): f and f + 1 share f's segment (f + 1 is at most its closing boundary). With a cache
+/// the segment's lines are kept, so playback within it reads only residuals.
+void segmentedCurves(const ClipView& clip, const CurveSectionView& s, std::uint32_t f, std::uint32_t f1, float alpha,
+                     std::span<float> out, CurveCache* cache) {
+  const SegmentedCurvesView g = SegmentedCurvesView::at(s.segmented, clip.frameCount());
+  const std::uint32_t k = std::min(f >> g.shift, g.segments - 1);
+  const std::uint32_t j0 = f - (k << g.shift), j1 = j0 + (f1 - f);
+  std::uint64_t rowBit = 0;  // in the wrap interval: curve t's value in boundary row 0
+  auto weight = [&](const SegmentedLine& line, std::uint32_t t) {
+    const float v0 = segmentValue(g, line, j0);
+    if (f1 == f) return v0;
+    if (f1 < f) {
+      const unsigned width = g.params[std::size_t(t) * kCurveSegmentedParamSize + 2];
+      const float first = line.minValue + float(readBits(g.rows, rowBit, width)) * line.step;
+      rowBit += width;
+      return curveLerp(v0, first, alpha);
+    }
+    return curveLerp(v0, segmentValue(g, line, j1), alpha);
+  };
+  if (cache && !cache->lines.empty()) {
+    if (cache->linesHeader[0] != k + 1) {
+      SegmentLines lines(g, k, clip.frameCount());
+      for (std::uint32_t t = 0; t < g.count; ++t) {
+        SegmentedLine& line = cache->lines[t];
+        const float v0 = line.v0, v1 = line.v1;  // frame values: they hold across segments
+        line = lines.next(t);
+        line.v0 = v0;
+        line.v1 = v1;
+      }
+      cache->linesHeader[0] = k + 1;
+    }
+    if (f1 == f + 1) {
+      std::uint32_t& pair = cache->linesHeader[3];
+      if (pair == f + 1) {  // between the same frames as the last call
+        for (const SegmentedLine& line : cache->lines) out[line.curve] = curveLerp(line.v0, line.v1, alpha);
+      } else if (f > 0 && pair == f) {  // one frame on: the last call's f + 1 is this one's f
+        for (SegmentedLine& line : cache->lines) {
+          line.v0 = line.v1;
+          line.v1 = segmentValue(g, line, j1);
+          out[line.curve] = curveLerp(line.v0, line.v1, alpha);
+        }
+      } else {
+        playSegment(g, cache->lines, j0, alpha, out);
+      }
+      pair = f + 1;
+      return;
+    }
+    for (std::uint32_t t = 0; t < g.count; ++t) out[cache->lines[t].curve] = weight(cache->lines[t], t);
+    return;
+  }
+  SegmentLines lines(g, k, clip.frameCount());
+  for (std::uint32_t t = 0; t < g.count; ++t) {
+    const SegmentedLine line = lines.next(t);
+    out[line.curve] = weight(line, t);
+  }
+}
+
 /// Every curve at frame f interpolated towards frame f1 by alpha (f1 = f + 1, or 0 in a wrap
 /// interval, or f when alpha is 0).
 void decodeBetween(const ClipView& clip, std::uint32_t f, std::uint32_t f1, float alpha, std::span<float> out,
@@ -146,12 +272,16 @@ void decodeBetween(const ClipView& clip, std::uint32_t f, std::uint32_t f1, floa
   assert(out.size() >= n);
   // The section's layout is worked out only where a part is read (not for a cached segment), in
   // place (a copy of it is read back before its stores land: a stall on x86).
+  const bool segmented = (clip.flags() & kClipFlagSegmentedCurves) != 0;
   const bool rows = clip.curveRawCount() > 0 || clip.curveUniformCount() > 0;
-  const CurveSectionView s = !cache || cache->clip != clip.id() || rows ? clip.curveSection() : CurveSectionView{};
+  const bool held = cache && cache->clip == clip.id();
+  CurveSectionView s = !held || rows || (segmented && !cache->linesHeader) ? clip.curveSection() : CurveSectionView{};
+  if (segmented && !s.segmented) s.segmented = clip.bytes().data() + cache->linesHeader[2];  // held by the cache
   if (cache && cache->clip != clip.id()) {
     cache->clip = clip.id();
     staticCurves(clip, s, cache->statics);
     std::fill(cache->segments.begin(), cache->segments.end(), CurveSegment{});
+    if (cache->linesHeader) cache->linesHeader[0] = cache->linesHeader[3] = 0;
   }
   if (cache) {
     for (std::uint32_t i = 0; i < n; ++i) out[i] = cache->statics[i];
@@ -162,12 +292,17 @@ void decodeBetween(const ClipView& clip, std::uint32_t f, std::uint32_t f1, floa
   if (clip.curveKeyedCount() > 0)
     keyedCurves(clip, s, f, f1 < f, alpha, out, cache ? cache->segments : std::span<CurveSegment>());
   if (clip.curveUniformCount() > 0) uniformCurves(clip, s, f, f1, alpha, out);
+  if (segmented) segmentedCurves(clip, s, f, f1, alpha, out, cache);
 }
 
 }  // namespace
 
 std::size_t curveCacheBytes(const ClipView& clip) {
-  return std::size_t(clip.curveCount()) * sizeof(float) + std::size_t(clip.curveKeyedCount()) * sizeof(CurveSegment);
+  const std::size_t fixed =
+      std::size_t(clip.curveCount()) * sizeof(float) + std::size_t(clip.curveKeyedCount()) * sizeof(CurveSegment);
+  const std::size_t segmented = clip.curveSegmentedCount();
+  // The segmented curves' lines start 16-byte aligned (Player keeps them after the statics).
+  return segmented > 0 ? (fixed + 15) / 16 * 16 + 16 + segmented * sizeof(SegmentedLine) : fixed;
 }
 
 void sampleCurvesAtFrame(const ClipView& clip, float frame, std::span<float> out, CurveCache* cache) {
@@ -202,7 +337,7 @@ std::vector<std::uint32_t> curveKeyFrames(const ClipView& clip, std::uint32_t cu
   if (curve >= clip.curveCount()) return frames;
   const CurveSectionView s = clip.curveSection();
   const TrackKind kind = s.kind(curve);
-  if (kind == TrackKind::Uniform || kind == TrackKind::Raw) {
+  if (kind == TrackKind::Uniform || kind == TrackKind::Raw || kind == TrackKind::Segmented) {
     frames.resize(clip.frameCount());
     for (std::uint32_t f = 0; f < clip.frameCount(); ++f) frames[f] = f;
     return frames;

@@ -32,6 +32,59 @@ inline constexpr unsigned kMaxCurveBits = 24;                // widest uniform c
 inline constexpr unsigned kMaxCurveKeyBits = 16;             // widest keyed curve value
 inline constexpr std::uint32_t kMaxCurves = 65535;
 
+/// Segmented curves (format version 9, FORMAT.md "Segmented curves"): a part after the section's
+/// others, when the clip has kClipFlagSegmentedCurves. Header (8 bytes), parameters (12 bytes a
+/// curve), segment table (u32 a segment and one), boundary rows, segment data, padding.
+struct SegmentedCurvesLayout {
+  static constexpr std::uint32_t count = 0;         // u16: segmented curves
+  static constexpr std::uint32_t segmentShift = 2;  // u8: s, segments of S = 2^s frames
+  static constexpr std::uint32_t reserved = 3;      // u8: 0
+  static constexpr std::uint32_t rowBits = 4;       // u32: bits of one boundary row
+  static constexpr std::uint32_t size = 8;
+};
+inline constexpr std::uint32_t kCurveSegmentedParamSize = 12;  // u16 curve, u8 width, u8 0, f32 min, f32 step
+inline constexpr unsigned kCurveResidualWidthBits = 5;         // a segment's residual width per curve
+inline constexpr unsigned kMaxCurveResidualBits = 25;          // a residual of two 24-bit values
+inline constexpr unsigned kMinCurveSegmentShift = 2, kMaxCurveSegmentShift = 7;  // 4 to 128 frames
+
+/// Segments of a clip of `frames` (>= 2) frames: boundaries at 0, S, 2S, ..., the last at or past
+/// the last frame.
+inline std::uint32_t curveSegmentCount(std::uint32_t frames, unsigned shift) {
+  return ((frames - 1) + (1u << shift) - 1) >> shift;
+}
+/// Frames of segment k that store a residual (those between its boundaries, inside the clip).
+inline std::uint32_t curveSegmentResiduals(std::uint32_t k, std::uint32_t frames, unsigned shift) {
+  const std::uint32_t first = k << shift, inside = frames - 1 - first;
+  return inside < (1u << shift) - 1 ? inside : (1u << shift) - 1;
+}
+/// The line between a segment's boundary values qa and qb at its frame j of 2^shift, rounded half
+/// up (integers, an arithmetic shift: every decoder gets the same value).
+inline std::int64_t curveSegmentLine(std::int64_t qa, std::int64_t qb, std::uint32_t j, unsigned shift) {
+  return qa + (((qb - qa) * std::int64_t(j) + (std::int64_t(1) << shift >> 1)) >> shift);
+}
+
+/// Where the segmented part of a curve section keeps each piece (`part`: its header).
+struct SegmentedCurvesView {
+  const std::uint8_t* params = nullptr;
+  const std::uint8_t* table = nullptr;  ///< u32 byte offset of each segment in `data`, and the end
+  const std::uint8_t* rows = nullptr;
+  const std::uint8_t* data = nullptr;
+  std::uint32_t count = 0, shift = 0, segments = 0, rowBits = 0;
+  static SegmentedCurvesView at(const std::uint8_t* part, std::uint32_t frames) {
+    using L = SegmentedCurvesLayout;
+    SegmentedCurvesView g;
+    g.count = loadLE<std::uint16_t>(part + L::count);
+    g.shift = part[L::segmentShift];
+    g.rowBits = loadLE<std::uint32_t>(part + L::rowBits);
+    g.segments = curveSegmentCount(frames, g.shift);
+    g.params = part + L::size;
+    g.table = g.params + std::size_t(kCurveSegmentedParamSize) * g.count;
+    g.rows = g.table + 4 * (std::size_t(g.segments) + 1);
+    g.data = g.rows + (std::size_t(g.segments + 1) * g.rowBits + 7) / 8;
+    return g;
+  }
+};
+
 /// Bits of a key's frame in a clip of `frames` frames (keys are bit-packed: frame, then value).
 inline unsigned curveKeyFrameBits(std::uint32_t frames) {
   // The fewest bits (at least 1) that count to frames - 1.
@@ -54,15 +107,33 @@ struct CurveSegment {
   std::uint32_t key = 0, start = 0;
   std::uint32_t curve = 0;  ///< which curve (its place in the weights)
 };
+/// A segmented curve's line in the segment a player is in (format version 9): its boundary value,
+/// the step to the next boundary, where its residuals start and their width, its parameters, and
+/// its weights at the two frames playback was last between.
+struct SegmentedLine {
+  std::int32_t qa = 0, d = 0;
+  std::uint32_t residuals = 0;  ///< bit of its first residual, from the segment data's start
+  std::uint16_t curve = 0;
+  std::uint8_t width = 0, unused = 0;
+  float minValue = 0, step = 0;
+  float v0 = 0, v1 = 0;  ///< the weights at frames f and f + 1 (the header's pair)
+};
 /// What a player keeps to sample one clip's curves (Player::sample with weights): every curve's
-/// value when it does not move (default, constant), and each keyed curve's segment, so playback
-/// within a segment reads no key. Any cache gives the same values as none.
+/// value when it does not move (default, constant), each keyed curve's segment, so playback within
+/// a segment reads no key, and each segmented curve's line in the current segment, so playback
+/// within it reads a residual a frame. Any cache gives the same values as none.
 struct CurveCache {
   std::uint32_t clip = 0;  ///< ClipView::id() it holds (0: nothing)
   std::span<float> statics;
   std::span<CurveSegment> segments;
+  std::span<SegmentedLine> lines;  ///< one per segmented curve
+  /// With segmented curves, 16 bytes before `lines`: the segment they hold plus 1 (0: none), their
+  /// count, the segmented part's offset in the clip block (kept while the cache holds the clip) and
+  /// the frame f + 1 of the pair (f, f + 1) whose weights the lines hold (0: none).
+  std::uint32_t* linesHeader = nullptr;
 };
-/// Bytes a CurveCache of `clip` holds: 4 a curve, sizeof(CurveSegment) (32) a keyed curve.
+/// Bytes a CurveCache of `clip` holds: 4 a curve, sizeof(CurveSegment) (32) a keyed curve,
+/// sizeof(SegmentedLine) (32) a segmented curve and 16 when there is one.
 std::size_t curveCacheBytes(const ClipView& clip);
 
 /// Every curve at a fractional frame (clamped as Player::sampleFrame clamps; a wrapping clip's

@@ -405,9 +405,25 @@ std::size_t align16(std::size_t n) { return (n + 15) & ~std::size_t(15); }
 /// The CurveCache of `clip` at the start of a player's block (holding clip `held`): the keyed
 /// curves' segments first (16-byte aligned), then every curve's static value.
 CurveCache curveCacheIn(std::byte* data, std::uint32_t held, const ClipView& clip) {
-  return {held,
-          {reinterpret_cast<float*>(data + clip.curveKeyedCount() * sizeof(CurveSegment)), clip.curveCount()},
-          {reinterpret_cast<CurveSegment*>(data), clip.curveKeyedCount()}};
+  CurveCache cache;
+  cache.clip = held;
+  cache.statics = {reinterpret_cast<float*>(data + clip.curveKeyedCount() * sizeof(CurveSegment)), clip.curveCount()};
+  cache.segments = {reinterpret_cast<CurveSegment*>(data), clip.curveKeyedCount()};
+  if (clip.flags() & kClipFlagSegmentedCurves) {
+    // Segmented curves' lines after the statics (16-byte aligned), their header first: worked out
+    // when the cache takes the clip, read back while it holds it.
+    std::byte* lines =
+        data + align16(clip.curveKeyedCount() * sizeof(CurveSegment) + clip.curveCount() * sizeof(float));
+    auto* header = reinterpret_cast<std::uint32_t*>(lines);
+    if (held != clip.id()) {
+      header[0] = header[3] = 0;
+      header[1] = clip.curveSegmentedCount();
+      header[2] = static_cast<std::uint32_t>(clip.curveSection().segmented - clip.bytes().data());
+    }
+    cache.linesHeader = header;
+    cache.lines = {reinterpret_cast<SegmentedLine*>(lines + 16), header[1]};
+  }
+  return cache;
 }
 
 }  // namespace
@@ -584,7 +600,8 @@ void Player::sample(const ClipView& clip, float seconds, std::span<Transform> ou
   if (!out.empty()) sample(clip, seconds, out);
   if (m_curveClip == clip.id() && m_curveClip != 0) {
     // The cache holds this clip already (any growth since cleared it).
-    if (clip.curveKeyedCount() + clip.curveUniformCount() + clip.curveRawCount() == 0) {
+    if (clip.curveKeyedCount() + clip.curveUniformCount() + clip.curveRawCount() == 0 &&
+        !(clip.flags() & kClipFlagSegmentedCurves)) {
       // No curve moves: the weights are the statics at any time.
       std::memcpy(weights.data(), m_data, std::size_t(clip.curveCount()) * sizeof(float));
       return;

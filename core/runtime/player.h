@@ -62,7 +62,8 @@ class Player {
   void sample(const ClipView& clip, float seconds, std::span<Transform> out);
   /// The same, with the clip's morph weights (format version 6; ClipView::curveCount() floats) in
   /// `weights`: each curve at the same time (runtime::sampleCurves). The player keeps a CurveCache
-  /// of the clip (runtime::curveCacheBytes: 4 bytes a curve, 32 a keyed curve; from its memory
+  /// of the clip (runtime::curveCacheBytes: 4 bytes a curve, 32 a keyed curve, 24 a segmented
+  /// curve and 16 with them; from its memory
   /// resource, none on caller storage; budgeted per curve, beside the per-joint budget of the frame
   /// cache), so playback reads a keyed curve's keys only when it enters another segment; without it
   /// the same weights. An empty `out` samples the weights alone.

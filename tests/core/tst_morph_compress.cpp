@@ -16,6 +16,7 @@
 #include "core/compress/compressor.h"
 #include "core/compress/decoded_clip.h"
 #include "core/io/asset_importer.h"
+#include "core/io/curve_builder.h"
 #include "core/io/pack_writer.h"
 #include "core/runtime/additive.h"
 #include "core/runtime/clip_view.h"
@@ -125,9 +126,9 @@ class TestMorphCompress : public QObject {
       const CurveReport& report = p.clips[c].stats.curves;
       QVERIFY(report.withinPrecision);
       QCOMPARE(report.bytes, std::size_t(clip.view.curveBytes()));
-      QCOMPARE(
-          report.defaultCurves + report.constantCurves + report.keyedCurves + report.uniformCurves + report.rawCurves,
-          std::uint32_t(test::faceTargetCount()));
+      QCOMPARE(report.defaultCurves + report.constantCurves + report.keyedCurves + report.uniformCurves +
+                   report.rawCurves + report.segmentedCurves,
+               std::uint32_t(test::faceTargetCount()));
       std::vector<float> weights(sk.curveCount());
       double worst = 0;
       const bool talk = clip.name() == std::string_view("Talk");
@@ -157,20 +158,24 @@ class TestMorphCompress : public QObject {
     for (const bool skinBound : {true, false}) {
       CompressionSettings settings;
       if (!skinBound) settings.shellCm = 3.f;
-      const Packed p = pack(test::faceCaptureRig(120, 30.f), skinBound ? "capture.gltf" : "capture3.gltf", settings);
+      constexpr int kFrames = 600;  // the bench's: 20 s, where segmented curves pay for their part
+      const Packed p =
+          pack(test::faceCaptureRig(kFrames, 30.f), skinBound ? "capture.gltf" : "capture3.gltf", settings);
       auto opened = runtime::Pack::open(p.bytes);
       QVERIFY2(opened, opened ? "" : opened.message().c_str());
       const runtime::PackClip& clip = opened->clips()[0];
       QVERIFY(p.clips[0].stats.curves.withinPrecision);
-      QCOMPARE(p.clips[0].stats.curves.uniformCurves + p.clips[0].stats.curves.keyedCurves,
+      const CurveReport& report = p.clips[0].stats.curves;
+      QCOMPARE(report.uniformCurves + report.keyedCurves + report.segmentedCurves,
                std::uint32_t(test::faceTargetCount()));  // noise leaves no curve constant
+      QVERIFY(report.segmentedCurves > 0);  // noise on every frame: lines plus residuals (format version 9)
       std::vector<float> weights(opened->skeleton().curveCount());
       double worst = 0;
-      for (int k = 0; k <= 4 * 119; ++k) {
+      for (int k = 0; k <= 4 * (kFrames - 1); ++k) {
         const double seconds = k / 120.0;
         runtime::sampleCurves(clip.view, float(seconds), weights);
         for (int t = 0; t < test::faceTargetCount(); ++t) {
-          const double source = test::faceCaptureWeight(t, seconds, 120, 30.f);
+          const double source = test::faceCaptureWeight(t, seconds, kFrames, 30.f);
           const test::FaceTarget target = test::faceTarget(t);
           worst = std::max(worst, std::fabs(double(weights[faceCurve(opened->skeleton(), target.name)]) - source) *
                                       target.displacementCm);
@@ -198,7 +203,8 @@ class TestMorphCompress : public QObject {
         const CurveReport::Curve& r = report.curves[t];
         const std::vector<int> kept = decoded.keptCurveFrames(std::uint32_t(t));
         if (r.kind == runtime::TrackKind::Keyed) QCOMPARE(kept.size(), std::size_t(r.keys));
-        else if (r.kind == runtime::TrackKind::Uniform || r.kind == runtime::TrackKind::Raw)
+        else if (r.kind == runtime::TrackKind::Uniform || r.kind == runtime::TrackKind::Raw ||
+                 r.kind == runtime::TrackKind::Segmented)
           QCOMPARE(kept.size(), std::size_t(raw.frameCount));
         else QVERIFY(kept.empty());
         QVERIFY(std::is_sorted(kept.begin(), kept.end()));
@@ -427,6 +433,94 @@ class TestMorphCompress : public QObject {
     std::vector<float> morphed(6);
     runtime::applyMorphs(positions, targets, weights, morphed);
     QCOMPARE(morphed, (std::vector<float>{0.25f, 0, 0, 1, 1, 0}));
+  }
+
+  /// Segmented curves (format version 9): for every segment length and clip lengths that end on a
+  /// boundary and between them, random values of every width decode to exactly min + q x step at
+  /// each frame, as the linear interpolation between frames and in the wrap interval, with and
+  /// without the player's cache, beside a uniform and a default curve.
+  void segmentedCurvesDecodeWhatTheWriterStored() {
+    std::mt19937 random(46);
+    for (const std::uint32_t length : {2u, 3u, 33u, 37u, 120u}) {
+      const Packed p = pack(test::faceCaptureRig(length, 30.f), "segmented.gltf");
+      const std::vector<std::uint8_t>& block = p.clips[0].data;
+      std::vector<float> rest(p.asset.curves.size(), 0.f);
+      const auto compressed = runtime::ClipView::open(block, p.asset.skeleton.restLocal, rest);
+      QVERIFY2(compressed, compressed ? "" : compressed.message().c_str());
+      const std::uint32_t frames = compressed->frameCount();
+      const std::vector<std::uint8_t> joints(block.begin(), block.end() - std::ptrdiff_t(compressed->curveBytes()));
+      for (unsigned shift = runtime::kMinCurveSegmentShift; shift <= runtime::kMaxCurveSegmentShift; ++shift) {
+        std::vector<runtime::BlockCurve> curves(rest.size());
+        std::vector<std::vector<std::uint32_t>> q(rest.size());
+        for (std::size_t c = 0; c < curves.size(); ++c) {
+          runtime::BlockCurve& b = curves[c];
+          b.kind = c % 5 == 4   ? runtime::TrackKind::Default
+                   : c % 5 == 3 ? runtime::TrackKind::Uniform
+                                : runtime::TrackKind::Segmented;
+          if (b.kind == runtime::TrackKind::Default) continue;
+          b.width = static_cast<std::uint8_t>(1 + c % 24);
+          b.minValue = -0.25f + 0.01f * float(c);
+          b.step = 1.f / float(1u << b.width);
+          const std::uint32_t top = (1u << b.width) - 1;
+          std::uniform_int_distribution<std::uint32_t> any(0, top), noise(0, 3);
+          std::uint32_t value = any(random);
+          for (std::uint32_t f = 0; f < frames; ++f) {
+            // Runs of a line, of noise and of jumps across the whole range.
+            value = c % 3 == 0 ? any(random) : c % 3 == 1 ? std::min(top, value + noise(random)) : (f * 7) % (top + 1);
+            q[c].push_back(value);
+          }
+          b.values = q[c];
+        }
+        std::vector<std::uint8_t> d = joints;
+        runtime::storeLE<std::uint16_t>(
+            d.data() + runtime::ClipHeaderLayout::flags,
+            std::uint16_t(runtime::loadLE<std::uint16_t>(d.data() + runtime::ClipHeaderLayout::flags) &
+                          ~(runtime::kClipFlagCurves | runtime::kClipFlagSegmentedCurves)));
+        runtime::appendCurveSection(d, runtime::buildCurveSection(frames, curves, shift));
+        const auto view = runtime::ClipView::open(d, p.asset.skeleton.restLocal, rest);
+        QVERIFY2(view, view ? "" : view.message().c_str());
+        QCOMPARE(view->curveSegmentedCount(),
+                 std::uint32_t(std::count_if(curves.begin(), curves.end(), [](const runtime::BlockCurve& b) {
+                   return b.kind == runtime::TrackKind::Segmented;
+                 })));
+        auto expected = [&](std::size_t c, std::uint32_t f) {
+          const runtime::BlockCurve& b = curves[c];
+          return b.kind == runtime::TrackKind::Default ? 0.f : b.minValue + float(q[c][f]) * b.step;
+        };
+        runtime::Player player;
+        std::vector<float> weights(rest.size()), cached(rest.size()), bySeconds(rest.size());
+        // Forward at two instants a frame, at every frame, backward and in a shuffled order: the
+        // player's cache (a segment's lines, the last two frames' weights) in every state.
+        std::vector<std::pair<std::uint32_t, float>> order;
+        for (std::uint32_t f = 0; f < frames; ++f) order.insert(order.end(), {{f, 0.f}, {f, 0.5f}});
+        for (std::uint32_t f = 0; f < frames; ++f) order.push_back({f, 0.25f});
+        for (std::uint32_t f = frames; f-- > 0;) order.push_back({f, 0.75f});
+        std::vector<std::pair<std::uint32_t, float>> shuffled = order;
+        std::shuffle(shuffled.begin(), shuffled.end(), random);
+        order.insert(order.end(), shuffled.begin(), shuffled.end());
+        for (const auto& [f, a] : order) {
+          const float frame = float(f) + a;
+          if (a > 0 && f + 1 == frames && !view->wraps()) continue;
+          runtime::sampleCurvesAtFrame(*view, frame, weights);
+          // The player's cache gives what the stateless decoder gives at the same time.
+          player.sample(*view, frame / view->sampleRate(), {}, cached);
+          runtime::sampleCurves(*view, frame / view->sampleRate(), bySeconds);
+          const std::uint32_t next = f + 1 == frames ? 0 : f + 1;
+          for (std::size_t c = 0; c < curves.size(); ++c) {
+            const float want = a == 0 ? expected(c, f) : runtime::curveLerp(expected(c, f), expected(c, next), a);
+            if (weights[c] != want || cached[c] != bySeconds[c])
+              QFAIL(qPrintable(QString("frames %1, shift %2, curve %3 at %4: %5 (cached %6), want %7")
+                                   .arg(frames)
+                                   .arg(shift)
+                                   .arg(c)
+                                   .arg(frame)
+                                   .arg(weights[c])
+                                   .arg(cached[c])
+                                   .arg(want)));
+          }
+        }
+      }
+    }
   }
 
   void damagedCurveSectionsAreRefused() {

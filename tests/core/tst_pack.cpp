@@ -343,6 +343,44 @@ class TestPack : public QObject {
                    "timed tracks, which version 6 does not define", "timed tracks in a version-6 pack");
   }
 
+  /// Segmented curves (format version 9): a segment length out of range, a residual width over 25,
+  /// a segment table that disagrees with the widths, a flag without segmented curves, and segmented
+  /// curves in a pack of an older version are refused with a message that names them.
+  void damagedSegmentedCurvesAreRejected() {
+    std::ifstream in(std::filesystem::path(ANIMPACK_SOURCE_DIR) / "tests/data/golden_v9.anpk", std::ios::binary);
+    const std::vector<std::uint8_t> good{std::istreambuf_iterator<char>(in), {}};
+    auto pack = runtime::Pack::open(good, runtime::anyVersion());
+    QVERIFY2(pack, pack ? "" : pack.message().c_str());
+    const runtime::ClipView& view = pack->clips()[3].view;
+    QCOMPARE(view.curveSegmentedCount(), std::uint32_t(2));
+    const std::size_t block = static_cast<std::size_t>(view.bytes().data() - pack->bytes().data());
+    const std::uint8_t* partAt = view.curveSection().segmented;
+    const std::size_t part = static_cast<std::size_t>(partAt - pack->bytes().data());
+    const runtime::SegmentedCurvesView g = runtime::SegmentedCurvesView::at(partAt, view.frameCount());
+    const std::size_t table = static_cast<std::size_t>(g.table - pack->bytes().data());
+    const std::size_t data = static_cast<std::size_t>(g.data - pack->bytes().data());
+    auto variant = [&](auto mutate) {
+      std::vector<std::uint8_t> b = good;
+      mutate(b);
+      fixChecksum(b);
+      return b;
+    };
+    expectRejected(variant([&](auto& b) { b[part + runtime::SegmentedCurvesLayout::segmentShift] = 1; }),
+                   "segment length out of range", "segments of 2 frames");
+    expectRejected(variant([&](auto& b) { b[data] = std::uint8_t(b[data] | 0x1f); }), "residual width out of range",
+                   "a residual width of 31");
+    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, table + 4, read<std::uint32_t>(b, table + 4) + 1); }),
+                   "is not where the table says", "a segment table entry one byte off");
+    expectRejected(variant([&](auto& b) {
+                     const std::size_t flags = block + runtime::ClipHeaderLayout::flags;
+                     patch<std::uint16_t>(
+                         b, flags, std::uint16_t(read<std::uint16_t>(b, flags) & ~runtime::kClipFlagSegmentedCurves));
+                   }),
+                   "segmented curves flag and segmented curves disagree", "segmented curves without their flag");
+    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, runtime::PackHeaderLayout::version, 8); }),
+                   "segmented curves, which version 8 does not define", "segmented curves in a version-8 pack");
+  }
+
   void goldenPacksStillReadBitExactly_data() {
     QTest::addColumn<int>("version");
     QTest::newRow("v1") << 1;  // written by animpack 0.1: frames only (its between-frame curve is gone)
@@ -354,6 +392,7 @@ class TestPack : public QObject {
     QTest::newRow("v6") << 6;  // morph curves: the curve table, curve precisions and curve sections
     QTest::newRow("v7") << 7;  // timed tracks: keys at their own times between frames
     QTest::newRow("v8") << 8;  // the scene scale each clip was measured at
+    QTest::newRow("v9") << 9;  // segmented curves: lines between boundaries plus residuals
   }
   void goldenPacksStillReadBitExactly() {
     // tests/data/golden_vN.anpk were written by tests/data/make_golden.cpp from the generated x100
@@ -379,6 +418,7 @@ class TestPack : public QObject {
     if (version >= 2) QVERIFY(pack->clips()[1].view.rawCount() > 0);
     QCOMPARE(pack->skeleton().curveCount(), std::uint32_t(version >= 6 ? 4 : 0));
     if (version >= 6) QVERIFY(pack->clips()[0].view.curveKeyedCount() + pack->clips()[0].view.curveUniformCount() > 0);
+    QCOMPARE(pack->clips().back().view.curveSegmentedCount(), std::uint32_t(version >= 9 ? 2 : 0));
     QCOMPARE(pack->clips()[0].view.wraps(), version >= 3);
     QCOMPARE(pack->clips()[0].sceneScale(), 1.f);
     QCOMPARE(pack->clips()[1].sceneScale(), version >= 8 ? 10.f : 1.f);

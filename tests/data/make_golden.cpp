@@ -4,12 +4,14 @@
 // between them. Version 2's pack holds a clip compressed beyond what quantized tracks reach, so it
 // carries raw tracks; version 5's a third clip whose animated tracks are all keyed; version 6's rig
 // (test::morphRig) has four morph targets, so the pack carries curves; version 7's a fourth clip
-// whose animated tracks are timed; version 8's second clip is measured at scene scale 10.
+// whose animated tracks are timed; version 8's second clip is measured at scene scale 10; version
+// 9's fourth clip has segmented curves.
 //
 // `make_golden --runtime-paths DIR` writes DIR/runtime_paths.anpk instead: the generated walker
 // (test::walkerRig, turning 45 degrees) as a looping clip with its root motion extracted and as an
 // additive clip on the rest pose, the paths the golden packs do not take. The runtime's tests hash
 // their additive layers and root motion on every target (core/runtime/tests/pose_hashes.txt).
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <list>
@@ -66,6 +68,26 @@ int writeRuntimePaths(const std::filesystem::path& dir) {
   return 0;
 }
 
+/// Version 9: a curve section whose first two curves are segmented (a noisy wave, a line), the
+/// third uniform and the fourth default, in segments of 8 frames (the last one ending past the clip).
+std::vector<std::uint8_t> segmentedSection(std::uint32_t frames) {
+  static std::vector<std::uint32_t> q[3];
+  std::vector<runtime::BlockCurve> curves(4);
+  for (int c = 0; c < 3; ++c) {
+    q[c].clear();
+    for (std::uint32_t f = 0; f < frames; ++f)
+      q[c].push_back(c == 0   ? 500 + std::uint32_t(400 * (1 + std::sin(0.3 * f))) + (f * 37) % 11
+                     : c == 1 ? 3 * f + 1
+                              : (f * 13) % 64);
+    curves[std::size_t(c)].kind = c == 2 ? runtime::TrackKind::Uniform : runtime::TrackKind::Segmented;
+    curves[std::size_t(c)].width = c == 0 ? 11 : c == 1 ? 9 : 6;
+    curves[std::size_t(c)].minValue = -0.1f * float(c);
+    curves[std::size_t(c)].step = 1.f / 1024.f;
+    curves[std::size_t(c)].values = q[c];
+  }
+  return runtime::buildCurveSection(frames, curves, 3);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,7 +130,9 @@ int main(int argc, char** argv) {
        {std::pair{core::TrackKind::Keyed, "WalkKeyed"}, {core::TrackKind::Timed, "WalkTimed"}}) {
     if (kind == core::TrackKind::Timed && runtime::kPackVersion < 7) continue;
     std::vector<std::uint8_t>& block = blocks.emplace_back(test::clipOfOneKind(*asset, kind, 30));
-    if (!curveSection.empty()) runtime::appendCurveSection(block, curveSection);
+    if (kind == core::TrackKind::Timed && runtime::kPackVersion >= 9 && asset->curves.size() == 4)
+      runtime::appendCurveSection(block, segmentedSection(runtime::loadLE<std::uint32_t>(block.data())));
+    else if (!curveSection.empty()) runtime::appendCurveSection(block, curveSection);
     core::PackClipRecord record = records.front();
     record.name = name;
     record.data = block;  // a view: `blocks` keeps the bytes

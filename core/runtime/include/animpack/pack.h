@@ -10,8 +10,8 @@
 // read out of bounds. An opened Pack is read-only, so several threads may sample it at once, each
 // with its own Player (animpack/player.h).
 //
-// Versions: the runtime reads pack format versions 5 to 8, the layout it decodes in place (the
-// current animpack tool writes 8; core/runtime/FORMAT.md "Versioning"); an older pack is refused
+// Versions: the runtime reads pack format versions 5 to 9, the layout it decodes in place (the
+// current animpack tool writes 9; core/runtime/FORMAT.md "Versioning"); an older pack is refused
 // with a message naming its version and `animpack upgrade OLD.anpk -o NEW.anpk`, which rewrites it.
 
 #include <cstddef>
