@@ -184,9 +184,7 @@ inline float segmentValue(const SegmentedCurvesView& g, const SegmentedLine& lin
 /// come from one read, the line and the sign without a branch (the same values as segmentValue).
 void playSegment(const SegmentedCurvesView& g, std::span<SegmentedLine> lines, std::uint32_t j, float alpha,
                  std::span<float> out) {
-  const std::uint32_t last = (1u << g.shift) - 1;
-  const std::int64_t half = std::int64_t(1) << g.shift >> 1;
-  const std::int64_t j0 = j, j1 = j + 1;
+  const std::uint32_t last = (1u << g.shift) - 1, j1 = j + 1;
   // Residual bits from `residuals + width x (j - 1)`: frame j's (none at j = 0), then frame j + 1's
   // (none at the closing boundary).
   const std::uint64_t keep0 = j > 0 ? ~std::uint64_t(0) : 0, keep1 = j1 <= last ? ~std::uint64_t(0) : 0;
@@ -198,8 +196,9 @@ void playSegment(const SegmentedCurvesView& g, std::span<SegmentedLine> lines, s
     const std::uint64_t raw0 = word & mask & keep0, raw1 = (j > 0 ? word >> w : word) & mask & keep1;
     const std::int64_t r0 = std::int64_t(raw0 ^ (sign & keep0)) - std::int64_t(sign & keep0);
     const std::int64_t r1 = std::int64_t(raw1 ^ (sign & keep1)) - std::int64_t(sign & keep1);
-    const std::int64_t q0 = line.qa + ((std::int64_t(line.d) * j0 + half) >> g.shift) + r0;
-    const std::int64_t q1 = line.qa + ((std::int64_t(line.d) * j1 + half) >> g.shift) + r1;
+    const std::int64_t qb = std::int64_t(line.qa) + line.d;
+    const std::int64_t q0 = curveSegmentLine(line.qa, qb, j, g.shift) + r0;
+    const std::int64_t q1 = curveSegmentLine(line.qa, qb, j1, g.shift) + r1;
     line.v0 = line.minValue + float(q0) * line.step;
     line.v1 = line.minValue + float(q1) * line.step;
     out[line.curve] = curveLerp(line.v0, line.v1, alpha);
@@ -226,7 +225,7 @@ void segmentedCurves(const ClipView& clip, const CurveSectionView& s, std::uint3
     }
     return curveLerp(v0, segmentValue(g, line, j1), alpha);
   };
-  if (cache && !cache->lines.empty()) {
+  if (cache && cache->linesHeader && cache->lines.size() >= g.count) {
     if (cache->linesHeader[0] != k + 1) {
       SegmentLines lines(g, k, clip.frameCount());
       for (std::uint32_t t = 0; t < g.count; ++t) {
@@ -281,7 +280,11 @@ void decodeBetween(const ClipView& clip, std::uint32_t f, std::uint32_t f1, floa
     cache->clip = clip.id();
     staticCurves(clip, s, cache->statics);
     std::fill(cache->segments.begin(), cache->segments.end(), CurveSegment{});
-    if (cache->linesHeader) cache->linesHeader[0] = cache->linesHeader[3] = 0;
+    if (cache->linesHeader) {  // no segment, no frame pair, where the part is
+      cache->linesHeader[0] = cache->linesHeader[3] = 0;
+      cache->linesHeader[1] = clip.curveSegmentedCount();
+      cache->linesHeader[2] = segmented ? static_cast<std::uint32_t>(s.segmented - clip.bytes().data()) : 0;
+    }
   }
   if (cache) {
     for (std::uint32_t i = 0; i < n; ++i) out[i] = cache->statics[i];

@@ -127,9 +127,10 @@ struct CurveCache {
   std::span<float> statics;
   std::span<CurveSegment> segments;
   std::span<SegmentedLine> lines;  ///< one per segmented curve
-  /// With segmented curves, 16 bytes before `lines`: the segment they hold plus 1 (0: none), their
-  /// count, the segmented part's offset in the clip block (kept while the cache holds the clip) and
-  /// the frame f + 1 of the pair (f, f + 1) whose weights the lines hold (0: none).
+  /// With segmented curves, 16 bytes before `lines` (nullptr: the lines are not used): the segment
+  /// they hold plus 1 (0: none), their count, the segmented part's offset in the clip block and the
+  /// frame f + 1 of the pair (f, f + 1) whose weights the lines hold (0: none); the decoder fills it
+  /// when the cache takes a clip.
   std::uint32_t* linesHeader = nullptr;
 };
 /// Bytes a CurveCache of `clip` holds: 4 a curve, sizeof(CurveSegment) (32) a keyed curve,

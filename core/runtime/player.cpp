@@ -410,16 +410,12 @@ CurveCache curveCacheIn(std::byte* data, std::uint32_t held, const ClipView& cli
   cache.statics = {reinterpret_cast<float*>(data + clip.curveKeyedCount() * sizeof(CurveSegment)), clip.curveCount()};
   cache.segments = {reinterpret_cast<CurveSegment*>(data), clip.curveKeyedCount()};
   if (clip.flags() & kClipFlagSegmentedCurves) {
-    // Segmented curves' lines after the statics (16-byte aligned), their header first: worked out
-    // when the cache takes the clip, read back while it holds it.
+    // Segmented curves' lines after the statics (16-byte aligned), their header first (the decoder
+    // fills it when the cache takes the clip; their count is read back while it holds it).
     std::byte* lines =
         data + align16(clip.curveKeyedCount() * sizeof(CurveSegment) + clip.curveCount() * sizeof(float));
     auto* header = reinterpret_cast<std::uint32_t*>(lines);
-    if (held != clip.id()) {
-      header[0] = header[3] = 0;
-      header[1] = clip.curveSegmentedCount();
-      header[2] = static_cast<std::uint32_t>(clip.curveSection().segmented - clip.bytes().data());
-    }
+    if (held != clip.id()) header[1] = clip.curveSegmentedCount();
     cache.linesHeader = header;
     cache.lines = {reinterpret_cast<SegmentedLine*>(lines + 16), header[1]};
   }
