@@ -875,6 +875,24 @@ Expected<CompressedClip> CompressJob::runLayout(CompressorContext& ctx, const Ra
   return out;
 }
 
+namespace {
+
+/// The skin is over `bound`: the curves carrying the over-bound vertices' weight errors are held
+/// tighter in proportion to how far over their vertices are (0.25 to 0.9 a round); when no curve
+/// carries them (the joints' error), every curve as before (docs/COMPRESSION.md "Morph targets").
+void tightenCurves(std::span<double> scales, std::span<const double> curveWorst, double bound, double worst) {
+  bool any = false;
+  for (std::size_t c = 0; c < scales.size(); ++c)
+    if (curveWorst[c] > bound) {
+      scales[c] *= std::clamp(0.97 * bound / curveWorst[c], 0.25, 0.9);
+      any = true;
+    }
+  if (!any)
+    for (double& s : scales) s *= std::clamp(0.97 * bound / worst, 0.25, 0.9);
+}
+
+}  // namespace
+
 void CompressJob::appendAndCheckCurves(CompressedClip& out, std::span<const float> rest) const {
   CurveJob curves{m_curves,
                   &m_clip,
@@ -882,26 +900,31 @@ void CompressJob::appendAndCheckCurves(CompressedClip& out, std::span<const floa
                   out.frameCount,
                   out.droppedLastFrame,
                   m_base ? &*m_base : nullptr,
-                  m_skeleton.restLocal};
+                  m_skeleton.restLocal,
+                  {}};
   // Errors of several targets and of the joints add up at a vertex: the skin is measured with the
-  // curves decoded and, where the skin is held (verifySkin), every curve is held tighter until it is
-  // within 1.5 x the strictest precision (docs/COMPRESSION.md "Morph targets").
+  // curves decoded and, where the skin is held (verifySkin), the curves carrying the over-bound
+  // vertices' weight errors are held tighter until it is within 1.5 x the strictest precision
+  // (docs/COMPRESSION.md "Morph targets").
   const VertexErrorMetric skin(m_skeleton, m_meshes, m_unitToCm, rest);
   const bool measured = skin.hasMorphs() && !m_base;
   float strictest = std::numeric_limits<float>::infinity();
   for (const EffectiveJoint& j : m_settings.joints) strictest = std::min(strictest, j.precisionCm);
   for (const EffectiveCurve& c : m_settings.curves) strictest = std::min(strictest, c.precisionCm);
   const std::vector<std::uint8_t> joints = out.data;
+  std::vector<double> scales(m_curves.size(), 1.0), curveWorst(m_curves.size());
+  curves.toleranceScales = scales;
   for (int round = 0;; ++round) {
     out.data = joints;
     out.stats.curves = appendCurves(out.data, curves);
     if (!measured) break;
     const auto view = runtime::ClipView::open(out.data, m_skeleton.restLocal, rest);
     ANIMPACK_ASSERT(view.hasValue(), "the clip with its curves does not open");
-    out.stats.maxVertexErrorCm = measureVertexError(skin, m_skeleton, m_clip, *view);
+    std::fill(curveWorst.begin(), curveWorst.end(), 0.0);
+    out.stats.maxVertexErrorCm = measureVertexError(skin, m_skeleton, m_clip, *view, nullptr, curveWorst);
     const double bound = kSkinBoundFactor * strictest;
     if (!m_settings.verifySkin || out.stats.maxVertexErrorCm <= bound || round == 6) break;
-    curves.toleranceScale *= std::clamp(0.97 * bound / out.stats.maxVertexErrorCm, 0.25, 0.9);
+    tightenCurves(scales, curveWorst, bound, out.stats.maxVertexErrorCm);
   }
   out.stats.clipBytes = out.data.size();
   out.stats.withinPrecision = out.stats.withinPrecision && out.stats.curves.withinPrecision;

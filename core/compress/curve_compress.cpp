@@ -282,7 +282,8 @@ void CurveRun::build() {
   }
   for (std::uint32_t c = 0; c < m_count; ++c) {
     const double d = m_job.curves[c].displacementCm;
-    m_tolerance[c] = d > 0 ? m_job.toleranceScale * precision(c) / d : std::numeric_limits<double>::infinity();
+    const double scale = c < m_job.toleranceScales.size() ? m_job.toleranceScales[c] : 1.0;
+    m_tolerance[c] = d > 0 ? scale * precision(c) / d : std::numeric_limits<double>::infinity();
     for (const CurveKeys& keys : clip.curves) {
       if (keys.curve != c) continue;
       for (double t : keys.times) {

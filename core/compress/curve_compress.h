@@ -49,7 +49,7 @@ struct CurveJob {
   bool dropLast = false;                     ///< the source's last frame repeats its first and decodes as frame 0
   const AdditiveBase* base = nullptr;        ///< additive clip: curves store weight minus the base's
   std::span<const Transform> restPose;       ///< the skeleton's (to open the clip block)
-  double toleranceScale = 1;                 ///< < 1: every curve held tighter (the skin asked for it)
+  std::span<const double> toleranceScales;   ///< per curve, < 1: held tighter (the skin asked for it); empty: 1
 };
 
 /// Whether every curve's last frame repeats its first within its precision (a loop may drop it).

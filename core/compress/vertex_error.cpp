@@ -62,9 +62,28 @@ const double* blendMatrices(const double* const* m, const double* weights, std::
 
 }  // namespace
 
+/// Raises curveWorst for the curves that carry at least an eighth of vertex v's morph-weight error
+/// (|weight error| x the target's displacement there), to the vertex's error.
+void VertexErrorMetric::attribute(const Vertex& v, std::span<const double> referenceWeights,
+                                  std::span<const double> decodedWeights, double squared,
+                                  std::span<double> curveWorst) const {
+  double total = 0;
+  auto share = [&](const Delta& t) {
+    const double b = std::fabs(decodedWeights[t.curve] - referenceWeights[t.curve]);
+    return b * std::sqrt(t.d[0] * t.d[0] + t.d[1] * t.d[1] + t.d[2] * t.d[2]);
+  };
+  for (std::uint32_t i = v.firstDelta; i < v.firstDelta + v.deltaCount; ++i) total += share(m_deltas[i]);
+  if (!(total > 0)) return;
+  const double cm = std::sqrt(squared) * m_unitToCm;
+  for (std::uint32_t i = v.firstDelta; i < v.firstDelta + v.deltaCount; ++i) {
+    const Delta& t = m_deltas[i];
+    if (t.curve < curveWorst.size() && 8 * share(t) >= total) curveWorst[t.curve] = std::max(curveWorst[t.curve], cm);
+  }
+}
+
 VertexError VertexErrorMetric::measure(std::span<const Mat34d> reference, std::span<const Mat34d> decoded,
-                                       std::span<const double> referenceWeights,
-                                       std::span<const double> decodedWeights) const {
+                                       std::span<const double> referenceWeights, std::span<const double> decodedWeights,
+                                       std::span<double> curveWorst) const {
   ANIMPACK_ASSERT(reference.size() == m_inverseBind.size() && decoded.size() == m_inverseBind.size(),
                   "one object matrix per joint in both poses");
   const bool morphs = !m_deltas.empty() && referenceWeights.size() >= m_restWeights.size() &&
@@ -110,6 +129,8 @@ VertexError VertexErrorMetric::measure(std::span<const Mat34d> reference, std::s
       z += s[2] * dm[0] + s[5] * dm[1] + s[8] * dm[2];
     }
     const double squared = x * x + y * y + z * z;
+    if (morphs && !curveWorst.empty() && squared > 0)
+      attribute(v, referenceWeights, decodedWeights, squared, curveWorst);
     if (squared > worstSquared) {
       worstSquared = squared;
       worstVertex = k;
@@ -124,7 +145,7 @@ VertexError VertexErrorMetric::measure(std::span<const Mat34d> reference, std::s
 }
 
 float measureVertexError(const VertexErrorMetric& metric, const Skeleton& skeleton, const RawClip& raw,
-                         const runtime::ClipView& clip, const AdditiveBase* base) {
+                         const runtime::ClipView& clip, const AdditiveBase* base, std::span<double> curveWorst) {
   if (metric.empty()) return -1.f;
   const std::size_t joints = skeleton.jointCount();
   std::vector<Transform> decodedLocal(joints), referenceLocal(joints), basePose(base ? joints : 0);
@@ -167,7 +188,10 @@ float measureVertexError(const VertexErrorMetric& metric, const Skeleton& skelet
     }
     runtime::localToObject<double>(skeleton.parents, decodedLocal, decoded);
     weights(frame);
-    worst = std::max(worst, metric.measure(reference, decoded, referenceWeights, decodedWeights).cm);
+    worst = std::max(
+        worst,
+        metric.measure(reference, decoded, referenceWeights, decodedWeights, curves ? curveWorst : std::span<double>())
+            .cm);
   };
   // An additive source keeps a last frame its clip may have dropped (a loop's repeated frame).
   const std::uint32_t frames = std::min(raw.frameCount, clip.frameCount());

@@ -45,8 +45,11 @@ class VertexErrorMetric {
     return measure(reference, decoded, {}, {});
   }
   /// The same with morph-target weights (one per curve) on both sides; empty spans: no morph part.
+  /// `curveWorst` (optional, one per curve) is raised to each vertex's error for every curve that
+  /// carries at least an eighth of that vertex's morph-weight error (which curves to tighten).
   VertexError measure(std::span<const Mat34d> reference, std::span<const Mat34d> decoded,
-                      std::span<const double> referenceWeights, std::span<const double> decodedWeights) const;
+                      std::span<const double> referenceWeights, std::span<const double> decodedWeights,
+                      std::span<double> curveWorst = {}) const;
   /// True when some measured vertex moves with a morph target.
   bool hasMorphs() const { return !m_deltas.empty(); }
   std::span<const float> restWeights() const { return m_restWeights; }
@@ -63,6 +66,8 @@ class VertexErrorMetric {
     std::uint32_t curve;
     double d[3];
   };
+  void attribute(const Vertex& v, std::span<const double> referenceWeights, std::span<const double> decodedWeights,
+                 double squared, std::span<double> curveWorst) const;
   struct Source {
     std::uint32_t mesh, index;
   };
@@ -79,7 +84,10 @@ class VertexErrorMetric {
 /// reference the source's own keys (the raw frames interpolated for clips built from frames).
 /// -1 when the metric is empty. An additive clip is measured on its base, as its joints are: `raw`
 /// is then the absolute clip and each decoded pose is applied to `base` at weight 1.
+/// `curveWorst` (optional, one per curve): each curve's largest attributed vertex error
+/// (VertexErrorMetric::measure) over the same instants.
 float measureVertexError(const VertexErrorMetric& metric, const Skeleton& skeleton, const RawClip& raw,
-                         const runtime::ClipView& clip, const AdditiveBase* base = nullptr);
+                         const runtime::ClipView& clip, const AdditiveBase* base = nullptr,
+                         std::span<double> curveWorst = {});
 
 }  // namespace animpack::core
