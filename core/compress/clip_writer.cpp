@@ -43,6 +43,17 @@ runtime::BlockTrack blockTrack(const TrackEncoding& t, Channel channel) {
     b.keyPayloads = t.keyed.payload;
     b.timedFormat = t.keyed.timedFormat;
     b.keyValues = t.keyed.values;
+    if (t.keyed.timedFormat == runtime::kTimedPacked) {
+      b.timeShift = t.keyed.timeShift;
+      b.timeWidth = t.keyed.timeWidth;
+      b.timedComponents = t.keyed.components;
+      std::memcpy(b.width, t.keyed.width, sizeof(b.width));
+      std::memcpy(b.minValue, t.keyed.minValue, sizeof(b.minValue));
+      b.step = t.keyed.step;
+      b.keyPacked = t.keyed.packed;
+      b.timeSlope = t.keyed.timeSlope;
+      b.timeBase = t.keyed.timeBase;
+    }
   }
   if (t.kind == TrackKind::Uniform) {
     const UniformEncoding& u = t.uniform;

@@ -451,37 +451,6 @@ Sample timedValue(Channel channel, const Sample& a, const Sample& b, float u) {
 
 namespace {
 
-/// Keys kept so the line between kept keys passes every dropped key within `tolerance`
-/// (Douglas-Peucker on the key times).
-std::vector<std::uint32_t> reduceTimed(Channel channel, std::span<const std::uint32_t> ticks,
-                                       std::span<const Sample> values, std::span<const Sample> decoded,
-                                       double tolerance) {
-  const std::uint32_t n = static_cast<std::uint32_t>(ticks.size());
-  std::vector<bool> keep(n, tolerance <= 0);
-  keep.front() = keep.back() = true;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> spans;
-  if (tolerance > 0) spans.push_back({0, n - 1});
-  while (!spans.empty()) {
-    const auto [a, b] = spans.back();
-    spans.pop_back();
-    double worst = 0;
-    std::uint32_t at = 0;
-    for (std::uint32_t i = a + 1; i < b; ++i) {
-      const float u = float(double(ticks[i] - ticks[a]) / double(ticks[b] - ticks[a]));
-      const double e = sampleDistance(channel, values[i], timedValue(channel, decoded[a], decoded[b], u));
-      if (e > worst) worst = e, at = i;
-    }
-    if (worst <= tolerance) continue;
-    keep[at] = true;
-    spans.push_back({a, at});
-    spans.push_back({at, b});
-  }
-  std::vector<std::uint32_t> kept;
-  for (std::uint32_t i = 0; i < n; ++i)
-    if (keep[i]) kept.push_back(i);
-  return kept;
-}
-
 /// Timed keys at `ticks` with `values`, quantized or float32, reduced within the tolerance left after
 /// their rounding; nothing when that rounding alone exceeds the tolerance (above 0).
 std::optional<TrackEncoding> timedWith(const TrackTarget& target, std::span<const std::uint32_t> ticks,
@@ -534,9 +503,10 @@ std::optional<TrackEncoding> encodeTimed(const TrackTarget& target, const TimedS
   if (ticks.size() < 2 || ticks.front() != 0 || ticks.back() != end) return std::nullopt;
   std::optional<TrackEncoding> floats = timedWith(target, ticks, values, true);
   if (target.tolerance <= 0) return floats;
-  std::optional<TrackEncoding> quantized = timedWith(target, ticks, values, false);
-  if (quantized && (!floats || quantized->bytes <= floats->bytes)) return quantized;
-  return floats;
+  std::optional<TrackEncoding> best = std::move(floats);
+  for (auto candidate : {timedWith(target, ticks, values, false), encodePackedTimed(target, ticks, values)})
+    if (candidate && (!best || candidate->bytes <= best->bytes)) best = std::move(candidate);
+  return best;
 }
 
 }  // namespace animpack::core

@@ -57,8 +57,18 @@ struct KeyedEncoding {
   std::vector<std::uint16_t> frames;
   std::vector<std::array<std::uint16_t, 3>> payload;
   std::vector<std::uint32_t> times;  ///< timed tracks: each key's time in 1/65536 frames (frames stays empty)
-  std::uint8_t timedFormat = 0;      ///< timed tracks: runtime::kTimedQuantized (payload) or kTimedFloat (values)
-  std::vector<Sample> values;        ///< timed tracks with float keys: each key's value
+  std::uint8_t timedFormat =
+      0;  ///< timed tracks: runtime::kTimedQuantized (payload), kTimedFloat (values) or kTimedPacked
+  std::vector<Sample> values;  ///< timed tracks with float keys: each key's value
+  /// Timed tracks with packed keys (kTimedPacked): per key its time's offset from the line of key times (units of
+  /// 2^timeShift ticks) and its components' integers over minValue in units of step (FORMAT.md "Packed timed keys").
+  std::uint8_t timeShift = 0, timeWidth = 0, components = 3;
+  std::uint32_t timeSlope = 0;  ///< key k's time: (k x slope) / 256 + base + its offset (packed[k][0])
+  std::int32_t timeBase = 0;
+  std::uint8_t width[4] = {};
+  float minValue[4] = {};
+  float step = 0;
+  std::vector<std::array<std::uint32_t, 5>> packed;
 };
 
 struct TrackEncoding {
@@ -112,5 +122,20 @@ Sample timedValue(Channel channel, const Sample& a, const Sample& b, float u);
 /// floor). `target.samples` are the frames' values, which the result is measured on. Nothing when
 /// the keys cannot be placed (no key at the first or last frame).
 std::optional<TrackEncoding> encodeTimed(const TrackTarget& target, const TimedSource& source);
+
+/// Indices of the keys (at `ticks`, 1/65536 frames, with `values`) kept so the line between the kept
+/// keys' `decoded` values passes every dropped key's value within `tolerance` (Douglas-Peucker on the
+/// key times; the first and last are always kept, every key at tolerance 0).
+std::vector<std::uint32_t> reduceTimed(Channel channel, std::span<const std::uint32_t> ticks,
+                                       std::span<const Sample> values, std::span<const Sample> decoded,
+                                       double tolerance);
+
+/// Packed timed keys (format version 10, core/runtime/FORMAT.md "Packed timed keys") of the keys at
+/// `ticks` with `values`: times rounded to a coarser unit with the source's value there, components
+/// at the step the tolerance allows, keys thinned within what is left; the smallest of the units and
+/// shares tried that keeps every source key and frame within `target.tolerance`. Nothing when none
+/// does (or the tolerance is 0).
+std::optional<TrackEncoding> encodePackedTimed(const TrackTarget& target, std::span<const std::uint32_t> ticks,
+                                               std::span<const Sample> values);
 
 }  // namespace animpack::core

@@ -118,17 +118,51 @@ void writeRaw(Bytes& out, std::span<const BlockTrack> tracks, [[maybe_unused]] s
   }
 }
 
-/// Timed tracks (format version 7) in sub-track order: their parameters, then their keys.
+/// A packed timed track's parameters after the first 8 bytes, and its run of keys.
+void writePackedParam(Bytes& out, const BlockTrack& t) {
+  out.put(t.timeShift);
+  out.put(t.timeWidth);
+  out.put(t.timedComponents);
+  out.put(std::uint8_t(0));
+  for (int c = 0; c < 4; ++c) out.put(t.width[c]);
+  out.put(t.step);
+  for (int c = 0; c < 4; ++c) out.put(c < t.timedComponents ? t.minValue[c] : 0.f);
+  out.put(t.timeSlope);
+  out.put(t.timeBase);
+}
+
+void writePackedKeys(Bytes& out, const BlockTrack& t) {
+  BitWriter bits;
+  for (const auto& key : t.keyPacked) {
+    bits.write(key[0], t.timeWidth);
+    for (unsigned c = 0; c < 4; ++c) bits.write(key[c + 1], t.width[c]);
+  }
+  out.append(bits.bytes());
+}
+
+/// Timed tracks (format version 7) in sub-track order: their parameters, then their keys; packed
+/// keys (version 10) end with 8 zero bytes.
 void writeTimed(Bytes& out, std::span<const BlockTrack> tracks) {
   out.align4();
-  for (std::uint32_t i = 0; i < tracks.size(); ++i)
-    if (tracks[i].kind == TrackKind::Timed)
-      writeKeyParam(out, i, tracks[i], tracks[i].keyTimes.size(), tracks[i].timedFormat);
+  bool packed = false;
   for (std::uint32_t i = 0; i < tracks.size(); ++i) {
     const BlockTrack& t = tracks[i];
+    if (t.kind != TrackKind::Timed) continue;
+    const bool isPacked = t.timedFormat == kTimedPacked;
+    writeKeyParam(out, i, t, isPacked ? t.keyPacked.size() : t.keyTimes.size(), t.timedFormat);
+    if (isPacked) writePackedParam(out, t);
+    packed = packed || isPacked;
+  }
+  for (std::uint32_t i = 0; i < tracks.size(); ++i) {
+    const BlockTrack& t = tracks[i];
+    if (t.kind != TrackKind::Timed) continue;
+    if (t.timedFormat == kTimedPacked) {
+      writePackedKeys(out, t);
+      continue;
+    }
     const bool floats = t.timedFormat == kTimedFloat;
-    assert(t.kind != TrackKind::Timed || (floats ? t.keyValues.size() : t.keyPayloads.size()) == t.keyTimes.size());
-    for (std::size_t k = 0; t.kind == TrackKind::Timed && k < t.keyTimes.size(); ++k) {
+    assert((floats ? t.keyValues.size() : t.keyPayloads.size()) == t.keyTimes.size());
+    for (std::size_t k = 0; k < t.keyTimes.size(); ++k) {
       out.put(t.keyTimes[k]);
       if (floats)
         for (unsigned c = 0; c < (i % 3 == 0 ? 4u : 3u); ++c) out.put(t.keyValues[k][c]);
@@ -136,6 +170,7 @@ void writeTimed(Bytes& out, std::span<const BlockTrack> tracks) {
         for (const std::uint16_t p : t.keyPayloads[k]) out.put(p);
     }
   }
+  if (packed) out.zeros(8);
   out.align4();
 }
 

@@ -30,8 +30,15 @@ struct BlockTrack {
   std::span<const std::uint32_t> keyTimes;
   std::uint8_t timedFormat = kTimedQuantized;
   std::span<const std::array<float, 4>> keyValues;
-  /// Uniform: the parameters (kUniformFlag*), boundaries per row, per segment its residual shift
-  /// and bits per component, per frame the residuals.
+  /// Packed (kTimedPacked, format version 10): per key its time's offset from the line (units of 2^timeShift ticks) and
+  /// its components' integers, in the widths `width` (time: timeWidth) over `minValue` and `step`.
+  std::uint8_t timeShift = 0, timeWidth = 0, timedComponents = 3;
+  std::uint32_t timeSlope =
+      0;  ///< packed: the line of key times, (k x slope) / 256 + base (units of 2^timeShift ticks)
+  std::int32_t timeBase = 0;
+  std::span<const std::array<std::uint32_t, 5>> keyPacked;
+  /// Uniform (and packed timed keys: minValue, step, width): the parameters (kUniformFlag*), boundaries per row, per
+  /// segment its residual shift and bits per component, per frame the residuals.
   std::uint8_t uniformFlags = 0;
   float minValue[4] = {};
   float step = 0;

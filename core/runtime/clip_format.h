@@ -38,12 +38,25 @@ inline constexpr std::uint32_t kKeyedVectorParamSize = 32;
 /// frames) and its value: quantized as a keyed key's payload (kTimedQuantized, 10-byte keys), or
 /// float32 components (kTimedFloat); the track's parameters are a keyed track's with the format in
 /// their fourth byte, a float vector track without its range.
-inline constexpr std::uint8_t kTimedQuantized = 0, kTimedFloat = 1;
+/// Format version 10 adds packed keys (kTimedPacked): 44-byte parameters (PackedTimedParam offsets
+/// below) and each key as bit fields: its time's offset from the track's line of key times (units of
+/// 2^shift ticks), then its components as min + q x step, in the widths the parameters give
+/// (FORMAT.md "Packed timed keys").
+inline constexpr std::uint8_t kTimedQuantized = 0, kTimedFloat = 1, kTimedPacked = 2;
 inline constexpr std::uint32_t kTimedKeySize = 10;
 inline constexpr std::uint32_t kTimedTicksPerFrame = 65536;
+inline constexpr std::uint32_t kTimedPackedParamSize = 44;
+inline constexpr unsigned kMaxTimedTimeShift = 16, kMaxTimedTimeBits = 31, kMaxTimedValueBits = 24;
+/// Byte offsets in a packed timed track's parameters (after u16 joint, u8 channel, u8 format, u32 count).
+namespace PackedTimedParam {
+inline constexpr std::uint32_t kShift = 8, kTimeWidth = 9, kComponents = 10, kWidths = 12, kStep = 16, kMin = 20,
+                               kSlope = 36, kBase = 40;
+}
 inline std::uint32_t timedParamSize(Channel channel, std::uint8_t format) {
+  if (format == kTimedPacked) return kTimedPackedParamSize;
   return channel != Channel::Rotation && format == kTimedQuantized ? kKeyedVectorParamSize : kKeyedRotationParamSize;
 }
+/// Bytes of one key of the byte-aligned formats (quantized, float32).
 inline std::uint32_t timedKeySize(Channel channel, std::uint8_t format) {
   return format == kTimedFloat ? (channel == Channel::Rotation ? 20 : 16) : kTimedKeySize;
 }
@@ -151,6 +164,20 @@ inline T loadLE(const std::uint8_t* p) {
 template <typename T>
 inline void storeLE(std::uint8_t* p, T v) {
   std::memcpy(p, &v, sizeof(T));
+}
+
+/// Bits of one packed timed key: its time width and its components' widths (`param`: the track's
+/// parameters; the widths of unused components are 0).
+inline std::uint32_t timedPackedKeyBits(const std::uint8_t* param) {
+  std::uint32_t bits = param[PackedTimedParam::kTimeWidth];
+  for (int c = 0; c < 4; ++c) bits += param[PackedTimedParam::kWidths + c];
+  return bits;
+}
+/// Bytes of a timed track's run of keys (`param`: its parameters).
+inline std::uint64_t timedRunBytes(const std::uint8_t* param) {
+  const std::uint64_t count = loadLE<std::uint32_t>(param + 4);
+  if (param[3] == kTimedPacked) return (count * timedPackedKeyBits(param) + 7) / 8;
+  return count * timedKeySize(Channel(param[2]), param[3]);
 }
 
 /// Packs joint and channel into a key's second field: low 14 bits joint, top 2 bits channel.

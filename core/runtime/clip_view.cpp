@@ -8,6 +8,7 @@
 #include "core/runtime/bits.h"
 #include "core/runtime/curves.h"
 #include "core/runtime/quantize.h"
+#include "core/runtime/timed.h"
 
 namespace animpack::runtime {
 namespace {
@@ -19,6 +20,21 @@ bool finite3(const float v[3]) { return std::isfinite(v[0]) && std::isfinite(v[1
 bool unitQuat(const Quat& q) {
   return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w) &&
          std::fabs(dot(q, q) - 1.f) <= 1e-3f;
+}
+
+/// Key k of a timed track: float32 values finite, rotations unit; packed four-component rotations
+/// of about unit length (normalising them is then well defined).
+bool timedValueValid(const TimedTrack& t, std::uint32_t k) {
+  float x[4] = {0.f, 0.f, 0.f, 1.f};
+  if (t.format == kTimedQuantized || (t.format == kTimedPacked && t.components != 4)) return true;
+  if (t.format == kTimedPacked) {
+    t.packedComponents(k, x);
+    const float n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3];
+    return n2 >= 0.5f && n2 <= 2.f;
+  }
+  const std::uint8_t* v = t.value(k);
+  for (unsigned c = 0; c < (t.channel == Channel::Rotation ? 4u : 3u); ++c) x[c] = loadLE<float>(v + 4 * c);
+  return finite3(x) && std::isfinite(x[3]) && (t.channel != Channel::Rotation || unitQuat({x[0], x[1], x[2], x[3]}));
 }
 
 /// Bounds-checked reads of the blob.
@@ -62,6 +78,8 @@ class ClipViewReader {
   Status keys();
   Status rawSamples();
   Status timed();
+  Status timedParam(std::uint64_t p, std::uint32_t i) const;
+  Status packedTimedParam(std::uint64_t p, Channel channel) const;
   Status timedKeys();
   Status uniformData();
   Status padding();
@@ -342,64 +360,92 @@ Status ClipViewReader::rawSamples() {
 }
 
 /// Timed tracks (version 7): parameters in sub-track order (a known key format, finite ranges),
-/// then the keys.
+/// then the keys; packed keys (version 10) end with 8 zero bytes.
 Status ClipViewReader::timed() {
   if (m_view.m_timedCount == 0) return Status::ok();
   if (auto st = section(0, "timed track parameters"); !st) return st;
   m_view.m_timed = static_cast<std::uint32_t>(m_pos);
   std::uint64_t keys = 0, keyBytes = 0, p = m_pos;
+  bool packed = false;
   for (std::uint32_t i = 0; i < m_subTracks; ++i) {
     if (kindOf(i) != TrackKind::Timed) continue;
-    const Channel channel = Channel(i % 3);
-    if (!m_r.has(p, kKeyedRotationParamSize)) return fail("timed track parameters out of bounds");
-    const std::uint8_t format = m_r.at<std::uint8_t>(p + 3);
-    if (m_r.at<std::uint16_t>(p) != i / 3 || m_r.at<std::uint8_t>(p + 2) != i % 3 || format > kTimedFloat)
-      return fail("timed track parameters out of order");
-    if (!m_r.has(p, timedParamSize(channel, format))) return fail("timed track parameters out of bounds");
+    if (auto st = timedParam(p, i); !st) return st;
     const std::uint32_t count = m_r.at<std::uint32_t>(p + 4);
     if (count < 2 || keys + count > 0x10000000u)
       return fail("timed track of joint " + std::to_string(i / 3) + " has " + std::to_string(count) + " keys");
-    for (int c = 0; timedParamSize(channel, format) > kKeyedRotationParamSize && c < 3; ++c) {
-      const float minimum = m_r.at<float>(p + 8 + 4 * std::uint64_t(c)),
-                  extent = m_r.at<float>(p + 20 + 4 * std::uint64_t(c));
-      if (!std::isfinite(minimum) || !std::isfinite(extent) || extent < 0.f)
-        return fail("timed track range is not finite");
-    }
     keys += count;
-    keyBytes += std::uint64_t(count) * timedKeySize(channel, format);
-    p += timedParamSize(channel, format);
+    keyBytes += timedRunBytes(m_r.data.data() + p);
+    packed = packed || m_r.at<std::uint8_t>(p + 3) == kTimedPacked;
+    p += timedParamSize(Channel(i % 3), m_r.at<std::uint8_t>(p + 3));
   }
   m_pos = p;
   m_view.m_timedKeysAt = static_cast<std::uint32_t>(m_pos);
-  if (!m_r.has(m_pos, keyBytes)) return fail("timed keys out of bounds");
+  if (!m_r.has(m_pos, keyBytes + (packed ? 8 : 0))) return fail("timed keys out of bounds");
   if (auto st = timedKeys(); !st) return st;
-  const std::uint64_t padded = align4(static_cast<std::uint32_t>(m_pos));
+  m_pos += keyBytes;
+  const std::uint64_t padded = align4(static_cast<std::uint32_t>(m_pos + (packed ? 8 : 0)));
   if (!m_r.has(m_pos, padded - m_pos)) return fail("timed section out of bounds");
   for (; m_pos < padded; ++m_pos)
     if (m_r.data[m_pos] != 0) return fail("timed section padding is not zero");
   return Status::ok();
 }
 
+/// One timed track's parameters at `p` (sub-track i): in order, a known format, finite ranges; a
+/// packed track's shift, widths and components within the format's limits.
+Status ClipViewReader::timedParam(std::uint64_t p, std::uint32_t i) const {
+  const Channel channel = Channel(i % 3);
+  if (!m_r.has(p, kKeyedRotationParamSize)) return fail("timed track parameters out of bounds");
+  const std::uint8_t format = m_r.at<std::uint8_t>(p + 3);
+  if (m_r.at<std::uint16_t>(p) != i / 3 || m_r.at<std::uint8_t>(p + 2) != i % 3 || format > kTimedPacked)
+    return fail("timed track parameters out of order");
+  if (!m_r.has(p, timedParamSize(channel, format))) return fail("timed track parameters out of bounds");
+  if (format == kTimedPacked) return packedTimedParam(p, channel);
+  for (int c = 0; timedParamSize(channel, format) > kKeyedRotationParamSize && c < 3; ++c) {
+    const float minimum = m_r.at<float>(p + 8 + 4 * std::uint64_t(c)),
+                extent = m_r.at<float>(p + 20 + 4 * std::uint64_t(c));
+    if (!std::isfinite(minimum) || !std::isfinite(extent) || extent < 0.f)
+      return fail("timed track range is not finite");
+  }
+  return Status::ok();
+}
+
+Status ClipViewReader::packedTimedParam(std::uint64_t p, Channel channel) const {
+  namespace P = PackedTimedParam;
+  const unsigned components = m_r.at<std::uint8_t>(p + P::kComponents);
+  const unsigned shift = m_r.at<std::uint8_t>(p + P::kShift), timeWidth = m_r.at<std::uint8_t>(p + P::kTimeWidth);
+  if (shift > kMaxTimedTimeShift || timeWidth > kMaxTimedTimeBits || m_r.at<std::uint8_t>(p + 11) != 0 ||
+      (components != 3 && !(components == 4 && channel == Channel::Rotation)))
+    return fail("packed timed track parameters out of range");
+  const float step = m_r.at<float>(p + P::kStep);
+  for (unsigned c = 0; c < 4; ++c) {
+    const unsigned width = m_r.at<std::uint8_t>(p + P::kWidths + c);
+    const float minimum = m_r.at<float>(p + P::kMin + 4 * c);
+    const float top = minimum + float((std::uint64_t(1) << width) - 1) * step;
+    if (c >= components ? width != 0 || minimum != 0.f
+                        : width > kMaxTimedValueBits || !std::isfinite(minimum) || !std::isfinite(top))
+      return fail("packed timed track component " + std::to_string(c) + " out of range");
+  }
+  if (!std::isfinite(step) || !(step > 0.f)) return fail("packed timed track step is not finite and positive");
+  return Status::ok();
+}
+
 /// Each timed track's keys: times from 0, increasing strictly, to the last frame; float values
-/// finite, rotations unit.
+/// finite, rotations unit; packed four-component rotations near unit length.
 Status ClipViewReader::timedKeys() {
   const std::uint64_t end = std::uint64_t(frames() - 1) * kTimedTicksPerFrame;
-  std::uint64_t param = m_view.m_timed;
-  for (std::uint32_t t = 0; t < m_view.m_timedCount; ++t) {
-    const Channel channel = Channel(m_r.at<std::uint8_t>(param + 2));
-    const std::uint8_t format = m_r.at<std::uint8_t>(param + 3);
-    const std::uint32_t count = m_r.at<std::uint32_t>(param + 4), stride = timedKeySize(channel, format);
-    param += timedParamSize(channel, format);
+  TimedTracks tracks(m_view);
+  TimedTrack track;
+  for (std::uint32_t t = 0; tracks.next(track); ++t) {
     std::uint64_t last = 0;
-    for (std::uint32_t k = 0; k < count; ++k, m_pos += stride) {
-      const std::uint64_t time = m_r.at<std::uint32_t>(m_pos);
+    for (std::uint32_t k = 0; k < track.keyCount; ++k) {
+      const std::int64_t units = track.format == kTimedPacked ? track.packedTimeUnits(k) : 0;
+      if (units < 0 || units > std::int64_t(end >> track.timeShift))
+        return fail("key " + std::to_string(k) + " of timed track " + std::to_string(t) + " is not in the clip");
+      const std::uint64_t time = track.time(k);
       if (k == 0 ? time != 0 : time <= last)
         return fail("key times of timed track " + std::to_string(t) + " do not increase from time 0");
       last = time;
-      if (format != kTimedFloat) continue;
-      float x[4] = {0.f, 0.f, 0.f, 1.f};
-      for (unsigned c = 0; c < (channel == Channel::Rotation ? 4u : 3u); ++c) x[c] = m_r.at<float>(m_pos + 4 + 4 * c);
-      if (!finite3(x) || !std::isfinite(x[3]) || (channel == Channel::Rotation && !unitQuat({x[0], x[1], x[2], x[3]})))
+      if (!timedValueValid(track, k))
         return fail("key " + std::to_string(k) + " of timed track " + std::to_string(t) +
                     " is not finite or not a unit rotation");
     }
@@ -702,15 +748,24 @@ std::uint32_t ClipView::timedKeyCount() const {
   return keys;
 }
 
+bool ClipView::timedPacked() const {
+  const std::uint8_t* p = m_blob + m_timed;
+  for (std::uint32_t t = 0; t < m_timedCount; p += timedParamSize(Channel(p[2]), p[3]), ++t)
+    if (p[3] == kTimedPacked) return true;
+  return false;
+}
+
 std::uint32_t ClipView::timedBytes() const {
   if (m_timedCount == 0) return 0;
   std::uint64_t keyBytes = 0;
+  bool packed = false;
   const std::uint8_t* p = m_blob + m_timed;
   for (std::uint32_t t = 0; t < m_timedCount; ++t) {
-    keyBytes += std::uint64_t(loadLE<std::uint32_t>(p + 4)) * timedKeySize(Channel(p[2]), p[3]);
+    keyBytes += timedRunBytes(p);
+    packed = packed || p[3] == kTimedPacked;
     p += timedParamSize(Channel(p[2]), p[3]);
   }
-  return align4(static_cast<std::uint32_t>(m_timedKeysAt + keyBytes)) - m_timed;
+  return align4(static_cast<std::uint32_t>(m_timedKeysAt + keyBytes + (packed ? 8 : 0))) - m_timed;
 }
 
 std::uint32_t ClipView::curveKeyCount() const {

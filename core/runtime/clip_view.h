@@ -131,6 +131,8 @@ class ClipView {
   /// Timed tracks (format version 7, FORMAT.md "Timed tracks") and their keys.
   std::uint32_t timedCount() const { return m_timedCount; }
   std::uint32_t timedKeyCount() const;
+  /// Whether a timed track keeps packed keys (format version 10, FORMAT.md "Packed timed keys").
+  bool timedPacked() const;
   /// Their parameters (sub-track order), then their keys.
   const std::uint8_t* timedParams() const { return m_blob + m_timed; }
   const std::uint8_t* timedKeys() const { return m_blob + m_timedKeysAt; }

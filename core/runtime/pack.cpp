@@ -456,6 +456,9 @@ Status PackReader::clips() {
       return fail(which + " has curves, which version " + std::to_string(m_pack.m_version) + " does not define");
     if (m_pack.m_version < 7 && (view->flags() & kClipFlagTimed) != 0)
       return fail(which + " has timed tracks, which version " + std::to_string(m_pack.m_version) + " does not define");
+    if (m_pack.m_version < 10 && view->timedPacked())
+      return fail(which + " has packed timed keys, which version " + std::to_string(m_pack.m_version) +
+                  " does not define");
     if (m_pack.m_version < 9 && (view->flags() & kClipFlagSegmentedCurves) != 0)
       return fail(which + " has segmented curves, which version " + std::to_string(m_pack.m_version) +
                   " does not define");

@@ -8,7 +8,7 @@ namespace animpack::runtime {
 
 inline constexpr std::uint8_t kPackMagic[8] = {'A', 'N', 'P', 'K', '\r', '\n', 0x1a, '\n'};
 /// The newest format this reader understands. Append-only: a new version only adds.
-inline constexpr std::uint32_t kPackVersion = 9;
+inline constexpr std::uint32_t kPackVersion = 10;
 /// The oldest version the runtime reads as it is; older packs open only in the tool (core/io/legacy.h)
 /// or after `animpack upgrade`.
 inline constexpr std::uint32_t kPackOldestDirectVersion = 5;

@@ -17,24 +17,57 @@ bool TimedTracks::next(TimedTrack& out) {
   out.format = m_param[3];
   out.keyCount = loadLE<std::uint32_t>(m_param + 4);
   out.keys = m_keys;
-  out.stride = timedKeySize(out.channel, out.format);
-  if (timedParamSize(out.channel, out.format) == kKeyedVectorParamSize)
-    for (int c = 0; c < 3; ++c) {
-      out.minValue[c] = loadLE<float>(m_param + 8 + 4 * c);
-      out.extent[c] = loadLE<float>(m_param + 20 + 4 * c);
+  if (out.format == kTimedPacked) {
+    namespace P = PackedTimedParam;
+    out.keyBits = timedPackedKeyBits(m_param);
+    out.timeShift = m_param[P::kShift];
+    out.timeWidth = m_param[P::kTimeWidth];
+    out.components = m_param[P::kComponents];
+    for (int c = 0; c < 4; ++c) {
+      out.width[c] = m_param[P::kWidths + c];
+      out.minValue[c] = loadLE<float>(m_param + P::kMin + 4 * c);
     }
+    out.step = loadLE<float>(m_param + P::kStep);
+    out.timeSlope = loadLE<std::uint32_t>(m_param + P::kSlope);
+    out.timeBase = loadLE<std::int32_t>(m_param + P::kBase);
+  } else {
+    out.stride = timedKeySize(out.channel, out.format);
+    if (timedParamSize(out.channel, out.format) == kKeyedVectorParamSize)
+      for (int c = 0; c < 3; ++c) {
+        out.minValue[c] = loadLE<float>(m_param + 8 + 4 * c);
+        out.extent[c] = loadLE<float>(m_param + 20 + 4 * c);
+      }
+  }
+  m_keys += timedRunBytes(m_param);
   m_param += timedParamSize(out.channel, out.format);
-  m_keys += std::size_t(out.keyCount) * out.stride;
   return true;
 }
 
+void TimedTrack::packedComponents(std::uint32_t k, float out[4]) const {
+  std::uint64_t bit = std::uint64_t(k) * keyBits + timeWidth;
+  for (unsigned c = 0; c < 4; ++c) {
+    out[c] = c < components ? packedComponent(minValue[c], readBits(keys, bit, width[c]), step) : 0.f;
+    bit += width[c];
+  }
+}
+
 Quat TimedTrack::rotation(std::uint32_t k) const {
+  if (format == kTimedPacked) {
+    float c[4];
+    packedComponents(k, c);
+    return packedRotation(c, components);
+  }
   const std::uint8_t* v = value(k);
   if (format == kTimedQuantized) return decodeRotationKey(v);
   return {loadLE<float>(v), loadLE<float>(v + 4), loadLE<float>(v + 8), loadLE<float>(v + 12)};
 }
 
 Vec3 TimedTrack::vector(std::uint32_t k) const {
+  if (format == kTimedPacked) {
+    float c[4];
+    packedComponents(k, c);
+    return {c[0], c[1], c[2]};
+  }
   const std::uint8_t* v = value(k);
   if (format == kTimedQuantized) return decodeVectorKey(v, minValue, extent);
   return {loadLE<float>(v), loadLE<float>(v + 4), loadLE<float>(v + 8)};

@@ -1,11 +1,12 @@
 #pragma once
 // Timed tracks (format version 7, FORMAT.md "Timed tracks"): keys at their own times, in 1/65536
 // frames, linear between them (lerp, shortest-path slerp). What a source keyed off the clip's frame
-// grid is between its keys, so the decoded clip follows it there. The decoder and the compressor
-// share this arithmetic.
+// grid is between its keys, so the decoded clip follows it there. Version 10 packs a track's keys
+// into bit fields ("Packed timed keys"). The decoder and the compressor share this arithmetic.
 
 #include <cstdint>
 
+#include "core/runtime/bits.h"
 #include "core/runtime/clip_format.h"
 #include "core/runtime/math.h"
 #include "core/runtime/track_math.h"
@@ -18,18 +19,50 @@ class ClipView;
 struct TimedTrack {
   std::uint32_t joint = 0;
   Channel channel = Channel::Rotation;
-  float minValue[3] = {};
+  float minValue[4] = {};
   float extent[3] = {};
   std::uint8_t format = kTimedQuantized;
-  const std::uint8_t* keys = nullptr;  ///< `stride` bytes each: u32 time, then the value
+  const std::uint8_t* keys = nullptr;  ///< quantized and float32: `stride` bytes each, u32 time, then the value
   std::uint32_t stride = kTimedKeySize;
   std::uint32_t keyCount = 0;
+  // Packed keys (kTimedPacked): key k at bit k x keyBits of `keys`.
+  std::uint32_t keyBits = 0;
+  std::uint8_t timeShift = 0, timeWidth = 0, components = 3;
+  std::uint8_t width[4] = {};
+  float step = 0;
+  std::uint32_t timeSlope = 0;  ///< the line of key times: key k at (k x slope) / 256 + base + its offset
+  std::int32_t timeBase = 0;
 
-  std::uint32_t time(std::uint32_t k) const { return loadLE<std::uint32_t>(keys + std::size_t(k) * stride); }
+  /// Key k's time in units of 2^timeShift ticks (packed keys; the reader checks it is 0..end).
+  std::int64_t packedTimeUnits(std::uint32_t k) const {
+    return std::int64_t((std::uint64_t(k) * timeSlope) >> 8) + timeBase +
+           readBits(keys, std::uint64_t(k) * keyBits, timeWidth);
+  }
+  std::uint32_t time(std::uint32_t k) const {
+    if (format == kTimedPacked) return static_cast<std::uint32_t>(std::uint64_t(packedTimeUnits(k)) << timeShift);
+    return loadLE<std::uint32_t>(keys + std::size_t(k) * stride);
+  }
   const std::uint8_t* value(std::uint32_t k) const { return keys + std::size_t(k) * stride + 4; }
   Quat rotation(std::uint32_t k) const;
   Vec3 vector(std::uint32_t k) const;
+  /// A packed key's components (min + q x step), `components` of them.
+  void packedComponents(std::uint32_t k, float out[4]) const;
 };
+
+/// A packed key's rotation from its components: x y z with w = sqrt(1 - x^2 - y^2 - z^2) (three
+/// components) or x y z w (four), normalised; the compressor decodes with the same function.
+inline Quat packedRotation(const float c[4], unsigned components) {
+  float w = c[3];
+  if (components == 3) {
+    const float r = 1.f - c[0] * c[0] - c[1] * c[1] - c[2] * c[2];
+    w = r > 0.f ? std::sqrt(r) : 0.f;
+  }
+  return normalized({c[0], c[1], c[2], w});
+}
+/// A packed component: min + q x step, in float32.
+inline float packedComponent(float minimum, std::uint32_t q, float step) {
+  return minimum + static_cast<float>(q) * step;
+}
 
 /// The timed tracks of a clip in sub-track order, found by walking their parameters.
 class TimedTracks {

@@ -66,8 +66,8 @@ class TestCli : public QObject {
     const QString old = QString(ANIMPACK_SOURCE_DIR) + "/tests/data/golden_v1.anpk", fresh = dir + "/upgraded.anpk";
     const Run u = runCli({"upgrade", old, "-o", fresh});
     QCOMPARE(u.code, 0);
-    QVERIFY2(u.out.contains("format version 1") && u.out.contains("format version 9"), u.out.constData());
-    QVERIFY(runCli({"dump", fresh}).out.contains("version 9"));
+    QVERIFY2(u.out.contains("format version 1") && u.out.contains("format version 10"), u.out.constData());
+    QVERIFY(runCli({"dump", fresh}).out.contains("version 10"));
     const Run before = runCli({"decode", old, "--clip", "Walk", "--rate", "60", "-o", "-"});
     const Run after = runCli({"decode", fresh, "--clip", "Walk", "--rate", "60", "-o", "-"});
     QCOMPARE(before.code, 0);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <set>
 
 #include "core/base/assert.h"
@@ -381,6 +382,61 @@ class TestPack : public QObject {
                    "segmented curves, which version 8 does not define", "segmented curves in a version-8 pack");
   }
 
+  /// Packed timed keys (format version 10): a time shift, time width, component count or value
+  /// width out of range, a step that is not positive, times outside the clip or that do not end at its
+  /// last frame, padding that is not zero, and packed keys in a pack of an older version are refused with a message
+  /// that names them.
+  void damagedPackedTimedKeysAreRejected() {
+    std::ifstream in(std::filesystem::path(ANIMPACK_SOURCE_DIR) / "tests/data/golden_v10.anpk", std::ios::binary);
+    const std::vector<std::uint8_t> good{std::istreambuf_iterator<char>(in), {}};
+    auto pack = runtime::Pack::open(good, runtime::anyVersion());
+    QVERIFY2(pack, pack ? "" : pack.message().c_str());
+    const runtime::ClipView& view = pack->clips()[3].view;
+    QVERIFY(view.timedPacked());
+    // The first packed track's parameters and keys.
+    runtime::TimedTracks tracks(view);
+    runtime::TimedTrack t;
+    std::size_t param = static_cast<std::size_t>(view.timedParams() - pack->bytes().data());
+    while (tracks.next(t) && t.format != runtime::kTimedPacked) param += runtime::timedParamSize(t.channel, t.format);
+    QCOMPARE(t.format, runtime::kTimedPacked);
+    QVERIFY(t.keyCount > 2 && t.timeWidth > 0);
+    const std::size_t keys = static_cast<std::size_t>(t.keys - pack->bytes().data());
+    // Where the last track's keys end: the 8 zero bytes of padding follow.
+    const std::uint8_t* runEnd = t.keys + (std::uint64_t(t.keyCount) * t.keyBits + 7) / 8;
+    for (runtime::TimedTrack rest; tracks.next(rest);)
+      runEnd = rest.keys + (rest.format == runtime::kTimedPacked ? (std::uint64_t(rest.keyCount) * rest.keyBits + 7) / 8
+                                                                 : std::uint64_t(rest.keyCount) * rest.stride);
+    const std::size_t end = static_cast<std::size_t>(runEnd - pack->bytes().data()) + 1;
+    namespace P = runtime::PackedTimedParam;
+    auto variant = [&](auto mutate) {
+      std::vector<std::uint8_t> b = good;
+      mutate(b);
+      fixChecksum(b);
+      return b;
+    };
+    expectRejected(variant([&](auto& b) { b[param + P::kShift] = 17; }), "packed timed track parameters out of range",
+                   "a time shift of 17");
+    expectRejected(variant([&](auto& b) { b[param + P::kTimeWidth] = 32; }),
+                   "packed timed track parameters out of range", "a time width of 32");
+    expectRejected(variant([&](auto& b) { patch<std::int32_t>(b, param + P::kBase, -1000000); }), "is not in the clip",
+                   "key times before the clip");
+    expectRejected(variant([&](auto& b) { b[param + P::kComponents] = 5; }),
+                   "packed timed track parameters out of range", "five components");
+    expectRejected(variant([&](auto& b) { b[param + P::kWidths] = 25; }), "component 0 out of range",
+                   "a value width of 25");
+    expectRejected(variant([&](auto& b) { patch<float>(b, param + P::kStep, 0.f); }), "step is not finite and positive",
+                   "a step of 0");
+    expectRejected(variant([&](auto& b) { patch<float>(b, param + P::kMin, std::numeric_limits<float>::infinity()); }),
+                   "component 0 out of range", "an infinite minimum");
+    // The first key's time offset one unit off: the first key is no longer at time 0.
+    expectRejected(variant([&](auto& b) { b[keys] = std::uint8_t(b[keys] ^ 1u); }), "timed track",
+                   "the first key off time 0");
+    expectRejected(variant([&](auto& b) { b[end - 1] = 1; }), "timed section padding is not zero",
+                   "padding that is not zero");
+    expectRejected(variant([&](auto& b) { patch<std::uint32_t>(b, runtime::PackHeaderLayout::version, 9); }),
+                   "packed timed keys, which version 9 does not define", "packed keys in a version-9 pack");
+  }
+
   void goldenPacksStillReadBitExactly_data() {
     QTest::addColumn<int>("version");
     QTest::newRow("v1") << 1;  // written by animpack 0.1: frames only (its between-frame curve is gone)
@@ -389,10 +445,11 @@ class TestPack : public QObject {
     QTest::newRow("v4") << 4;  // source clip names; residual offsets derived when a clip is opened
     QTest::newRow("v5")
         << 5;  // keys track by track, uniform tracks by group, no snapshots: decoded from the pack's bytes
-    QTest::newRow("v6") << 6;  // morph curves: the curve table, curve precisions and curve sections
-    QTest::newRow("v7") << 7;  // timed tracks: keys at their own times between frames
-    QTest::newRow("v8") << 8;  // the scene scale each clip was measured at
-    QTest::newRow("v9") << 9;  // segmented curves: lines between boundaries plus residuals
+    QTest::newRow("v6") << 6;    // morph curves: the curve table, curve precisions and curve sections
+    QTest::newRow("v7") << 7;    // timed tracks: keys at their own times between frames
+    QTest::newRow("v8") << 8;    // the scene scale each clip was measured at
+    QTest::newRow("v9") << 9;    // segmented curves: lines between boundaries plus residuals
+    QTest::newRow("v10") << 10;  // packed timed keys: times and values in bit fields of the tracks' widths
   }
   void goldenPacksStillReadBitExactly() {
     // tests/data/golden_vN.anpk were written by tests/data/make_golden.cpp from the generated x100
@@ -406,11 +463,12 @@ class TestPack : public QObject {
     QCOMPARE(pack->version(), std::uint32_t(version));
     QCOMPARE(pack->clips().size(), std::size_t(version >= 7 ? 4 : version >= 5 ? 3 : 2));
     if (version >= 7) {
-      // Both key formats: quantized and float32.
+      // Every key format: quantized and float32, and from version 10 packed.
       std::set<std::uint8_t> formats;
       runtime::TimedTracks tracks(pack->clips()[3].view);
       for (runtime::TimedTrack t; tracks.next(t);) formats.insert(t.format);
-      QCOMPARE(formats.size(), std::size_t(2));
+      QCOMPARE(formats.size(), std::size_t(version >= 10 ? 3 : 2));
+      QCOMPARE(formats.count(runtime::kTimedPacked), std::size_t(version >= 10 ? 1 : 0));
     }
     QCOMPARE(std::string(pack->clips()[0].name()), std::string("Walk"));
     if (version >= 5) QVERIFY(pack->clips()[2].view.keyedCount() > 0);

@@ -5,7 +5,7 @@
 // carries raw tracks; version 5's a third clip whose animated tracks are all keyed; version 6's rig
 // (test::morphRig) has four morph targets, so the pack carries curves; version 7's a fourth clip
 // whose animated tracks are timed; version 8's second clip is measured at scene scale 10; version
-// 9's fourth clip has segmented curves.
+// 9's fourth clip has segmented curves; version 10's fourth clip keeps packed timed keys.
 //
 // `make_golden --runtime-paths DIR` writes DIR/runtime_paths.anpk instead: the generated walker
 // (test::walkerRig, turning 45 degrees) as a looping clip with its root motion extracted and as an
@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
   }
   // Version 5 stores keys track by track: a third clip, the first one with every animated track
   // keyed, so the golden file holds keys too; version 7 a fourth whose animated tracks are timed,
-  // keys every 1.5 frames.
+  // keys 1.25 and 1.75 frames apart in turn (1.5 frames before version 10).
   for (const auto& [kind, name] :
        {std::pair{core::TrackKind::Keyed, "WalkKeyed"}, {core::TrackKind::Timed, "WalkTimed"}}) {
     if (kind == core::TrackKind::Timed && runtime::kPackVersion < 7) continue;

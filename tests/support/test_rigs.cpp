@@ -489,14 +489,15 @@ core::ImportedAsset spinningArmature() {
 
 namespace {
 
-/// A timed track of joint j's channel with keys every 1.5 frames (between frames from the second
-/// key on), sampled from the clip, within 2e-2 of its frames (odd joints' rotations: every key, float32).
+/// A timed track of joint j's channel with keys 1.25 and 1.75 frames apart in turn (between frames
+/// from the second key on, off a line of times, so packed keys store time offsets), sampled from
+/// the clip, within 2e-2 of its frames (odd joints' rotations: every key, float32).
 std::optional<core::TrackEncoding> timedOf(const core::RawClip& clip, std::uint32_t j, core::Channel channel,
                                            const std::vector<core::Sample>& samples, const core::Sample& rest) {
   core::TimedSource source;
   std::vector<core::Transform> pose(clip.jointCount);
   const double last = double(clip.frameCount - 1);
-  for (double p = 0;; p = std::min(p + 1.5, last)) {
+  for (double p = 0, gap = 1.25;; p = std::min(p + gap, last), gap = 3.0 - gap) {
     core::RawSampler::sampleFrame(clip, p, pose);
     core::Sample v = core::sampleOf(pose[j], channel);
     if (!source.values.empty() && v[0] * source.values.back()[0] + v[1] * source.values.back()[1] +

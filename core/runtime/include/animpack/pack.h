@@ -10,7 +10,7 @@
 // read out of bounds. An opened Pack is read-only, so several threads may sample it at once, each
 // with its own Player (animpack/player.h).
 //
-// Versions: the runtime reads pack format versions 5 to 9, the layout it decodes in place (the
+// Versions: the runtime reads pack format versions 5 to 10, the layout it decodes in place (the
 // current animpack tool writes 9; core/runtime/FORMAT.md "Versioning"); an older pack is refused
 // with a message naming its version and `animpack upgrade OLD.anpk -o NEW.anpk`, which rewrites it.
 
