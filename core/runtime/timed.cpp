@@ -85,7 +85,8 @@ void decodeTimed(const ClipView& clip, double frame, float wrapAlpha, std::uint3
       a = t.keyCount - 1;
       u = wrapAlpha;
     } else {
-      timedSegment([&](std::uint32_t i) { return t.time(i); }, t.keyCount, frame, k, u);
+      if (t.format == kTimedPacked) packedSegment(t, frame, k, u);
+      else timedSegment([&](std::uint32_t i) { return t.time(i); }, t.keyCount, frame, k, u);
       a = k;
       b = k + 1;
     }
