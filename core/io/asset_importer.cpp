@@ -30,7 +30,8 @@ constexpr double kFallbackTicksPerSecond = 30.0;
 constexpr double kMaxIrregularRate = 120.0;
 /// How the import notes a clip sampled on its most-keyed channel's grid (Importer::coarserGrid).
 constexpr const char* kOwnKeyTimes = " Hz, its most-keyed channel's grid; keys between its frames keep their own times";
-constexpr double kMergeSeconds = 1e-5;                 // key times closer than this are one grid point
+constexpr double kMinOwnGridRate = 10.0;  // Hz: mixed grids sample at the most-keyed channel's grid from this rate
+constexpr double kMergeSeconds = 1e-5;    // key times closer than this are one grid point
 constexpr std::uint64_t kMaxSamples = 400'000'000ull;  // joints x frames; ~16 GB of floats
 
 struct NodeInfo {
@@ -725,9 +726,17 @@ KeyGrid Importer::keyGrid(ClipChannels& channels, double tps, const std::string&
       return l.ownStep <= 0 || l.ownStep > 1.01 * g.stepTicks;
     });
     g.kind = finer ? KeyGridKind::Mixed : moved > 1e-3 ? KeyGridKind::Snapped : KeyGridKind::Regular;
-    if (finer)
+    // Mixed: the most-keyed channel's grid, the other channels timed, costs less than the finer
+    // common grid (packed timed keys, docs/PERFORMANCE.md "Key grids"), where that grid is at
+    // least kMinOwnGridRate (LightWave's few keys on a 10 Hz grid stay on it).
+    if (KeyGrid own = g; finer && coarserGrid(channels, lists, tps, own) && own.rate >= kMinOwnGridRate) {
+      g = own;
+      note(Diagnostic::Severity::Info, label + ": its channels are keyed on grids of their own; sampled at " +
+                                           std::to_string(g.rate) + kOwnKeyTimes);
+    } else if (finer) {
       note(Diagnostic::Severity::Info, label + ": its channels are keyed on grids of their own; sampled at " +
                                            std::to_string(g.rate) + " Hz, the finest grid that holds every key");
+    }
     if (g.kind == KeyGridKind::Snapped)
       note(Diagnostic::Severity::Info, label + ": keys sit up to " + std::to_string(100 * moved) +
                                            " % of a step off the " + std::to_string(g.rate) +
